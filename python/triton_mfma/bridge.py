@@ -1,0 +1,116 @@
+"""The one place where Triton's MLIR (LLVM b010a18d, inside libtriton.so) meets ours (MLIR 22.1.8).
+
+They share no C++ ABI, so modules cross as *generic MLIR text*:
+
+    export_generic(module)        Triton module -> generic text (full debug locations, no aliases)
+    import_generic(text, context) generic text  -> Triton module, parsed and verified by Triton
+
+Triton prints generic form only when the global LLVM options `--mlir-print-op-generic` and
+`--mlir-print-local-scope` are set. libtriton.so exports `LLVMParseCommandLineOptions` and
+`mlir::registerAsmPrinterCLOptions()`, so we register the printer options once and flip them around
+each print. They are process-global: a lock serialises every flip, and every path restores them.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import tempfile
+import threading
+
+_LOCK = threading.RLock()
+_PRINTER_OPTS_REGISTERED = False
+_LIB = None
+
+
+class BridgeError(RuntimeError):
+    """Text produced by a pass did not parse or verify in Triton.
+
+    `text` keeps the offending module for inspection; `pass_name` names its producer.
+    """
+
+    def __init__(self, message: str, text: str = "", pass_name: str | None = None, diagnostics: str = ""):
+        self.text = text
+        self.pass_name = pass_name
+        self.diagnostics = diagnostics
+        where = f" (text produced by {pass_name})" if pass_name else ""
+        detail = f"\n{diagnostics.strip()}" if diagnostics.strip() else ""
+        super().__init__(f"{message}{where}{detail}")
+
+
+def _libtriton():
+    global _LIB
+    if _LIB is None:
+        from triton._C import libtriton
+
+        lib = ctypes.CDLL(libtriton.__file__)
+        lib.LLVMParseCommandLineOptions.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p]
+        lib.LLVMParseCommandLineOptions.restype = ctypes.c_int
+        _LIB = lib
+    return _LIB
+
+
+def _set_generic_printing(on: bool) -> None:
+    global _PRINTER_OPTS_REGISTERED
+    lib = _libtriton()
+    if not _PRINTER_OPTS_REGISTERED:
+        # mlir::registerAsmPrinterCLOptions(): makes --mlir-print-* known to LLVM's option parser.
+        getattr(lib, "_ZN4mlir27registerAsmPrinterCLOptionsEv")()
+        _PRINTER_OPTS_REGISTERED = True
+    value = "true" if on else "false"
+    args = [b"triton-mfma", f"--mlir-print-op-generic={value}".encode(), f"--mlir-print-local-scope={value}".encode()]
+    argv = (ctypes.c_char_p * len(args))(*args)
+    lib.LLVMParseCommandLineOptions(len(args), argv, None)
+
+
+def export_generic(module) -> str:
+    """Print a Triton `ir.module` as generic MLIR text with debug locations and no aliases."""
+    with _LOCK:
+        _set_generic_printing(True)
+        try:
+            return module.str()
+        finally:
+            _set_generic_printing(False)
+
+
+class _CapturedStderr:
+    """Collects what MLIR's default diagnostic handler writes to fd 2 (parse errors) during a call."""
+
+    def __enter__(self):
+        self._file = tempfile.TemporaryFile(mode="w+b")
+        self._saved = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        self._file.seek(0)
+        self.text = self._file.read().decode("utf-8", "replace")
+        self._file.close()
+        return False
+
+
+def import_generic(text: str, context, pass_name: str | None = None):
+    """Parse generic MLIR text into Triton's `context`; Triton verifies it.
+
+    Raises BridgeError (with the text and Triton's diagnostics) if it does not parse or verify.
+    """
+    from triton._C.libtriton import ir
+
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        with _LOCK, _CapturedStderr() as err:
+            try:
+                module = ir.parse_mlir_module(path, context)
+                ok = module.verify()
+            except RuntimeError:
+                module, ok = None, False
+        if module is None:
+            raise BridgeError("Triton could not parse the module", text, pass_name, err.text)
+        if not ok:
+            raise BridgeError("the module does not verify in Triton", text, pass_name, err.text)
+        return module
+    finally:
+        os.unlink(path)

@@ -1,0 +1,255 @@
+"""Activation: install our stages hook into Triton and run the project passes inside its compiles.
+
+`enable(passes=[...], **options)`, `disable()`, `with enabled(...):`. The hook is
+`triton.knobs.runtime.add_stages_inspection_hook`; Triton calls it with no arguments for a cache-key
+suffix (ours: package version + passes + options, so changing them recompiles) and with
+(backend, stages, options, language, capability) to edit the stages. A hook already installed is
+chained: its key is appended and it sees (and may wrap) our stages.
+
+Failure policy: if the bridge or one of our passes fails, warn (pass, kernel, reason) and return
+stock Triton's result for that stage; TRITON_MFMA_STRICT=1 (or strict=True) raises instead.
+TRITON_MFMA_DUMP=<dir> (or dump=<dir>) writes each module before/after each of our pass groups.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import threading
+import warnings
+
+from . import __version__
+from .bridge import BridgeError, export_generic, import_generic
+from .native import MFMARemark, MFMAWarning, PipelineError, run_pipeline_with_diagnostics
+from .passes import DEFAULT_PASSES, REGISTRY, REPLACING_POINTS, option_names
+
+GENERAL_OPTIONS = {"strict", "dump"}
+
+
+class PassFailure(RuntimeError):
+    def __init__(self, pass_names: str, kernel: str, cause: BaseException):
+        self.pass_names, self.kernel, self.cause = pass_names, kernel, cause
+        super().__init__(f"triton-mfma: {pass_names} failed on kernel '{kernel}': {cause}")
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "0").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+class Activation:
+    """An immutable description of what is enabled: the passes, their options, the policies."""
+
+    def __init__(self, passes=None, **options):
+        names = list(DEFAULT_PASSES if passes is None else passes)
+        unknown = [n for n in names if n not in REGISTRY]
+        if unknown:
+            raise ValueError(f"unknown triton-mfma pass(es) {unknown}; known: {sorted(REGISTRY)}")
+        bad = set(options) - option_names() - GENERAL_OPTIONS
+        if bad:
+            raise ValueError(f"unknown triton-mfma option(s) {sorted(bad)}; known: "
+                             f"{sorted(option_names() | GENERAL_OPTIONS)}")
+        by_point = {}
+        for n in names:
+            p = REGISTRY[n]
+            if p.point in REPLACING_POINTS and by_point.get(p.point):
+                raise ValueError(f"passes {by_point[p.point][0].name} and {n} both replace '{p.point}'")
+            by_point.setdefault(p.point, []).append(p)
+        self.passes = tuple(names)
+        self.by_point = by_point
+        self.options = dict(options)
+        self.strict = bool(options.get("strict")) or _env_flag("TRITON_MFMA_STRICT")
+        self.dump_dir = options.get("dump") or os.environ.get("TRITON_MFMA_DUMP") or None
+        pass_options = {k: v for k, v in sorted(options.items()) if k not in GENERAL_OPTIONS}
+        self.key = f"triton_mfma-{__version__}-" + json.dumps({"passes": self.passes, "options": pass_options},
+                                                               sort_keys=True, default=str)
+        self.hash = hashlib.sha256(self.key.encode()).hexdigest()
+
+    def points_for(self, target_backend: str) -> dict:
+        return {pt: [p for p in ps if target_backend in p.targets] for pt, ps in self.by_point.items()
+                if any(target_backend in p.targets for p in ps)}
+
+
+_lock = threading.Lock()
+_active: Activation | None = None
+_previous_hook = None  # the hook that was installed when we installed ours
+_dump_counter = 0
+
+
+def current() -> Activation | None:
+    return _active
+
+
+def is_enabled() -> bool:
+    return _active is not None
+
+
+def enable(passes=None, **options) -> None:
+    """Activate triton-mfma for every later compile in this process (replaces a previous enable)."""
+    global _active, _previous_hook
+    act = Activation(passes, **options)
+    from triton import knobs
+
+    with _lock:
+        if knobs.runtime.add_stages_inspection_hook is not _stages_hook:
+            _previous_hook = knobs.runtime.add_stages_inspection_hook
+            knobs.runtime.add_stages_inspection_hook = _stages_hook
+        _active = act
+
+
+def disable() -> None:
+    """Deactivate; the hook that was installed before ours is put back."""
+    global _active, _previous_hook
+    from triton import knobs
+
+    with _lock:
+        if knobs.runtime.add_stages_inspection_hook is _stages_hook:
+            knobs.runtime.add_stages_inspection_hook = _previous_hook
+        _previous_hook = None
+        _active = None
+
+
+@contextlib.contextmanager
+def enabled(passes=None, **options):
+    """`with triton_mfma.enabled(passes=[...], lds_limit=...):` — active inside the block only."""
+    saved = _active
+    enable(passes, **options)
+    try:
+        yield _active
+    finally:
+        if saved is None:
+            disable()
+        else:
+            with _lock:
+                globals()["_active"] = saved
+
+
+def _kernel_name(mod) -> str:
+    try:
+        return mod.get_entry_func_name()
+    except Exception:  # a module without a public function
+        return "<unknown>"
+
+
+def _dump(act: Activation, kernel: str, label: str, text: str) -> None:
+    global _dump_counter
+    if not act.dump_dir:
+        return
+    with _lock:
+        _dump_counter += 1
+        n = _dump_counter
+    d = os.path.join(act.dump_dir, re.sub(r"[^A-Za-z0-9_.-]", "_", kernel))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"{n:04d}-{label}.mlir"), "w") as f:
+        f.write(text)
+
+
+def _report(diagnostics, kernel: str) -> None:
+    for d in diagnostics:
+        if d.severity == "warning":
+            warnings.warn(f"[{kernel}] {d}", MFMAWarning, stacklevel=3)
+        elif d.severity == "remark":
+            warnings.warn(f"[{kernel}] {d}", MFMARemark, stacklevel=3)
+
+
+def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_options):
+    """Run the passes placed at `point` on `mod` through the bridge; returns the (new) module."""
+    todo = act.points_for(backend_name).get(point)
+    if not todo:
+        return mod
+    kernel = _kernel_name(mod)
+    names = ",".join(p.name for p in todo)
+    pipeline = "builtin.module(" + ",".join(p.pipeline_element(act.options, triton_options) for p in todo) + ")"
+    try:
+        before = export_generic(mod)
+        _dump(act, kernel, f"{point}-before-{names}", before)
+        after, diagnostics = run_pipeline_with_diagnostics(before, pipeline)
+        _report(diagnostics, kernel)
+        _dump(act, kernel, f"{point}-after-{names}", after)
+        return import_generic(after, mod.context, pass_name=names)
+    except (PipelineError, BridgeError, OSError) as e:
+        raise PassFailure(names, kernel, e) from e
+
+
+def _fallback(act: Activation, stage: str, kernel: str, err: BaseException):
+    if act.strict:
+        raise err
+    warnings.warn(f"{err}; using stock Triton's {stage} for this kernel", MFMAWarning, stacklevel=3)
+
+
+def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
+    from .pipeline import amd_make_ttgir
+
+    points = act.points_for("hip")
+    stock_ttgir, stock_llir = stages.get("ttgir"), stages.get("llir")
+    ttgir_points = set(points) - {"llir_begin"}
+
+    if ttgir_points and stock_ttgir is not None:
+        def ttgir(src, metadata):
+            snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
+            try:
+                return amd_make_ttgir(src, metadata, options,
+                                      lambda pt, m: run_at_point(act, "hip", pt, m, options), ttgir_points)
+            except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
+                _fallback(act, "make_ttgir", _kernel_name(src), e)
+                return stock_ttgir(import_generic(snapshot, src.context), metadata)
+
+        stages["ttgir"] = ttgir
+
+    if "llir_begin" in points and stock_llir is not None:
+        def llir(src, metadata):
+            try:
+                src = run_at_point(act, "hip", "llir_begin", src, options)
+            except PassFailure as e:
+                _fallback(act, "make_llir input", e.kernel, e)
+            return stock_llir(src, metadata)
+
+        stages["llir"] = llir
+
+
+def _wrap_generic_stages(act: Activation, backend_name: str, stages, options) -> None:
+    """Backends without a composed pipeline (cuda): only the stage-boundary points."""
+    points = act.points_for(backend_name)
+    for stage, point in (("ttgir", "ttgir_end"), ("llir", "llir_begin")):
+        if point not in points or stage not in stages:
+            continue
+        stock = stages[stage]
+
+        def wrapped(src, metadata, stock=stock, point=point, stage=stage):
+            if stage == "ttgir":
+                out = stock(src, metadata)
+                try:
+                    return run_at_point(act, backend_name, point, out, options)
+                except PassFailure as e:
+                    _fallback(act, f"make_{stage}", e.kernel, e)
+                    return out
+            try:
+                src = run_at_point(act, backend_name, point, src, options)
+            except PassFailure as e:
+                _fallback(act, f"make_{stage} input", e.kernel, e)
+            return stock(src, metadata)
+
+        stages[stage] = wrapped
+
+
+def _stages_hook(*args):
+    act, prev = _active, _previous_hook
+    if not args:  # Triton asks for the cache-key suffix
+        key, h = (act.key, act.hash) if act is not None else ("", "")
+        if prev is not None:
+            pk, ph = prev()
+            key, h = key + pk, hashlib.sha256((h + str(ph)).encode()).hexdigest()
+        return key, h
+    backend, stages, options, language, capability = args
+    if act is not None:
+        from triton.backends.compiler import Language
+
+        target = getattr(backend, "target", None)
+        name = getattr(target, "backend", "")
+        if language == Language.TRITON and name == "hip":
+            _wrap_hip_stages(act, backend, stages, options)
+        elif name:
+            _wrap_generic_stages(act, name, stages, options)
+    if prev is not None:
+        prev(backend, stages, options, language, capability)

@@ -1,0 +1,123 @@
+"""ctypes front of libTritonMFMA.so: run our C++ passes (upstream MLIR 22.1.8) on generic MLIR text.
+
+The library exports a four-function C API (include/TritonMFMA/CAPI.h) and hides every MLIR/LLVM
+symbol, so it lives beside Triton's own MLIR in one process. ctypes keeps it CPython-version free.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import warnings
+from dataclasses import dataclass
+
+NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
+LIBRARY_PATH = os.path.join(NATIVE_DIR, "libTritonMFMA.so")
+MFMA_OPT_PATH = os.path.join(NATIVE_DIR, "mfma-opt")
+
+_lib = None
+
+
+class PipelineError(RuntimeError):
+    """A pass pipeline failed: the input did not parse, the pipeline is unknown, or a pass failed."""
+
+    def __init__(self, pipeline: str, diagnostics: list["Diagnostic"]):
+        self.pipeline = pipeline
+        self.diagnostics = diagnostics
+        lines = "\n".join(str(d) for d in diagnostics) or "(no diagnostic)"
+        super().__init__(f"pipeline '{pipeline}' failed:\n{lines}")
+
+
+class MFMARemark(UserWarning):
+    """A remark from one of our passes (a decision and its reason)."""
+
+
+class MFMAWarning(UserWarning):
+    """A warning from one of our passes, or a fallback to stock Triton."""
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error" | "warning" | "remark" | "note"
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.severity}: {self.message}" if self.location else f"{self.severity}: {self.message}"
+
+
+_DIAG_LINE = re.compile(r"^(error|warning|remark|note): (.*)$")
+
+
+def parse_diagnostics(text: str) -> list[Diagnostic]:
+    """Split the library's "<severity>: <location>: <message>" lines; continuation lines join the last one."""
+    out: list[Diagnostic] = []
+    for line in text.splitlines():
+        m = _DIAG_LINE.match(line)
+        if m:
+            rest = m.group(2)
+            loc, sep, msg = rest.partition(": ")
+            if not sep or not loc.startswith("loc("):
+                loc, msg = "", rest
+            out.append(Diagnostic(m.group(1), loc, msg))
+        elif out and line.strip():
+            last = out.pop()
+            out.append(Diagnostic(last.severity, last.location, last.message + "\n" + line))
+    return out
+
+
+def library():
+    """Load libTritonMFMA.so once (ImportError with the build hint if it is missing)."""
+    global _lib
+    if _lib is None:
+        if not os.path.exists(LIBRARY_PATH):
+            raise ImportError(f"{LIBRARY_PATH} is missing: build the package with `pip install .` (or -e .)")
+        lib = ctypes.CDLL(LIBRARY_PATH)
+        lib.tmfma_run_pipeline.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                           ctypes.POINTER(ctypes.c_void_p)]
+        lib.tmfma_run_pipeline.restype = ctypes.c_int
+        lib.tmfma_free.argtypes = [ctypes.c_void_p]
+        lib.tmfma_free.restype = None
+        lib.tmfma_version.argtypes = []
+        lib.tmfma_version.restype = ctypes.c_char_p
+        _lib = lib
+    return _lib
+
+
+def native_version() -> str:
+    return library().tmfma_version().decode()
+
+
+def _take(lib, ptr: ctypes.c_void_p) -> str:
+    if not ptr.value:
+        return ""
+    try:
+        return ctypes.string_at(ptr.value).decode("utf-8", "replace")
+    finally:
+        lib.tmfma_free(ptr.value)
+
+
+def run_pipeline_with_diagnostics(text: str, pipeline: str) -> tuple[str, list[Diagnostic]]:
+    """Run `pipeline` (MLIR textual pipeline syntax) on generic text; return (text, diagnostics).
+
+    Raises PipelineError when the library reports failure.
+    """
+    lib = library()
+    out, diag = ctypes.c_void_p(), ctypes.c_void_p()
+    rc = lib.tmfma_run_pipeline(text.encode(), pipeline.encode(), ctypes.byref(out), ctypes.byref(diag))
+    result, diagnostics = _take(lib, out), parse_diagnostics(_take(lib, diag))
+    if rc != 0:
+        raise PipelineError(pipeline, diagnostics)
+    return result, diagnostics
+
+
+def run_pipeline(text: str, pipeline: str) -> str:
+    """Run our passes on generic MLIR text. Errors raise PipelineError; warnings and remarks become
+    Python warnings (MFMAWarning / MFMARemark) carrying their locations."""
+    result, diagnostics = run_pipeline_with_diagnostics(text, pipeline)
+    for d in diagnostics:
+        if d.severity == "warning":
+            warnings.warn(str(d), MFMAWarning, stacklevel=2)
+        elif d.severity == "remark":
+            warnings.warn(str(d), MFMARemark, stacklevel=2)
+    return result

@@ -1,0 +1,66 @@
+"""The project's passes as Python sees them: flag, insertion point, options.
+
+One pass = one name in five places: Passes.td def, flag `mfma-<kebab>`, lib/Transforms/<Name>.cpp,
+this registry's key, and test/lit/<kebab>.mlir.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Named insertion points of the extended pipelines (pipeline.py). A pass at a "replace" point runs
+# instead of the Triton step of the same name.
+POINTS = {
+    "pre_accelerate": "make_ttgir, after optimize_thread_locality, before accelerate_matmul",
+    "accelerate_matmul": "make_ttgir, replaces Triton's add_accelerate_matmul",
+    "post_accelerate": "make_ttgir, after the remove_layout_conversions that follows accelerate_matmul",
+    "pipeline": "make_ttgir, replaces Triton's schedule_loops + pipeline",
+    "ttgir_end": "make_ttgir, after the final symbol_dce",
+    "llir_begin": "make_llir, before Triton's LDS allocation (ttgir in, ttgir out)",
+}
+REPLACING_POINTS = {"accelerate_matmul", "pipeline"}
+
+
+@dataclass(frozen=True)
+class ProjectPass:
+    name: str  # the flag; also the C++ pass argument
+    point: str
+    summary: str
+    targets: tuple = ("hip",)
+    # python option name -> (pass option name, default); None default = not passed to the pass
+    options: dict = field(default_factory=dict)
+
+    def pipeline_element(self, user_options: dict, triton_options=None) -> str:
+        opts = []
+        for py_name, (mlir_name, default) in self.options.items():
+            value = user_options.get(py_name, default)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            opts.append(f"{mlir_name}={value}")
+        return f"{self.name}{{{' '.join(opts)}}}" if opts else self.name
+
+
+REGISTRY: dict[str, ProjectPass] = {}
+
+
+def register(p: ProjectPass) -> ProjectPass:
+    assert p.point in POINTS, p.point
+    REGISTRY[p.name] = p
+    return p
+
+
+register(ProjectPass(
+    name="mfma-print-layouts",
+    point="ttgir_end",
+    summary="analysis: parse every #ttg layout into the C++ layout model, remark on each, check it prints back exactly",
+    targets=("hip", "cuda"),
+))
+
+
+def option_names() -> set[str]:
+    return {name for p in REGISTRY.values() for name in p.options}
+
+# What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given. A pass joins this list
+# once it is at least as good as stock Triton on its bench (see bench/).
+DEFAULT_PASSES: tuple = ()

@@ -1,0 +1,27 @@
+"""Structural IR inspection for tests: parse generic MLIR text with the upstream MLIR Python bindings
+(the same MLIR 22.1.8 our C++ uses), unregistered dialects allowed, and walk operations."""
+from mlir import ir
+
+
+def parse(text: str):
+    ctx = ir.Context()
+    ctx.allow_unregistered_dialects = True
+    return ir.Module.parse(text, ctx)
+
+
+def ops(module, name: str | None = None) -> list:
+    found = []
+
+    def visit(op):
+        if name is None or op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def encoding(value_type) -> str:
+    """The layout attribute of a ranked tensor type, as text ('' if none)."""
+    t = ir.RankedTensorType(value_type)
+    return str(t.encoding) if t.encoding is not None else ""

@@ -1,0 +1,154 @@
+"""The stages hook: identity without passes, exact round trips with passes, policies, activation."""
+import os
+import subprocess
+import sys
+import warnings
+
+import pytest
+from conftest import CASE_IDS, CASES, assert_same_as_stock, stock_kernel
+from triton import knobs
+
+import triton_mfma
+from triton_mfma import MFMARemark, MFMAWarning, PipelineError
+from triton_mfma import hook as hook_mod
+from triton_mfma.compile import compile_kernel
+from triton_mfma.examples import CORPUS
+from triton_mfma.pipeline import amd_make_ttgir
+
+ANALYSIS = "mfma-print-layouts"
+
+
+def _compile(name, arch, **kw):
+    fn, sig, cx = CORPUS[name]
+    return compile_kernel(fn, sig, cx, arch, **kw)
+
+
+@pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
+def test_composed_pipeline_without_passes_is_stock(name, arch):
+    """Our copy of make_ttgir, with every insertion point empty, must be Triton's make_ttgir exactly."""
+    def hook(*args):
+        if not args:
+            return "composed", "composed"
+        backend, stages, options = args[:3]
+        stages["ttgir"] = lambda src, md: amd_make_ttgir(src, md, options, lambda pt, m: m, set())
+
+    knobs.runtime.add_stages_inspection_hook = hook
+    try:
+        ours = _compile(name, arch)
+    finally:
+        knobs.runtime.add_stages_inspection_hook = None
+    assert_same_as_stock(ours, name, arch)
+
+
+@pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
+def test_bridge_round_trip_inside_compile_is_stock(name, arch):
+    """With the (non-transforming) layout analysis enabled, every module crosses the bridge to C++ and
+    back in the middle of make_ttgir; ttgir and amdgcn must still equal stock Triton's byte for byte."""
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[ANALYSIS]):
+        warnings.simplefilter("always")
+        ours = _compile(name, arch)
+    assert_same_as_stock(ours, name, arch)
+    assert ours.hash != stock_kernel(name, arch).hash, "options must enter the cache key"
+    remarks = [w for w in caught if issubclass(w.category, MFMARemark)]
+    assert remarks, "the analysis pass reports the layouts it parsed"
+    assert not [w for w in caught if issubclass(w.category, MFMAWarning)]
+
+
+def test_cuda_target_runs_stage_boundary_passes():
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[ANALYSIS]):
+        warnings.simplefilter("always")
+        ours = _compile("gemm", "cuda:90")
+    stock = _compile("gemm", "cuda:90")
+    assert ours.asm["ttgir"] == stock.asm["ttgir"]
+    assert any(issubclass(w.category, MFMARemark) for w in caught)
+    assert len(ours.asm["cubin"]) > 0
+
+
+def test_cache_key_tracks_passes_and_options():
+    a = hook_mod.Activation([])
+    b = hook_mod.Activation([ANALYSIS])
+    assert a.key != b.key and a.hash != b.hash
+    assert triton_mfma.__version__ in a.key
+    assert hook_mod.Activation([ANALYSIS]).hash == b.hash, "the key is deterministic"
+    assert hook_mod.Activation([], strict=True).hash == a.hash, "policies do not change the code"
+
+
+def test_unknown_pass_or_option_is_rejected():
+    with pytest.raises(ValueError, match="unknown triton-mfma pass"):
+        triton_mfma.enable(passes=["mfma-does-not-exist"])
+    with pytest.raises(ValueError, match="unknown triton-mfma option"):
+        triton_mfma.enable(no_such_option=3)
+    assert not triton_mfma.is_enabled()
+
+
+def test_enabled_block_restores_state():
+    triton_mfma.enable(passes=[])
+    outer = triton_mfma.current()
+    with triton_mfma.enabled(passes=[ANALYSIS]) as inner:
+        assert triton_mfma.current() is inner and inner.passes == (ANALYSIS,)
+    assert triton_mfma.current() is outer
+    triton_mfma.disable()
+    with triton_mfma.enabled(passes=[]):
+        assert knobs.runtime.add_stages_inspection_hook is hook_mod._stages_hook
+    assert knobs.runtime.add_stages_inspection_hook is None and not triton_mfma.is_enabled()
+
+
+def test_previous_hook_is_chained_and_restored():
+    calls = []
+
+    def previous(*args):
+        if not args:
+            return "-previous", "prevhash"
+        calls.append(sorted(args[1]))
+
+    knobs.runtime.add_stages_inspection_hook = previous
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[ANALYSIS]):
+        warnings.simplefilter("ignore", MFMARemark)
+        key, _ = knobs.runtime.add_stages_inspection_hook()
+        assert key.startswith("triton_mfma-") and key.endswith("-previous")
+        _compile("masked_relu", "gfx942")
+    assert calls and "ttgir" in calls[0]
+    assert knobs.runtime.add_stages_inspection_hook is previous
+
+
+def test_failing_pass_falls_back_to_stock_with_warning(monkeypatch):
+    def broken(text, pipeline):
+        raise PipelineError(pipeline, [])
+
+    monkeypatch.setattr(hook_mod, "run_pipeline_with_diagnostics", broken)
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
+    with pytest.warns(MFMAWarning, match=r"mfma-print-layouts failed on kernel 'matmul'.*stock Triton"):
+        with triton_mfma.enabled(passes=[ANALYSIS]):
+            ours = _compile("gemm", "gfx942")
+    assert_same_as_stock(ours, "gemm", "gfx942")
+
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "1")
+    with pytest.raises(Exception, match="mfma-print-layouts failed on kernel 'matmul'"):
+        with triton_mfma.enabled(passes=[ANALYSIS]):
+            _compile("gemm", "gfx942")
+
+
+def test_dump_writes_before_and_after(tmp_path):
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[ANALYSIS], dump=str(tmp_path)):
+        warnings.simplefilter("ignore", MFMARemark)
+        _compile("softmax", "gfx90a")
+    files = sorted(p.name for p in (tmp_path / "softmax").iterdir())
+    assert any("before-mfma-print-layouts" in f for f in files)
+    assert any("after-mfma-print-layouts" in f for f in files)
+    text = (tmp_path / "softmax" / files[0]).read_text()
+    assert text.startswith('"builtin.module"()')
+
+
+def _python(code, **env):
+    full = {k: v for k, v in os.environ.items() if k != "TRITON_CODEGEN_AMD"}
+    full.update(env)
+    return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, check=True)
+
+
+def test_environment_variable_activates_at_interpreter_start():
+    code = ("import sys; from triton import knobs; h = knobs.runtime.add_stages_inspection_hook;"
+            "print(getattr(h, '__module__', None), 'triton_mfma' in sys.modules)")
+    assert _python(code, TRITON_CODEGEN_AMD="1").stdout.split() == ["triton_mfma.hook", "True"]
+    assert _python(code).stdout.split() == ["None", "False"], "unset: nothing of ours is imported"
+    code = "import triton_mfma; print(triton_mfma.current().passes)"
+    assert _python(code, TRITON_CODEGEN_AMD=ANALYSIS).stdout.strip() == f"('{ANALYSIS}',)"
