@@ -111,6 +111,7 @@ def import_generic(text: str, context, pass_name: str | None = None):
             raise BridgeError("Triton could not parse the module", text, pass_name, err.text)
         if not ok:
             raise BridgeError("the module does not verify in Triton", text, pass_name, err.text)
+        module.context = context  # Triton's stages read it (as compiler.py does for parsed modules)
         return module
     finally:
         os.unlink(path)

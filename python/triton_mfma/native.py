@@ -47,6 +47,7 @@ class Diagnostic:
 
 
 _DIAG_LINE = re.compile(r"^(error|warning|remark|note): (.*)$")
+_FILE_LOC = re.compile(r"^\S+:\d+:\d+$")
 
 
 def parse_diagnostics(text: str) -> list[Diagnostic]:
@@ -57,7 +58,7 @@ def parse_diagnostics(text: str) -> list[Diagnostic]:
         if m:
             rest = m.group(2)
             loc, sep, msg = rest.partition(": ")
-            if not sep or not loc.startswith("loc("):
+            if not sep or not (loc.startswith("loc(") or _FILE_LOC.match(loc)):
                 loc, msg = "", rest
             out.append(Diagnostic(m.group(1), loc, msg))
         elif out and line.strip():

@@ -10,8 +10,7 @@ SMALL = '''"builtin.module"() ({
     %0 = "tt.make_range"() <{end = 64 : i32, start = 0 : i32}> : () -> tensor<64xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>> loc("k.py":3:7)
     "tt.return"() : () -> () loc("k.py":4:1)
   }) : () -> () loc("k.py":1:1)
-}) {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} loc("k.py":0:0)
-'''
+}) {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} : () -> () loc("k.py":0:0)'''
 
 
 def test_empty_pipeline_round_trips():
