@@ -2,8 +2,11 @@
 //
 // MlirOptMain with our passes registered and no dialect registered besides
 // builtin: TTGIR arrives in generic form and its dialects stay unregistered.
-// `--allow-unregistered-dialect` is prepended unless the caller passed it (in
-// any spelling, including `=false`).
+// Defaults that differ from mlir-opt, each prepended unless the caller passed
+// the flag (in any spelling, including `=false`):
+//   --allow-unregistered-dialect            TTGIR dialects stay unregistered;
+//   --mlir-print-op-on-diagnostic=false     a remark on a tt.func would
+//                                           otherwise print the whole kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,17 +27,24 @@ extern "C" int tmfma_opt_main(int argc, char **argv) {
   mlir::triton_mfma::registerAllOnce();
 
   static char allowFlag[] = "--allow-unregistered-dialect";
+  static char noOpOnDiagFlag[] = "--mlir-print-op-on-diagnostic=false";
   std::vector<char *> args(argv, argv + argc);
-  bool hasFlag = false;
-  for (int i = 1; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    if (arg == "--")
-      break;
-    if (arg.ltrim('-').starts_with("allow-unregistered-dialect"))
-      hasFlag = true;
+  auto hasFlag = [&](llvm::StringRef name) {
+    for (int i = 1; i < argc; ++i) {
+      llvm::StringRef arg(argv[i]);
+      if (arg == "--")
+        break;
+      if (arg.ltrim('-').starts_with(name))
+        return true;
+    }
+    return false;
+  };
+  if (!args.empty()) {
+    if (!hasFlag("mlir-print-op-on-diagnostic"))
+      args.insert(args.begin() + 1, noOpOnDiagFlag);
+    if (!hasFlag("allow-unregistered-dialect"))
+      args.insert(args.begin() + 1, allowFlag);
   }
-  if (!hasFlag && !args.empty())
-    args.insert(args.begin() + 1, allowFlag);
   args.push_back(nullptr);
 
   mlir::DialectRegistry registry;

@@ -1,12 +1,131 @@
+//===- PrintLayouts.cpp - mfma-print-layouts ------------------------------===//
+//
+// Analysis pass: reports every distinct TritonGPU layout of a module and
+// checks the layout model's round trip on it.
+//
+// Algorithm:
+//  1. Walk all operations in pre-order. For each operation visit the types of
+//     its results and of the arguments of its blocks, and its attribute
+//     dictionary (which reaches the types inside TypeAttrs, e.g. a tt.func's
+//     function_type, and inside dense constants). MLIR's attribute/type
+//     walker recurses into sub-elements, so a tensor's encoding is reached as
+//     an OpaqueAttr of dialect "ttg". `!ttg.memdesc<...>` is an OpaqueType
+//     whose parameters are only text: it is parsed with parseMemDesc and its
+//     encoding and memory space are taken from there.
+//  2. Each layout text (the exact characters Triton printed) is processed
+//     once, at the first operation where it appears: parse it into a
+//     typed value, print the value back, and compare. A parse failure
+//     (unknown kind, malformed text) or a difference is an error at that
+//     operation; otherwise a remark with the layout's description.
+//  3. Nested layouts (slice/dot_op parents, a partitioned layout's inner
+//     layout) are checked as part of their outer layout.
+//  The IR is never modified; the pass fails iff an error was emitted.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/Passes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Debug.h"
+
 #define DEBUG_TYPE "mfma-print-layouts"
+
 namespace mlir::triton_mfma {
 #define GEN_PASS_DEF_MFMAPRINTLAYOUTS
 #include "TritonMFMA/Passes.h.inc"
-namespace {
-struct MFMAPrintLayouts final : impl::MFMAPrintLayoutsBase<MFMAPrintLayouts> {
-  using Base::Base;
-  void runOnOperation() override {}
-};
-} // namespace
 } // namespace mlir::triton_mfma
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+struct MFMAPrintLayouts final
+    : mlir::triton_mfma::impl::MFMAPrintLayoutsBase<MFMAPrintLayouts> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    bool hadError = false;
+    llvm::StringSet<> seenLayouts;
+    llvm::StringSet<> seenMemDescs;
+
+    auto checkLayoutText = [&](Operation *op, StringRef text) {
+      if (!seenLayouts.insert(text).second)
+        return;
+      std::string error;
+      LayoutPtr layout = parseLayout(text, &error);
+      if (!layout) {
+        op->emitError() << "cannot parse layout " << text << ": " << error;
+        hadError = true;
+        return;
+      }
+      std::string printed = layout->str();
+      if (printed != text) {
+        op->emitError() << "layout round trip mismatch:\n  input:   " << text
+                        << "\n  printed: " << printed;
+        hadError = true;
+        return;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << text << "\n");
+      if (!roundTripOnly)
+        op->emitRemark() << layout->getDescription();
+    };
+
+    auto visitType = [&](Operation *op, Type type) {
+      if (!isMemDescType(type))
+        return;
+      auto opaque = cast<OpaqueType>(type);
+      if (!seenMemDescs.insert(opaque.getTypeData()).second)
+        return;
+      std::string error;
+      FailureOr<MemDescInfo> info = getMemDescInfo(type, &error);
+      if (failed(info)) {
+        op->emitError() << "cannot parse memdesc type: " << error;
+        hadError = true;
+        return;
+      }
+      if (info->encoding)
+        checkLayoutText(op, info->encodingText);
+      if (info->memorySpace)
+        checkLayoutText(op, info->memorySpaceText);
+      std::string printed = info->str();
+      std::string original = ("!ttg." + opaque.getTypeData()).str();
+      if (printed != original) {
+        op->emitError() << "memdesc round trip mismatch:\n  input:   "
+                        << original << "\n  printed: " << printed;
+        hadError = true;
+      }
+    };
+
+    auto visitAttr = [&](Operation *op, Attribute attr) {
+      if (isTTGAttr(attr))
+        checkLayoutText(op, getTTGAttrText(attr));
+    };
+
+    auto walkType = [&](Operation *op, Type type) {
+      type.walk([&](Attribute a) { visitAttr(op, a); },
+                [&](Type t) { visitType(op, t); });
+    };
+
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      for (Type t : op->getResultTypes())
+        walkType(op, t);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            walkType(op, arg.getType());
+      op->getAttrDictionary().walk([&](Attribute a) { visitAttr(op, a); },
+                                   [&](Type t) { visitType(op, t); });
+    });
+
+    if (hadError)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
