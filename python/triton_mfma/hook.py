@@ -21,11 +21,14 @@ import threading
 import warnings
 
 from . import __version__
+from .autowaves import choose as choose_waves
+from .autowaves import with_waves_per_eu
 from .bridge import BridgeError, export_generic, import_generic
 from .native import MFMARemark, MFMAWarning, PipelineError, run_pipeline_with_diagnostics
 from .passes import DEFAULT_PASSES, REGISTRY, REPLACING_POINTS, option_names
 
-GENERAL_OPTIONS = {"strict", "dump"}
+GENERAL_OPTIONS = {"strict", "dump"}  # policies: they do not change the code, so not in the cache key
+HOOK_OPTIONS = {"waves_per_eu"}  # handled by the hook itself (int = force for every kernel, or "auto")
 
 
 class PassFailure(RuntimeError):
@@ -46,10 +49,13 @@ class Activation:
         unknown = [n for n in names if n not in REGISTRY]
         if unknown:
             raise ValueError(f"unknown triton-mfma pass(es) {unknown}; known: {sorted(REGISTRY)}")
-        bad = set(options) - option_names() - GENERAL_OPTIONS
+        bad = set(options) - option_names() - GENERAL_OPTIONS - HOOK_OPTIONS
         if bad:
             raise ValueError(f"unknown triton-mfma option(s) {sorted(bad)}; known: "
-                             f"{sorted(option_names() | GENERAL_OPTIONS)}")
+                             f"{sorted(option_names() | GENERAL_OPTIONS | HOOK_OPTIONS)}")
+        wpe = options.get("waves_per_eu")
+        if wpe is not None and wpe != "auto" and not (isinstance(wpe, int) and 0 <= wpe <= 8):
+            raise ValueError(f"waves_per_eu must be an int in 0..8 or 'auto', not {wpe!r}")
         by_point = {}
         for n in names:
             p = REGISTRY[n]
@@ -182,7 +188,7 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     from .pipeline import amd_make_ttgir
 
     points = act.points_for("hip")
-    stock_ttgir, stock_llir = stages.get("ttgir"), stages.get("llir")
+    stock_ttgir, stock_llir = stages.get("ttgir"), stages.get("llir")  # noqa: F841
     ttgir_points = set(points) - {"llir_begin"}
 
     if ttgir_points and stock_ttgir is not None:
@@ -197,15 +203,54 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
 
         stages["ttgir"] = ttgir
 
-    if "llir_begin" in points and stock_llir is not None:
-        def llir(src, metadata):
+    forced = act.options.get("waves_per_eu")
+    auto = forced == "auto" or getattr(options, "waves_per_eu", 0) == "auto"
+    if auto:
+        forced = None
+    if stock_llir is None or not ("llir_begin" in points or auto or forced is not None):
+        return
+    if forced is not None:
+        options = with_waves_per_eu(options, forced)
+
+    def make_llir_with(src, metadata, opts):
+        if "llir_begin" in points:
             try:
-                src = run_at_point(act, "hip", "llir_begin", src, options)
+                src = run_at_point(act, "hip", "llir_begin", src, opts)
             except PassFailure as e:
                 _fallback(act, "make_llir input", e.kernel, e)
-            return stock_llir(src, metadata)
+        return backend.make_llir(src, metadata, opts)
 
-        stages["llir"] = llir
+    if not auto:
+        stages["llir"] = lambda src, metadata: make_llir_with(src, metadata, options)
+        return
+
+    chosen_amdgcn = {}  # llir text -> its amdgcn, so the amdgcn stage does not redo the winner
+
+    def llir(src, metadata):
+        text = export_generic(src)
+
+        def compile_with(w):
+            md = dict(metadata)
+            opts = with_waves_per_eu(options, w)
+            ll = make_llir_with(import_generic(text, src.context), md, opts)
+            return ll, backend.make_amdgcn(ll, md, opts), md
+
+        choice = choose_waves(options.arch, options.num_warps, compile_with)
+        metadata.update(choice.chosen.metadata)
+        metadata["waves_per_eu"] = choice.chosen.waves_per_eu
+        metadata["triton_mfma_waves_per_eu"] = choice.as_metadata()
+        warnings.warn(f"[{metadata.get('name', _kernel_name(src))}] {choice.reason()}", MFMARemark, stacklevel=2)
+        chosen_amdgcn[choice.chosen.llir] = choice.chosen.amdgcn
+        return choice.chosen.llir
+
+    stock_amdgcn = stages["amdgcn"]
+
+    def amdgcn(src, metadata):
+        if src in chosen_amdgcn:
+            return chosen_amdgcn.pop(src)
+        return stock_amdgcn(src, metadata)
+
+    stages["llir"], stages["amdgcn"] = llir, amdgcn
 
 
 def _wrap_generic_stages(act: Activation, backend_name: str, stages, options) -> None:

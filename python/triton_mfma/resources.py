@@ -20,6 +20,8 @@ class Resources:
     mfma: Counter = field(default_factory=Counter)  # v_mfma_* mnemonic -> count
     ds_read: int = 0
     ds_write: int = 0
+    global_loads: Counter = field(default_factory=Counter)  # global_/buffer_ load mnemonic -> count
+    loops: int = 0  # loop headers
 
     @property
     def mfma_count(self) -> int:
@@ -35,9 +37,15 @@ def _int(pattern: str, text: str, default: int | None = None) -> int:
     return int(m.group(1))
 
 
+def _count_loops(amdgcn: str) -> int:
+    """Loop headers as LLVM's asm printer annotates them (`; =>This Inner Loop Header: Depth=1`)."""
+    return sum(1 for ln in amdgcn.splitlines() if "=>This Inner Loop Header:" in ln or "=>This Loop Header:" in ln)
+
+
 def from_amdgcn(amdgcn: str, lds: int) -> Resources:
     code = [ln.split(";")[0].strip() for ln in amdgcn.splitlines()]
     mnemonics = [ln.split()[0] for ln in code if ln and not ln.startswith((".", "//")) and not ln.endswith(":")]
+    loads = Counter(m for m in mnemonics if m.startswith(("global_load", "buffer_load")))
     return Resources(
         vgpr=_int(r"^; NumVgprs: (\d+)", amdgcn),
         agpr=_int(r"^; NumAgprs: (\d+)", amdgcn, 0),
@@ -51,6 +59,8 @@ def from_amdgcn(amdgcn: str, lds: int) -> Resources:
         mfma=Counter(m for m in mnemonics if m.startswith("v_mfma")),
         ds_read=sum(1 for m in mnemonics if m.startswith("ds_read") or m.startswith("ds_load")),
         ds_write=sum(1 for m in mnemonics if m.startswith("ds_write") or m.startswith("ds_store")),
+        global_loads=loads,
+        loops=_count_loops(amdgcn),
     )
 
 

@@ -1,0 +1,120 @@
+"""Occupancy model for CDNA targets: waves per SIMD from registers, and workgroups per CU from LDS.
+
+Register side (what the AMDGPU backend prints as `; Occupancy: N`; tested equal on every corpus
+kernel, three archs, waves_per_eu 0..4):
+  - VGPR+AGPR share a 512-entry file per lane per SIMD; `.vgpr_count` is the unified count (AGPRs start
+    at alignTo(VGPRs, 4)); allocation granule 8: waves = 512 // alignTo(vgpr_total, 8).
+  - SGPRs: 800 per SIMD, granule 16, plus 16 reserved for the trap handler:
+    waves = 800 // (alignTo(sgpr_count, 16) + 16)  (LLVM AMDGPUBaseInfo getOccupancyWithNumSGPRs'
+    closed form; the old step table <=80:10, <=88:9, <=100:8 predicts 8 where the backend says 7).
+  - at most 8 waves per SIMD; `waves_per_eu=N` (amdgpu-waves-per-eu="N,N") caps it at N.
+LDS side (not in `; Occupancy:`: Triton's LDS is dynamic, the backend sees 0 bytes):
+  - LDS per CU: 64 KiB (gfx90a, gfx942), 160 KiB (gfx950); allocated per workgroup in 512-byte
+    granules; at most 16 workgroups per CU; 4 SIMDs per CU, so a workgroup of W waves puts W/4 on each.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Target:
+    arch: str
+    lds_per_cu: int
+    max_waves_per_simd: int = 8
+    vgpr_file: int = 512
+    vgpr_granule: int = 8
+    sgpr_file: int = 800
+    sgpr_granule: int = 16
+    sgpr_trap_reserve: int = 16
+    lds_granule: int = 512
+    simds_per_cu: int = 4
+    max_workgroups_per_cu: int = 16
+    wave_size: int = 64
+
+
+TARGETS = {
+    "gfx90a": Target("gfx90a", lds_per_cu=64 * 1024),
+    "gfx942": Target("gfx942", lds_per_cu=64 * 1024),
+    "gfx950": Target("gfx950", lds_per_cu=160 * 1024),
+}
+
+
+def target(arch: str) -> Target:
+    try:
+        return TARGETS[arch]
+    except KeyError:
+        raise ValueError(f"no occupancy model for {arch!r}; known: {sorted(TARGETS)}") from None
+
+
+def _align(x: int, granule: int) -> int:
+    return -(-x // granule) * granule
+
+
+def waves_with_vgprs(t: Target, vgpr_total: int) -> int:
+    if vgpr_total < t.vgpr_granule:
+        return t.max_waves_per_simd
+    return min(t.max_waves_per_simd, max(1, t.vgpr_file // _align(vgpr_total, t.vgpr_granule)))
+
+
+def waves_with_sgprs(t: Target, sgprs: int) -> int:
+    return min(t.max_waves_per_simd, max(1, t.sgpr_file // (_align(sgprs, t.sgpr_granule) + t.sgpr_trap_reserve)))
+
+
+def register_occupancy(arch: str, vgpr_total: int, sgprs: int, waves_per_eu: int = 0) -> int:
+    """Waves per SIMD as the AMDGPU backend reports it (`; Occupancy:`)."""
+    t = target(arch)
+    occ = min(waves_with_vgprs(t, vgpr_total), waves_with_sgprs(t, sgprs))
+    return min(occ, waves_per_eu) if waves_per_eu else occ
+
+
+def vgpr_budget(arch: str, waves: int) -> int:
+    """Registers per lane (VGPR+AGPR) that let `waves` waves share a SIMD (512 // waves, granule-aligned)."""
+    t = target(arch)
+    return (t.vgpr_file // max(1, waves)) // t.vgpr_granule * t.vgpr_granule
+
+
+def lds_bytes_allocated(arch: str, lds: int) -> int:
+    return _align(lds, target(arch).lds_granule) if lds else 0
+
+
+def workgroups_by_lds(arch: str, lds: int) -> int:
+    t = target(arch)
+    alloc = lds_bytes_allocated(arch, lds)
+    return t.max_workgroups_per_cu if alloc == 0 else min(t.max_workgroups_per_cu, t.lds_per_cu // alloc)
+
+
+def lds_budget_for_workgroups(arch: str, workgroups: int) -> int:
+    """The most LDS bytes a workgroup may use so that `workgroups` of them fit on one CU."""
+    t = target(arch)
+    return (t.lds_per_cu // max(1, workgroups)) // t.lds_granule * t.lds_granule
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    arch: str
+    num_warps: int
+    register_waves: int  # waves per SIMD allowed by VGPR/AGPR/SGPR (+ waves_per_eu cap): the backend's figure
+    workgroups_per_cu: int  # what actually fits, all limits considered
+    waves_per_simd: int  # effective: workgroups_per_cu * num_warps / SIMDs, capped by register_waves
+    limiter: str  # "vgpr", "sgpr", "waves_per_eu", "lds", "workgroup-slots"
+
+    def __str__(self) -> str:
+        return (f"{self.waves_per_simd} waves/SIMD, {self.workgroups_per_cu} workgroups/CU "
+                f"(limited by {self.limiter})")
+
+
+def occupancy(arch: str, num_warps: int, vgpr_total: int, sgprs: int, lds: int, waves_per_eu: int = 0) -> Occupancy:
+    t = target(arch)
+    by_v, by_s = waves_with_vgprs(t, vgpr_total), waves_with_sgprs(t, sgprs)
+    reg = min(by_v, by_s)
+    limiter = "vgpr" if by_v <= by_s else "sgpr"
+    if waves_per_eu and waves_per_eu < reg:
+        reg, limiter = waves_per_eu, "waves_per_eu"
+    wg_by_regs = max(1, reg * t.simds_per_cu // max(1, num_warps))
+    wg_by_lds = workgroups_by_lds(arch, lds)
+    wg = min(wg_by_regs, wg_by_lds, t.max_workgroups_per_cu)
+    if wg < wg_by_regs:
+        limiter = "lds" if wg == wg_by_lds else "workgroup-slots"
+    waves = min(reg, max(1, wg * num_warps // t.simds_per_cu))
+    return Occupancy(arch, num_warps, reg, wg, waves, limiter)

@@ -1,0 +1,55 @@
+"""What the compiler produced for one kernel: registers, spills, LDS, occupancy and what limits it,
+MFMA instructions, memory instruction mix. `triton_mfma.report(compiled_kernel)`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import occupancy as occ_model
+from .resources import Resources, from_amdgcn
+
+
+@dataclass
+class KernelReport:
+    name: str
+    arch: str
+    num_warps: int
+    waves_per_eu: int
+    res: Resources
+    occupancy: occ_model.Occupancy
+    modelled_register_occupancy: int
+
+    def rows(self) -> list[tuple[str, str]]:
+        r, o = self.res, self.occupancy
+        mfma = ", ".join(f"{k}×{v}" for k, v in sorted(r.mfma.items())) or "none"
+        loads = ", ".join(f"{k}×{v}" for k, v in sorted(r.global_loads.items())) or "none"
+        return [
+            ("kernel", f"{self.name} ({self.arch}, {self.num_warps} warps, waves_per_eu={self.waves_per_eu})"),
+            ("VGPR / AGPR / total", f"{r.vgpr} / {r.agpr} / {r.vgpr_total}"),
+            ("SGPR", str(r.sgpr)),
+            ("spills VGPR / SGPR", f"{r.vgpr_spill} / {r.sgpr_spill}"),
+            ("scratch B/lane", str(r.scratch)),
+            ("LDS B/workgroup", f"{r.lds} (allocated {occ_model.lds_bytes_allocated(self.arch, r.lds)})"),
+            ("occupancy reported", f"{r.occupancy} waves/SIMD"),
+            ("occupancy modelled", f"{self.modelled_register_occupancy} waves/SIMD (registers)"),
+            ("effective", str(o)),
+            ("MFMA", f"{r.mfma_count}: {mfma}"),
+            ("global loads", loads),
+            ("ds_read / ds_write", f"{r.ds_read} / {r.ds_write}"),
+            ("loops", str(r.loops)),
+        ]
+
+    def __str__(self) -> str:
+        rows = self.rows()
+        w = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
+
+
+def report(compiled) -> KernelReport:
+    """Report of a `triton.compile` result (or a launched kernel's compiled object) for a hip target."""
+    md = compiled.metadata
+    arch = md.arch if hasattr(md, "arch") else md.target.arch
+    wpe = int(getattr(md, "waves_per_eu", 0) or 0)
+    res = from_amdgcn(compiled.asm["amdgcn"], md.shared)
+    eff = occ_model.occupancy(arch, md.num_warps, res.vgpr_total, res.sgpr, res.lds, wpe)
+    modelled = occ_model.register_occupancy(arch, res.vgpr_total, res.sgpr, wpe)
+    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled)
