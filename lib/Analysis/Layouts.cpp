@@ -1474,16 +1474,18 @@ FailureOr<MemDescInfo> mlir::triton_mfma::parseMemDesc(StringRef text,
   }
   info.encodingText = parts[1].str();
   info.memorySpaceText = parts[2].str();
-  if (StringRef(info.encodingText).starts_with("#ttg.")) {
-    info.encoding = parseLayout(info.encodingText, error);
-    if (!info.encoding)
-      return failure();
-  }
-  if (StringRef(info.memorySpaceText).starts_with("#ttg.")) {
-    info.memorySpace = parseLayout(info.memorySpaceText, error);
-    if (!info.memorySpace)
-      return failure();
-  }
+  auto parseInner = [&](const std::string &layoutText, LayoutPtr &out) {
+    if (!StringRef(layoutText).starts_with("#ttg."))
+      return true;
+    std::string innerError;
+    out = parseLayout(layoutText, &innerError);
+    if (!out && error)
+      *error = "cannot parse layout " + layoutText + ": " + innerError;
+    return out != nullptr;
+  };
+  if (!parseInner(info.encodingText, info.encoding) ||
+      !parseInner(info.memorySpaceText, info.memorySpace))
+    return failure();
   size_t next = 3;
   if (next < parts.size() && parts[next] == "mutable") {
     info.mutableMemory = true;

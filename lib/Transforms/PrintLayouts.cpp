@@ -84,7 +84,10 @@ struct MFMAPrintLayouts final
       std::string error;
       FailureOr<MemDescInfo> info = getMemDescInfo(type, &error);
       if (failed(info)) {
-        op->emitError() << "cannot parse memdesc type: " << error;
+        if (StringRef(error).starts_with("cannot parse layout"))
+          op->emitError() << error;
+        else
+          op->emitError() << "cannot parse memdesc type: " << error;
         hadError = true;
         return;
       }

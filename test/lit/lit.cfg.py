@@ -73,5 +73,7 @@ config.substitutions.append((tool("mfma-opt"), mfma_opt))
 config.substitutions.append((tool("FileCheck"), filecheck))
 config.substitutions.append((tool("filecheck"), filecheck))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%tmfma_lib", os.path.join(os.path.dirname(mfma_opt), "libTritonMFMA.so")))
 
 config.environment["FILECHECK_OPTS"] = os.environ.get("FILECHECK_OPTS", "")
