@@ -1,4 +1,5 @@
-"""Command line: `triton-mfma demo [--arch gfx942]`, and the `mfma-opt` launcher."""
+"""Command line: `triton-mfma demo [--arch gfx942]`, `triton-mfma report FILE.py:KERNEL ...`, and the
+`mfma-opt` launcher."""
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,8 @@ def _fmt_row(cells, widths):
     return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
 
-def demo(arch: str, names: list[str] | None = None, out=sys.stdout) -> int:
+def demo(arch: str, names: list[str] | None = None, out=None) -> int:
+    out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silence Triton 3.9's default-change notice
     from . import native, passes, resources
     from .compile import compile_pair
@@ -52,15 +54,136 @@ def demo(arch: str, names: list[str] | None = None, out=sys.stdout) -> int:
     return 0
 
 
+def _load_kernel(spec: str):
+    """`path/to/file.py:KERNEL` -> the @triton.jit function."""
+    import importlib.util
+
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path.endswith(".py"):
+        raise SystemExit(f"triton-mfma report: expected FILE.py:KERNEL, got {spec!r}")
+    mod_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    module = importlib.util.module_from_spec(mod_spec)
+    sys.modules[mod_spec.name] = module  # Triton resolves globals of the kernel through its module
+    mod_spec.loader.exec_module(module)
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise SystemExit(f"triton-mfma report: {path} has no kernel {name!r}") from None
+
+
+def _parse_value(v: str):
+    for conv in (int, float):
+        try:
+            return conv(v)
+        except ValueError:
+            pass
+    return {"True": True, "False": False}.get(v, v)
+
+
+def _signature(fn, spec: str, constexprs: dict) -> dict:
+    """`--signature` is either `name=type,...` or types in argument order (constexprs excluded)."""
+    parts = [p.strip() for p in spec.split(",") if p.strip()]
+    if all("=" in p for p in parts):
+        sig = dict(p.split("=", 1) for p in parts)
+    else:
+        names = [a for a in fn.arg_names if a not in constexprs]
+        if len(names) != len(parts):
+            raise SystemExit(f"triton-mfma report: {len(parts)} types for {len(names)} arguments {names}")
+        sig = dict(zip(names, parts))
+    for name in constexprs:
+        sig[name] = "constexpr"
+    return sig
+
+
+def report_cmd(args, out=None) -> int:
+    out = out or sys.stdout
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    from . import hook, native
+    from .compile import always_compile, compile_kernel
+    from .report import report
+
+    fn = _load_kernel(args.kernel)
+    constexprs = dict((k, _parse_value(v)) for k, v in (c.split("=", 1) for c in args.constexpr or []))
+    sig = _signature(fn, args.signature, constexprs)
+    options = {"num_warps": args.num_warps, "num_stages": args.num_stages}
+    if args.waves_per_eu is not None:
+        options["waves_per_eu"] = "auto" if args.waves_per_eu == "auto" else int(args.waves_per_eu)
+    passes = args.passes.split(",") if args.passes else None
+    builds = []
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore", native.MFMARemark)
+        if args.compare:
+            hook.disable()
+            stock_opts = dict(options)
+            if stock_opts.get("waves_per_eu") == "auto":
+                stock_opts["waves_per_eu"] = 0  # stock Triton has no "auto": compare with its default
+            builds.append(("stock", report(compile_kernel(fn, sig, constexprs, args.arch, stock_opts))))
+        with hook.enabled(passes=passes):
+            builds.append(("triton-mfma", report(compile_kernel(fn, sig, constexprs, args.arch, options))))
+    if len(builds) == 1:
+        print(builds[0][1], file=out)
+    else:
+        stock, ext = (dict(b[1].rows()) for b in builds)
+        w0 = max(len(k) for k in ext)
+        w1 = max(len(v) for v in stock.values())
+        print(f"{'':{w0}}  {'stock':{w1}}  triton-mfma", file=out)
+        for k, b in ext.items():
+            print(f"{k:{w0}}  {stock.get(k, ''):{w1}}  {b}", file=out)
+    if args.plot:
+        _plot(builds, args.plot)
+        print(f"plot written to {args.plot}", file=out)
+    return 0
+
+
+def _plot(builds, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metrics = [("VGPR+AGPR", lambda r: r.res.vgpr_total), ("SGPR", lambda r: r.res.sgpr),
+               ("spills", lambda r: r.res.vgpr_spill + r.res.sgpr_spill), ("LDS KiB", lambda r: r.res.lds / 1024),
+               ("waves/SIMD", lambda r: r.occupancy.waves_per_simd), ("MFMA", lambda r: r.res.mfma_count),
+               ("ds_read", lambda r: r.res.ds_read), ("ds_write", lambda r: r.res.ds_write)]
+    fig, axes = plt.subplots(1, len(metrics), figsize=(2.2 * len(metrics), 3.2))
+    for ax, (label, get) in zip(axes, metrics):
+        values = [get(r) for _, r in builds]
+        ax.bar(range(len(builds)), values, color=["#888888", "#d62728"][: len(builds)])
+        ax.set_xticks(range(len(builds)), [n for n, _ in builds], rotation=30, fontsize=7)
+        ax.set_title(label, fontsize=9)
+        ax.set_ylim(0, max(values + [1]) * 1.15)
+        for i, v in enumerate(values):
+            ax.annotate(f"{v:g}", (i, v), ha="center", va="bottom", fontsize=7)
+    r = builds[-1][1]
+    fig.suptitle(f"{r.name} on {r.arch}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="triton-mfma", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("demo", help="compile the bundled kernels with stock Triton and with triton-mfma")
     d.add_argument("--arch", default="gfx942", choices=["gfx90a", "gfx942", "gfx950"])
     d.add_argument("--kernel", action="append", help="only these bundled kernels (repeatable)")
+    r = sub.add_parser("report", help="compile one kernel and print what the compiler produced")
+    r.add_argument("kernel", metavar="FILE.py:KERNEL")
+    r.add_argument("--arch", default="gfx942", choices=["gfx90a", "gfx942", "gfx950"])
+    r.add_argument("--signature", required=True,
+                   help="argument types: 'a_ptr=*fp16,M=i32,...' or '*fp16,i32,...' in argument order")
+    r.add_argument("--constexpr", action="append", metavar="NAME=VALUE", help="repeatable")
+    r.add_argument("--num-warps", type=int, default=4)
+    r.add_argument("--num-stages", type=int, default=2)
+    r.add_argument("--waves-per-eu", help="an int, or 'auto'")
+    r.add_argument("--passes", help="comma-separated triton-mfma passes (default: the default passes)")
+    r.add_argument("--compare", action="store_true", help="stock Triton and triton-mfma side by side")
+    r.add_argument("--plot", metavar="OUT.png", help="draw the comparison (matplotlib)")
     args = ap.parse_args(argv)
     if args.cmd == "demo":
         return demo(args.arch, args.kernel)
+    if args.cmd == "report":
+        return report_cmd(args)
     return 2
 
 

@@ -17,6 +17,7 @@ class KernelReport:
     res: Resources
     occupancy: occ_model.Occupancy
     modelled_register_occupancy: int
+    auto_waves: dict | None = None  # the waves_per_eu="auto" decision, when there was one
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -36,7 +37,7 @@ class KernelReport:
             ("global loads", loads),
             ("ds_read / ds_write", f"{r.ds_read} / {r.ds_write}"),
             ("loops", str(r.loops)),
-        ]
+        ] + ([("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else [])
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -52,4 +53,5 @@ def report(compiled) -> KernelReport:
     res = from_amdgcn(compiled.asm["amdgcn"], md.shared)
     eff = occ_model.occupancy(arch, md.num_warps, res.vgpr_total, res.sgpr, res.lds, wpe)
     modelled = occ_model.register_occupancy(arch, res.vgpr_total, res.sgpr, wpe)
-    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled)
+    auto = getattr(md, "triton_mfma_waves_per_eu", None)
+    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto)

@@ -1,0 +1,132 @@
+"""Occupancy model vs the AMDGPU backend, waves_per_eu honoured and "auto", the kernel report."""
+import os
+import warnings
+
+import pytest
+from conftest import CASE_IDS, CASES, stock_kernel
+
+import triton_mfma
+from triton_mfma import MFMARemark, occupancy, report
+from triton_mfma.cli import main as cli_main
+from triton_mfma.compile import compile_kernel
+from triton_mfma.examples import CORPUS
+from triton_mfma.examples.kernels import _attn
+from triton_mfma.resources import of_kernel
+
+
+@pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
+def test_model_equals_backend_occupancy(name, arch):
+    """For waves_per_eu 0..4 the model's register occupancy equals `; Occupancy:` in the amdgcn."""
+    fn, sig, cx = CORPUS[name]
+    for w in range(5):
+        k = stock_kernel(name, arch) if w == 0 else compile_kernel(fn, sig, cx, arch, {"waves_per_eu": w})
+        r = of_kernel(k)
+        model = occupancy.register_occupancy(arch, r.vgpr_total, r.sgpr, w)
+        assert model == r.occupancy, f"w={w}: model {model}, backend {r.occupancy} ({r})"
+
+
+def test_model_rules():
+    assert occupancy.register_occupancy("gfx942", 128, 30) == 4
+    assert occupancy.register_occupancy("gfx942", 129, 30) == 3  # 136 after the granule: 512 // 136
+    assert occupancy.register_occupancy("gfx942", 64, 94) == 7  # SGPR-limited: 800 // (96 + 16)
+    assert occupancy.register_occupancy("gfx942", 64, 30, waves_per_eu=2) == 2
+    assert occupancy.vgpr_budget("gfx942", 3) == 168 and occupancy.vgpr_budget("gfx942", 5) == 96
+    # LDS: 64 KiB per CU on gfx942, 160 KiB on gfx950; 512-byte granules
+    assert occupancy.workgroups_by_lds("gfx942", 32768) == 2 and occupancy.workgroups_by_lds("gfx950", 32768) == 5
+    assert occupancy.lds_bytes_allocated("gfx942", 257) == 512
+    o = occupancy.occupancy("gfx942", 4, 64, 30, 32768)
+    assert (o.waves_per_simd, o.workgroups_per_cu, o.limiter) == (2, 2, "lds")
+    assert occupancy.lds_budget_for_workgroups("gfx942", 3) == 21504
+    with pytest.raises(ValueError, match="no occupancy model"):
+        occupancy.target("gfx1100")
+
+
+AUTO_CASES = [("attn_d64", _attn(64, False)), ("attn_d128_causal_bm256_bn32", _attn(128, True, 256, 32)),
+              ("attn_d128_bm128_bn64", _attn(128, False, 128, 64)), ("splitk_gemm", CORPUS["splitk_gemm"])]
+
+
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx942", "gfx950"])
+@pytest.mark.parametrize("label,case", AUTO_CASES, ids=[c[0] for c in AUTO_CASES])
+def test_auto_never_spills_more_and_never_loses_occupancy(label, case, arch):
+    fn, sig, cx = case
+    default = report(compile_kernel(fn, sig, cx, arch))
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(waves_per_eu="auto"):
+        warnings.simplefilter("always")
+        k = compile_kernel(fn, sig, cx, arch)
+    auto = report(k)
+    decision = k.metadata.triton_mfma_waves_per_eu
+    assert decision["chosen"] == k.metadata.waves_per_eu == auto.waves_per_eu
+    assert any(issubclass(w.category, MFMARemark) and "waves_per_eu=auto chose" in str(w.message) for w in caught)
+    spills = lambda r: r.res.vgpr_spill + r.res.sgpr_spill  # noqa: E731
+    assert spills(auto) <= spills(default)
+    if spills(default) == 0:
+        assert spills(auto) == 0, decision["reason"]
+    assert auto.occupancy.waves_per_simd >= default.occupancy.waves_per_simd, decision["reason"]
+    assert str(decision["chosen"]) in decision["reason"]
+
+
+def test_auto_as_a_kernel_option_and_cached_with_the_kernel(tmp_path):
+    from triton import knobs
+
+    fn, sig, cx = CORPUS["splitk_gemm"]
+    saved = knobs.compilation.always_compile
+    knobs.compilation.always_compile = False  # this test is about the cache
+    try:
+        with triton_mfma.enabled(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", MFMARemark)
+            first = compile_kernel(fn, sig, cx, "gfx942", {"waves_per_eu": "auto"})
+            again = compile_kernel(fn, sig, cx, "gfx942", {"waves_per_eu": "auto"})
+    finally:
+        knobs.compilation.always_compile = saved
+    assert first.hash == again.hash
+    assert again.metadata.triton_mfma_waves_per_eu == first.metadata.triton_mfma_waves_per_eu
+    assert isinstance(again.metadata.waves_per_eu, int)
+
+
+def test_forced_waves_per_eu_and_bad_values():
+    fn, sig, cx = CORPUS["gemm"]
+    with triton_mfma.enabled(waves_per_eu=3):
+        k = compile_kernel(fn, sig, cx, "gfx942")
+    assert of_kernel(k).occupancy == 3
+    with pytest.raises(ValueError, match="waves_per_eu"):
+        triton_mfma.enable(waves_per_eu=11)
+
+
+def test_report_of_a_kernel():
+    r = report(stock_kernel("attn_fwd_d128", "gfx942"))
+    rows = dict(r.rows())
+    assert r.res.mfma_count > 0 and "v_mfma" in rows["MFMA"]
+    assert r.res.loops == 1 and r.res.ds_read > 0 and r.res.ds_write > 0
+    assert r.modelled_register_occupancy == r.res.occupancy
+    assert sum(r.res.global_loads.values()) > 0
+    assert "limited by" in str(r)
+
+
+KERNELS_PY = os.path.join(os.path.dirname(triton_mfma.__file__), "examples", "kernels.py")
+
+
+def test_report_cli_compare_and_plot(tmp_path, capsys):
+    png = tmp_path / "cmp.png"
+    rc = cli_main(["report", f"{KERNELS_PY}:matmul", "--arch", "gfx90a",
+                   "--signature", "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32",
+                   "--constexpr", "BLOCK_M=64", "--constexpr", "BLOCK_N=64", "--constexpr", "BLOCK_K=32",
+                   "--waves-per-eu", "auto", "--compare", "--plot", str(png)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "stock" in out and "triton-mfma" in out and "waves_per_eu auto" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_report_cli_named_signature(capsys):
+    rc = cli_main(["report", f"{KERNELS_PY}:softmax", "--arch", "gfx950",
+                   "--signature", "x_ptr=*fp32,y_ptr=*fp32,n_cols=i32,stride_x=i32,stride_y=i32",
+                   "--constexpr", "BLOCK=512"])
+    assert rc == 0
+    assert "softmax (gfx950" in capsys.readouterr().out
+
+
+def test_report_cli_rejects_bad_spec():
+    with pytest.raises(SystemExit, match="expected FILE.py:KERNEL"):
+        cli_main(["report", "nofile:kernel", "--signature", "i32"])
+    with pytest.raises(SystemExit, match="has no kernel"):
+        cli_main(["report", f"{KERNELS_PY}:nope", "--signature", "i32"])
