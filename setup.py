@@ -44,7 +44,6 @@ PTH_LINE = (
     'import os; os.environ.get("TRITON_CODEGEN_AMD", "0") not in ("", "0") '
     'and __import__("triton_mfma._autoload")\n'
 )
-EDITABLE = any(a in ("editable_wheel", "develop") for a in sys.argv)
 
 
 def _find_mlir_llvm_dirs():
@@ -176,22 +175,48 @@ class BuildPyWithPth(build_py):
         return outs
 
 
-data_files = []
-if EDITABLE:
-    # Editable wheels carry only a path .pth; ship ours as a data file whose
-    # path is site-packages relative to the install prefix of this interpreter.
-    pth_src = os.path.join("build", PTH_NAME)
-    os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
-    with open(os.path.join(ROOT, pth_src), "w") as f:
-        f.write(PTH_LINE)
-    paths = sysconfig.get_paths()
-    data_files.append((os.path.relpath(paths["purelib"], paths["data"]), [pth_src]))
+cmdclass = {"build_ext": CMakeBuild, "build_py": BuildPyWithPth}
+
+try:  # setuptools >= 64 (PEP 660)
+    from setuptools.command.editable_wheel import editable_wheel as _editable_wheel
+except ImportError:  # pragma: no cover
+    _editable_wheel = None
+
+if _editable_wheel is not None and hasattr(_editable_wheel, "_select_strategy"):
+
+    class _StrategyWithPth:
+        """Wraps setuptools' editable strategy (a context manager that writes
+        the path .pth into the editable wheel) to also write ours."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __call__(self, wheel, files, mapping):
+            self.inner(wheel, files, mapping)
+            wheel.writestr(PTH_NAME, PTH_LINE.encode())
+
+        def __enter__(self):
+            self.inner.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            return self.inner.__exit__(*exc)
+
+    class EditableWheelWithPth(_editable_wheel):
+        """Editable wheels carry only setuptools' path .pth (and, through
+        setuptools' own bug, never data_files): add triton_mfma_autoload.pth.
+        Uses the private _select_strategy hook; without it (other setuptools
+        versions) editable installs simply lack the autoload .pth."""
+
+        def _select_strategy(self, *args, **kwargs):
+            return _StrategyWithPth(super()._select_strategy(*args, **kwargs))
+
+    cmdclass["editable_wheel"] = EditableWheelWithPth
 
 setup(
     packages=find_packages("python"),
     package_dir={"": "python"},
     ext_modules=[CMakeExtension(NATIVE_PKG + ".libTritonMFMA")],
-    cmdclass={"build_ext": CMakeBuild, "build_py": BuildPyWithPth},
-    data_files=data_files,
+    cmdclass=cmdclass,
     zip_safe=False,
 )
