@@ -26,6 +26,7 @@
 #define TRITONMFMA_LAYOUTS_H
 
 #include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -403,7 +404,8 @@ std::string getTTGAttrText(Attribute attr);
 /// Parses a `#ttg.*` OpaqueAttr. nullptr with an error for anything else.
 LayoutPtr parseLayout(Attribute attr, std::string *error = nullptr);
 
-/// Builds the OpaqueAttr our MLIR uses for `layout`.
+/// Builds the OpaqueAttr our MLIR uses for `layout` (the same uniqued
+/// attribute the parser produces for Triton's text of that layout).
 Attribute getLayoutAttr(MLIRContext *ctx, const Layout &layout);
 
 //===----------------------------------------------------------------------===//
@@ -446,6 +448,13 @@ FailureOr<MemDescInfo> getMemDescInfo(Type type, std::string *error = nullptr);
 /// `ctx` (optional) is used to parse the element type.
 FailureOr<MemDescInfo> parseMemDesc(StringRef text, MLIRContext *ctx,
                                     std::string *error = nullptr);
+
+/// `type` (a ranked tensor) with its encoding replaced by `layout`.
+RankedTensorType getTensorTypeWithLayout(RankedTensorType type,
+                                         const Layout &layout);
+
+/// The `!ttg.memdesc<...>` OpaqueType for `info` (as Triton prints it).
+Type getMemDescType(MLIRContext *ctx, const MemDescInfo &info);
 
 /// Shape of a ranked tensor or a memdesc type; failure otherwise.
 FailureOr<SmallVector<int64_t>> getShape(Type type);

@@ -1537,6 +1537,20 @@ std::string MemDescInfo::str() const {
   return s;
 }
 
+RankedTensorType
+mlir::triton_mfma::getTensorTypeWithLayout(RankedTensorType type,
+                                           const Layout &layout) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(),
+                               getLayoutAttr(type.getContext(), layout));
+}
+
+Type mlir::triton_mfma::getMemDescType(MLIRContext *ctx,
+                                       const MemDescInfo &info) {
+  std::string text = info.str();
+  return OpaqueType::get(StringAttr::get(ctx, "ttg"),
+                         StringRef(text).drop_front(strlen("!ttg.")));
+}
+
 FailureOr<SmallVector<int64_t>> mlir::triton_mfma::getShape(Type type) {
   if (auto tensor = dyn_cast_or_null<RankedTensorType>(type))
     return SmallVector<int64_t>(tensor.getShape().begin(),

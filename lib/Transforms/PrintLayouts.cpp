@@ -53,26 +53,28 @@ struct MFMAPrintLayouts final
     llvm::StringSet<> seenLayouts;
     llvm::StringSet<> seenMemDescs;
 
-    auto checkLayoutText = [&](Operation *op, StringRef text) {
+    // Returns the layout if `text` is new and round-trips, else null.
+    auto checkLayoutText = [&](Operation *op, StringRef text) -> LayoutPtr {
       if (!seenLayouts.insert(text).second)
-        return;
+        return nullptr;
       std::string error;
       LayoutPtr layout = parseLayout(text, &error);
       if (!layout) {
         op->emitError() << "cannot parse layout " << text << ": " << error;
         hadError = true;
-        return;
+        return nullptr;
       }
       std::string printed = layout->str();
       if (printed != text) {
         op->emitError() << "layout round trip mismatch:\n  input:   " << text
                         << "\n  printed: " << printed;
         hadError = true;
-        return;
+        return nullptr;
       }
       LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << text << "\n");
       if (!roundTripOnly)
         op->emitRemark() << layout->getDescription();
+      return layout;
     };
 
     auto visitType = [&](Operation *op, Type type) {
@@ -101,12 +103,27 @@ struct MFMAPrintLayouts final
         op->emitError() << "memdesc round trip mismatch:\n  input:   "
                         << original << "\n  printed: " << printed;
         hadError = true;
+      } else if (getMemDescType(op->getContext(), *info) != type) {
+        op->emitError() << "rebuilt memdesc type differs from the parsed one: "
+                        << original;
+        hadError = true;
       }
     };
 
     auto visitAttr = [&](Operation *op, Attribute attr) {
-      if (isTTGAttr(attr))
-        checkLayoutText(op, getTTGAttrText(attr));
+      if (!isTTGAttr(attr))
+        return;
+      // The attribute built from the value must be the very attribute the
+      // parser made from Triton's text (what passes rely on when they write
+      // layouts back).
+      if (LayoutPtr layout = checkLayoutText(op, getTTGAttrText(attr))) {
+        if (getLayoutAttr(op->getContext(), *layout) != attr) {
+          op->emitError() << "rebuilt attribute differs from the parsed one "
+                             "for layout "
+                          << layout->str();
+          hadError = true;
+        }
+      }
     };
 
     auto walkType = [&](Operation *op, Type type) {
