@@ -1,4 +1,5 @@
-//===- Layouts.h - TritonGPU layouts as C++ values ---------------*- C++ -*-===//
+//===- Layouts.h - TritonGPU layouts as C++ values ---------------*- C++
+//-*-===//
 //
 // Our MLIR does not know the `ttg` dialect: a layout such as
 //
@@ -281,9 +282,7 @@ struct SwizzledSharedLayout final : Layout {
   unsigned vec = 0, perPhase = 0, maxPhase = 0;
   SmallVector<unsigned> order;
   CGALayout cga;
-  bool isRotating() const {
-    return getKind() == LayoutKind::AMDRotatingShared;
-  }
+  bool isRotating() const { return getKind() == LayoutKind::AMDRotatingShared; }
   unsigned getRank() const override { return order.size(); }
   static bool classof(const Layout *l) {
     return l->getKind() == LayoutKind::SwizzledShared ||
@@ -307,9 +306,7 @@ struct PaddedSharedLayout final : Layout {
   /// Triton's getOrder(): dimensions by first appearance in the offset
   /// bases, then the remaining ones from rank-1 down to 0.
   SmallVector<unsigned> getOrder() const;
-  SmallVector<int64_t> getShape() const {
-    return linear.getOutDimSizes(rank);
-  }
+  SmallVector<int64_t> getShape() const { return linear.getOutDimSizes(rank); }
   /// Whether the short `{order, shape}` form describes it exactly.
   bool isIdentity() const;
   static bool classof(const Layout *l) {

@@ -17,10 +17,10 @@
 
 #include "TritonMFMA/Layouts.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -312,8 +312,8 @@ void AMDMfmaLayout::describeParams(raw_ostream &os) const {
 static const unsigned kDefaultWmmaInstrShape[] = {16, 16, 16};
 
 void AMDWmmaLayout::printParams(raw_ostream &os) const {
-  os << "<{version = " << version
-     << ", isTranspose = " << boolStr(isTransposed) << ", ctaLayout = {";
+  os << "<{version = " << version << ", isTranspose = " << boolStr(isTransposed)
+     << ", ctaLayout = {";
   printLinearBases(os, ctaLayout, /*skipEmpty=*/true);
   os << "}";
   maybePrintCGA(os, cga);
@@ -651,7 +651,8 @@ private:
     }
     uint64_t magnitude = 0;
     if (text.slice(digitsStart, pos).getAsInteger(10, magnitude) ||
-        magnitude > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        magnitude >
+            static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       failAt(start, "integer out of range");
       return false;
     }
@@ -776,14 +777,13 @@ public:
       const std::string &key = dict.entries[i].first;
       if (!llvm::is_contained(allowed, StringRef(key))) {
         fail(dict.keyPositions[i],
-             "unexpected key '" + key + "' in " + what + " (expected one of: " +
-                 llvm::join(allowed, ", ") + ")");
+             "unexpected key '" + key + "' in " + what +
+                 " (expected one of: " + llvm::join(allowed, ", ") + ")");
         return false;
       }
       for (size_t j = 0; j < i; ++j) {
         if (dict.entries[j].first == key) {
-          fail(dict.keyPositions[i],
-               "duplicate key '" + key + "' in " + what);
+          fail(dict.keyPositions[i], "duplicate key '" + key + "' in " + what);
           return false;
         }
       }
@@ -835,7 +835,8 @@ public:
     out = v->boolValue;
     return true;
   }
-  bool uintArray(const Value &v, StringRef key, SmallVectorImpl<unsigned> &out) {
+  bool uintArray(const Value &v, StringRef key,
+                 SmallVectorImpl<unsigned> &out) {
     if (v.kind != Value::Kind::Array) {
       fail(v.pos, "expected an array of integers for '" + key + "' in " + what);
       return false;
@@ -876,8 +877,8 @@ public:
         if (e.kind != Value::Kind::Int ||
             e.intValue < std::numeric_limits<int32_t>::min() ||
             e.intValue > std::numeric_limits<int32_t>::max()) {
-          fail(e.pos, "expected a 32-bit integer in basis '" + key + "' of " +
-                          what);
+          fail(e.pos,
+               "expected a 32-bit integer in basis '" + key + "' of " + what);
           return false;
         }
         basis.push_back(static_cast<int32_t>(e.intValue));
@@ -943,9 +944,7 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
   if (!kind)
     return failAt(mnemonicStart, "unknown layout '#ttg." + mnemonic + "'");
   std::string what = ("#ttg." + mnemonic).str();
-  auto failFn = [this](size_t at, const Twine &msg) {
-    return failAt(at, msg);
-  };
+  auto failFn = [this](size_t at, const Twine &msg) { return failAt(at, msg); };
 
   if (*kind == LayoutKind::SharedMemory) {
     if (peek() == '<')
@@ -959,7 +958,8 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
   // padded_shared: <[interval:+padding, ...] {dict}>
   if (*kind == LayoutKind::PaddedShared) {
     auto layout = std::make_shared<PaddedSharedLayout>();
-    if (!expect('[', "to open the interval:+padding list of #ttg.padded_shared"))
+    if (!expect('[',
+                "to open the interval:+padding list of #ttg.padded_shared"))
       return nullptr;
     do {
       int64_t interval, padding;
@@ -1019,16 +1019,15 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
       if (order.size() != shape.size())
         return failAt(dict.pos, "mismatch of shape and order ranks in " + what);
       for (unsigned i = 0; i < order.size(); ++i) {
-        if (order[i] >= order.size() ||
-            llvm::count(order, order[i]) != 1)
-          return failAt(dict.pos, "order of " + what +
-                                      " is not a permutation");
+        if (order[i] >= order.size() || llvm::count(order, order[i]) != 1)
+          return failAt(dict.pos, "order of " + what + " is not a permutation");
         if (shape[i] == 0 || !llvm::isPowerOf2_32(shape[i]))
-          return failAt(dict.pos, "shape of " + what +
-                                      " must be powers of two");
+          return failAt(dict.pos,
+                        "shape of " + what + " must be powers of two");
       }
       SmallVector<int64_t> shape64(shape.begin(), shape.end());
-      layout->linear.getOrCreate("offset") = identityOffsetBases(shape64, order);
+      layout->linear.getOrCreate("offset") =
+          identityOffsetBases(shape64, order);
       layout->linear.getOrCreate("block");
       layout->rank = order.size();
     }
@@ -1045,8 +1044,8 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
   switch (*kind) {
   case LayoutKind::Blocked: {
     auto l = std::make_shared<BlockedLayout>();
-    if (!r.checkKeys({"sizePerThread", "threadsPerWarp", "warpsPerCTA",
-                      "order", "CGALayout"}) ||
+    if (!r.checkKeys({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order",
+                      "CGALayout"}) ||
         !r.uintArrayField("sizePerThread", l->sizePerThread) ||
         !r.uintArrayField("threadsPerWarp", l->threadsPerWarp) ||
         !r.uintArrayField("warpsPerCTA", l->warpsPerCTA) ||
@@ -1219,8 +1218,8 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
       return nullptr;
     unsigned rank = 0;
     const Value *off = r.require("offset");
-    if (!off || !r.basisList(*off, "offset", l->linear.getOrCreate("offset"),
-                             rank))
+    if (!off ||
+        !r.basisList(*off, "offset", l->linear.getOrCreate("offset"), rank))
       return nullptr;
     BasisList &block = l->linear.getOrCreate("block");
     if (const Value *b = r.get("block"))
@@ -1243,8 +1242,7 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
     size_t alignPos = (skipWs(), pos);
     if (!parseInt(align))
       return nullptr;
-    if (align <= 0 || align > (int64_t(1) << 31) ||
-        !llvm::isPowerOf2_64(align))
+    if (align <= 0 || align > (int64_t(1) << 31) || !llvm::isPowerOf2_64(align))
       return failAt(alignPos, "alignment of #ttg.shared_linear must be a "
                               "positive power of two");
     l->alignment = align;

@@ -110,8 +110,7 @@ static char *dupString(llvm::StringRef s) {
 /// builtin.module(...), so "mfma-print-layouts" works as well.
 static std::string normalizePipeline(llvm::StringRef pipeline) {
   pipeline = pipeline.trim();
-  if (pipeline.starts_with("builtin.module(") ||
-      pipeline.starts_with("any("))
+  if (pipeline.starts_with("builtin.module(") || pipeline.starts_with("any("))
     return pipeline.str();
   return ("builtin.module(" + pipeline + ")").str();
 }
