@@ -1,5 +1,4 @@
-//===- Passes.h - triton-mfma passes -----------------------------*- C++
-//-*-===//
+//===- Passes.h - triton-mfma passes ----------------------------*- C++ -*-===//
 #ifndef TRITONMFMA_PASSES_H
 #define TRITONMFMA_PASSES_H
 
