@@ -35,6 +35,7 @@ import sysconfig
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 NATIVE_PKG = "triton_mfma._native"
@@ -175,7 +176,24 @@ class BuildPyWithPth(build_py):
         return outs
 
 
-cmdclass = {"build_ext": CMakeBuild, "build_py": BuildPyWithPth}
+class SDistWithCpp(sdist):
+    """The C++ half and its lit tests go into the sdist too (no MANIFEST.in)."""
+
+    CPP_DIRS = ("cmake", "include", "lib", "tools", os.path.join("test", "lit"))
+
+    def make_release_tree(self, base_dir, files):
+        extra = ["CMakeLists.txt"]
+        for top in self.CPP_DIRS:
+            for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
+                dirnames[:] = [d for d in dirnames if d not in ("Output", "__pycache__")]
+                for name in filenames:
+                    if not name.endswith(".pyc") and name != ".lit_test_times.txt":
+                        extra.append(os.path.relpath(os.path.join(dirpath, name), ROOT))
+        files = list(files) + [f for f in extra if f not in files]
+        super().make_release_tree(base_dir, files)
+
+
+cmdclass = {"build_ext": CMakeBuild, "build_py": BuildPyWithPth, "sdist": SDistWithCpp}
 
 try:  # setuptools >= 64 (PEP 660)
     from setuptools.command.editable_wheel import editable_wheel as _editable_wheel
