@@ -34,7 +34,12 @@ extern "C" {
 /// local scope (NULL on failure). `*diagnostics`: every diagnostic emitted
 /// (errors, warnings, remarks, notes), one per line as
 /// "<severity>: <location>: <message>" (may be empty, never NULL unless
-/// `diagnostics` itself is NULL). Both are malloc'ed; free with tmfma_free.
+/// `diagnostics` itself is NULL). <severity> is error/warning/remark/note;
+/// <location> is "file:line:col" of the first file location inside the
+/// diagnostic's location (through name/callsite/fused locations; "<input>"
+/// for positions in `input` itself), "unknown", or the printed location; a
+/// multi-line message is joined with spaces. Both are malloc'ed; free with
+/// tmfma_free.
 ///
 /// Each call uses its own MLIRContext; calls from several threads at once are
 /// safe.

@@ -93,7 +93,19 @@ static void appendDiagnostic(std::string &out, DiagnosticSeverity severity,
   out += ": ";
   out += mlir::triton_mfma::formatDiagnosticLocation(loc);
   out += ": ";
-  out += message.str();
+  // One diagnostic per line: a multi-line message is joined with spaces.
+  SmallVector<StringRef> lines;
+  message.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  bool first = true;
+  for (StringRef line : lines) {
+    line = line.trim();
+    if (line.empty())
+      continue;
+    if (!first)
+      out += " ";
+    first = false;
+    out += line.str();
+  }
   out += "\n";
 }
 
