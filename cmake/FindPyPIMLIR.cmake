@@ -16,20 +16,20 @@ function(tmfma_locate_mlir)
   set(_script [=[
 import importlib.util, os, sysconfig, sys
 cands = []
-for key in ("purelib", "platlib"):
-    p = sysconfig.get_paths().get(key)
-    if p and p not in cands:
-        cands.append(p)
+def add(d):
+    if d and os.path.isdir(d) and os.path.abspath(d) not in cands:
+        cands.append(os.path.abspath(d))
+# Import order first (an isolated pip build puts the build requirements on
+# sys.path, not in sysconfig's site-packages), then sysconfig's paths.
 for name in ("mlir", "llvm"):
     spec = importlib.util.find_spec(name)
     if spec is not None and spec.submodule_search_locations:
         for loc in spec.submodule_search_locations:
-            d = os.path.dirname(os.path.abspath(loc))
-            if d not in cands:
-                cands.append(d)
+            add(os.path.dirname(os.path.abspath(loc)))
 for p in sys.path:
-    if p and os.path.isdir(p) and p not in cands:
-        cands.append(p)
+    add(p)
+for key in ("purelib", "platlib"):
+    add(sysconfig.get_paths().get(key))
 for c in cands:
     m = os.path.join(c, "mlir", "lib", "cmake", "mlir")
     l = os.path.join(c, "llvm", "lib", "cmake", "llvm")
