@@ -117,7 +117,7 @@ def test_failing_pass_falls_back_to_stock_with_warning(monkeypatch):
 
     monkeypatch.setattr(hook_mod, "run_pipeline_with_diagnostics", broken)
     monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
-    with pytest.warns(MFMAWarning, match=r"mfma-print-layouts failed on kernel 'matmul'.*stock Triton"):
+    with pytest.warns(MFMAWarning, match=r"(?s)mfma-print-layouts failed on kernel 'matmul'.*stock Triton"):
         with triton_mfma.enabled(passes=[ANALYSIS]):
             ours = _compile("gemm", "gfx942")
     assert_same_as_stock(ours, "gemm", "gfx942")
