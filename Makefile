@@ -6,7 +6,7 @@ PYTHON ?= python3
 test: lit pytest
 
 lit:
-	$(PYTHON) -m lit -v test/lit
+	lit -v test/lit
 
 pytest:
 	$(PYTHON) -m pytest test/python -q -p no:cacheprovider
