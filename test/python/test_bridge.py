@@ -128,3 +128,13 @@ def test_version_and_native_library():
     from triton_mfma.native import native_version
 
     assert "22.1.8" in native_version()
+
+
+def test_corpus_covers_the_constructs_the_fidelity_claim_names():
+    """The round-trip tests above are only as good as the corpus: check, structurally, that it holds
+    loops, branches, reductions, selects (masks/where), atomics, assumptions and dots."""
+    seen_ops = set()
+    for name in CORPUS:
+        seen_ops |= {op.name for op in ops(parse(_capture(name, "gfx942", "ttgir")["generic"]))}
+    assert {"scf.for", "scf.if", "tt.reduce", "arith.select", "tt.atomic_rmw", "llvm.intr.assume", "tt.dot",
+            "ttg.convert_layout", "ttg.local_alloc"} <= seen_ops
