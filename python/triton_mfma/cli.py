@@ -26,7 +26,7 @@ def demo(arch: str, names: list[str] | None = None, out=None) -> int:
     ext_passes = list(passes.DEFAULT_PASSES) or [DEMO_ANALYSIS_PASS]
     cols = ["VGPR", "AGPR", "spills", "LDS B", "occ", "MFMA", "compile s"]
     header = ["kernel", "build"] + cols
-    widths = [22, 8, 5, 5, 6, 7, 4, 5, 9]
+    widths = [22, 11, 5, 5, 6, 7, 4, 5, 9]
     print(f"triton-mfma demo: {len(names or CORPUS)} kernels for {arch} (no GPU needed; figures from the amdgcn)",
           file=out)
     print(f"extended = stock Triton 3.9 pipeline + triton-mfma passes {ext_passes} "
