@@ -48,4 +48,76 @@ def MFMAPrintLayouts : Pass<"mfma-print-layouts", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
+  let summary = "Remap program ids so programs that share operand tiles run "
+                "together (L2 reuse), decided by an L2 model";
+  let description = [{
+    Analysis (TritonMFMA/ProgramAxes.h): follows the `tt.get_program_id`
+    use-def chains into the addresses of every global read (`tt.load`,
+    `ttg.async_copy_global_to_local`, `amdg.buffer_load[_to_local]`,
+    descriptor loads) and finds, per loaded tensor, which program-id
+    dimensions move it and how many bytes a program reads of it. An axis split
+    row-major by the kernel (`pid // X`, `pid % X`) counts as two dimensions.
+
+    Decision (TritonMFMA/L2Model.h): the heavy operands are those with at
+    least 3/4 of the largest bytes per program. If one of them is shared by
+    programs that differ in a dimension slower than one that moves it, its
+    twin reads are a whole slice of the grid apart; the pass then reorders:
+    the dimensions that do not move it vary fastest, grouped `group-size` at a
+    time (GROUP_M-like, so the other operand's reuse stays bounded), then the
+    others. In `auto` mode the new order is taken at run time only when the
+    model says the twin read misses L2: more than P programs apart (P =
+    programs per CU x CUs) and more bytes streamed in between than the
+    effective L2. On multi-XCD targets (gfx942, gfx950) programs are also put
+    in contiguous chunks per XCD (workgroups go round-robin to 8 XCDs), so
+    programs that share tiles share an L2. Kernels that already swizzle their
+    program ids, communicate between programs (atomic_cas, used atomic
+    results) or call functions reading program ids are left alone. A remark
+    states every decision and why.
+
+    The launch grid is not changed: each program computes its hardware linear
+    index from `tt.get_program_id`/`tt.get_num_programs` (axis 0 fastest) and
+    decomposes it in the new order; the map is a bijection for every grid
+    size (a split axis's incomplete last row keeps its ids).
+
+    ```mlir
+    %pid_n = "tt.get_program_id"() <{axis = 0 : i32}> : () -> i32
+    %pid_k = "tt.get_program_id"() <{axis = 1 : i32}> : () -> i32
+    %pid_m = "tt.get_program_id"() <{axis = 2 : i32}> : () -> i32
+    ```
+
+    becomes (split-K decode GEMM whose M tiles, sharing the weights, were on
+    the slowest axis)
+
+    ```mlir
+    %n0 = "tt.get_num_programs"() <{axis = 0 : i32}> : () -> i32
+    ...
+    %lin = linear index pid_n + n0 * (pid_k + n1 * pid_m)
+    ... groups of 8 along axis 2, then axis 0, then axis 1 ...
+    %pid_m' = "arith.select"(%guard, %new_m, %pid_m) : (i1, i32, i32) -> i32
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto: the L2 model decides (at run time where sizes are only "
+           "known then); on: reorder whenever an operand is shared; off: "
+           "analysis and remarks only">,
+    Option<"groupSize", "group-size", "unsigned", /*default=*/"8",
+           "Values of the fast dimension(s) per group (0: no grouping)">,
+    Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"0",
+           "L2 bytes (per XCD); 0: the target's (L2Model.h)">,
+    Option<"l2EffectivePercent", "l2-effective-percent", "unsigned",
+           /*default=*/"0",
+           "Percent of L2 a shared tile can count on; 0: the target's">,
+    Option<"numCUs", "num-cus", "unsigned", /*default=*/"0",
+           "CUs/SMs of the device; 0: the target's">,
+    Option<"numXCDs", "num-xcds", "unsigned", /*default=*/"0",
+           "L2 domains workgroups go round-robin to; 0: the target's">,
+    Option<"defaultTripCount", "default-trip-count", "unsigned",
+           /*default=*/"16",
+           "Trip count assumed for loops whose bounds cannot be computed at "
+           "the top of the kernel">,
+  ];
+}
+
 #endif // TRITONMFMA_PASSES_TD

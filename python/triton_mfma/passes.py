@@ -58,6 +58,24 @@ register(ProjectPass(
 ))
 
 
+register(ProjectPass(
+    name="mfma-grid-order",
+    point="ttgir_end",
+    summary="remap program ids so programs sharing operand tiles run together (L2 reuse; XCD-aware), "
+            "decided by an L2 model (python/triton_mfma/l2model.py mirrors it)",
+    targets=("hip", "cuda"),
+    options={
+        "grid_order": ("mode", None),  # "auto" (default) | "on" | "off"
+        "grid_group_size": ("group-size", None),
+        "grid_l2_bytes": ("l2-bytes", None),
+        "grid_l2_effective_percent": ("l2-effective-percent", None),
+        "grid_num_cus": ("num-cus", None),
+        "grid_num_xcds": ("num-xcds", None),
+        "grid_default_trip_count": ("default-trip-count", None),
+    },
+))
+
+
 def option_names() -> set[str]:
     return {name for p in REGISTRY.values() for name in p.options}
 

@@ -199,3 +199,123 @@ CORPUS = {
 }
 
 ARCHS = ("gfx90a", "gfx942", "gfx950")
+
+
+# --- Grid order (issue 6): kernels whose program order decides L2 reuse -----------------------------------
+# Split-K decode GEMM, deterministic (partial sums go to p_ptr[SPLIT_K, M, N], no atomics), so any program
+# order gives bitwise-equal results. W is [K, N]; every M tile re-reads the same W tiles.
+
+
+@triton.jit
+def splitk_decode_slow(a_ptr, w_ptr, p_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_pk, stride_pm,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """Grid (N tiles, SPLIT_K, M tiles): the M tiles that share a W tile are on the slowest axis."""
+    pid_n = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    pid_m = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :] * stride_wn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        k_left = K - (k * SPLIT_K + pid_k) * BLOCK_K
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (tl.arange(0, BLOCK_K)[None, :] < k_left), other=0.0)
+        w = tl.load(w_ptrs, mask=(tl.arange(0, BLOCK_K)[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, w)
+        a_ptrs += BLOCK_K * SPLIT_K * stride_ak
+        w_ptrs += BLOCK_K * SPLIT_K * stride_wk
+    p_ptrs = p_ptr + pid_k * stride_pk + rm[:, None] * stride_pm + rn[None, :]
+    tl.store(p_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def splitk_decode_fast(a_ptr, w_ptr, p_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_pk, stride_pm,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """The same GEMM on grid (M tiles, N tiles, SPLIT_K): programs sharing a W tile are adjacent already."""
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    pid_k = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :] * stride_wn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        k_left = K - (k * SPLIT_K + pid_k) * BLOCK_K
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (tl.arange(0, BLOCK_K)[None, :] < k_left), other=0.0)
+        w = tl.load(w_ptrs, mask=(tl.arange(0, BLOCK_K)[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, w)
+        a_ptrs += BLOCK_K * SPLIT_K * stride_ak
+        w_ptrs += BLOCK_K * SPLIT_K * stride_wk
+    p_ptrs = p_ptr + pid_k * stride_pk + rm[:, None] * stride_pm + rn[None, :]
+    tl.store(p_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def matmul_1d(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    """GEMM on a 1-D grid, tiles in plain row-major order (no swizzle); M, N, K multiples of the blocks."""
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty))
+
+
+@triton.jit
+def matmul_1d_grouped(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                      BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    """matmul_1d with the hand-written GROUP_M swizzle of the Triton tutorial."""
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty))
+
+
+def _decode_sig():
+    s = {"a_ptr": "*fp16", "w_ptr": "*fp16", "p_ptr": "*fp32"}
+    s.update({k: "i32" for k in ("M", "N", "K", "stride_am", "stride_ak", "stride_wk", "stride_wn", "stride_pk",
+                                  "stride_pm")})
+    return s
+
+
+DECODE_TILES = dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, SPLIT_K=8)
+GEMM_1D_TILES = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64)
+# name -> (kernel, signature, constexprs) of the grid-order kernels (not in CORPUS: the corpus is shared).
+GRID_ORDER_KERNELS = {
+    "splitk_decode_slow": (splitk_decode_slow, _decode_sig(), DECODE_TILES),
+    "splitk_decode_fast": (splitk_decode_fast, _decode_sig(), DECODE_TILES),
+    "matmul_1d": (matmul_1d, _gemm_sig(), GEMM_1D_TILES),
+    "matmul_1d_grouped": (matmul_1d_grouped, _gemm_sig(), dict(GEMM_1D_TILES, GROUP_M=8)),
+}

@@ -1,0 +1,707 @@
+//===- GridOrder.cpp - mfma-grid-order ------------------------------------===//
+//
+// Remaps program ids so that programs which read the same operand tiles run
+// at about the same time (and, on multi-XCD GPUs, on the same XCD), without
+// touching the launch grid.
+//
+// Algorithm, per public tt.func:
+//  1. ProgramAxes: the grid dimensions the kernel reads (axes; a row-major
+//     split `pid // X`, `pid % X` gives two), and for each loaded tensor the
+//     dimensions that move its addresses and its bytes per program.
+//  2. Safety: leave the kernel alone if it already permutes its program ids
+//     (scalar div/rem beyond the split, select on a program id), if programs
+//     may communicate (atomic_cas, atomics whose result is used: reordering
+//     could deadlock or change results), or if it calls a function that
+//     reads program ids.
+//  3. Decision: heavy operands = at least 3/4 of the largest estimated bytes
+//     per program. An operand H "suffers" when some dimension that does not
+//     move it (its twins differ only there) is slower than one that moves it.
+//     If no heavy operand is shared: nothing to gain. If none suffers: the
+//     order is already fast (multi-XCD targets still get the XCD remap).
+//     Otherwise the new order puts H's sharing dimensions X fastest, grouped
+//     G at a time, then H's moving dimensions Y.
+//  4. Rewrite at the top of the kernel:
+//       L   = c0 + s0 * (c1 + s1 * (c2 + ...))      hardware order, axis 0
+//                                                    fastest (sizes from
+//                                                    tt.get_num_programs)
+//       L   = xcd_chunk(L)                           multi-XCD targets only
+//       grp = L / (G*SY); first = grp*G; gsz = min(SX - first, G)
+//       r   = L - grp*G*SY; x = first + r % gsz; y = r / gsz
+//       x, y decomposed over the X and Y dimensions (mixed radix), split
+//       axes recomposed as hi*X + lo; every use of the old program ids sees
+//       the new ones. Exact for every grid: the last group is gsz wide, the
+//       XCD chunks are ceil/floor sized, and programs in the incomplete last
+//       row of a split axis keep their ids.
+//  5. auto mode, single-L2 targets: the new ids are selected at run time only
+//     when the model says the stock order misses L2 for H (L2Model.h): the
+//     twin read is d programs later, d = product of the sizes of the
+//     dimensions faster than H's first far sharing dimension, and
+//       d > P  and  sum over operands of bytes/program x (distinct tiles
+//                   among those d programs) > effective L2.
+//     Trip counts come from the loop bounds when they can be computed at the
+//     top of the kernel (cloned pure arith on arguments), else the default.
+//  A remark states the decision and why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/L2Model.h"
+#include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/Passes.h"
+#include "TritonMFMA/ProgramAxes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+#define DEBUG_TYPE "mfma-grid-order"
+
+namespace mlir::triton_mfma {
+#define GEN_PASS_DEF_MFMAGRIDORDER
+#include "TritonMFMA/Passes.h.inc"
+} // namespace mlir::triton_mfma
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+// Heavy operand: at least kHeavyNum/kHeavyDen of the largest bytes/program.
+constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
+
+// arith.cmpi predicates (MLIR's arith::CmpIPredicate values).
+enum Pred : int64_t { EQ = 0, SLT = 2, SGT = 4 };
+
+/// Builds generic Triton/arith operations (unregistered in our MLIR) the way
+/// Triton prints them, and remembers what it built.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc), ctx(b.getContext()) {}
+
+  Value op(StringRef name, ValueRange operands, Type result,
+           ArrayRef<NamedAttribute> props = {}) {
+    OperationState st(loc, name);
+    st.addOperands(operands);
+    st.addTypes(result);
+    if (!props.empty())
+      st.propertiesAttr = DictionaryAttr::get(ctx, props);
+    Operation *o = b.create(st);
+    built.insert(o);
+    return o->getResult(0);
+  }
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type i1() { return b.getI1Type(); }
+  /// Constants are emitted once each, before everything else we build.
+  Value cst(int64_t v, Type t) {
+    Value &slot = constants[{v, t.getIntOrFloatBitWidth()}];
+    if (!slot) {
+      OpBuilder::InsertionGuard g(b);
+      if (constantsEnd)
+        b.setInsertionPointAfter(constantsEnd);
+      slot = op("arith.constant", {}, t,
+                {b.getNamedAttr("value", b.getIntegerAttr(t, v))});
+      constantsEnd = slot.getDefiningOp();
+    }
+    return slot;
+  }
+  Value c32(int64_t v) { return cst(v, i32()); }
+  Value c64(int64_t v) { return cst(v, i64()); }
+  Value overflowOp(StringRef name, Value a, Value c) {
+    Attribute none = OpaqueAttr::get(b.getStringAttr("arith"), "overflow<none>",
+                                     NoneType::get(ctx));
+    return op(name, {a, c}, a.getType(),
+              {b.getNamedAttr("overflowFlags", none)});
+  }
+  Value add(Value a, Value c) {
+    if (isConst(c, 0))
+      return a;
+    if (isConst(a, 0))
+      return c;
+    return overflowOp("arith.addi", a, c);
+  }
+  Value sub(Value a, Value c) {
+    return isConst(c, 0) ? a : overflowOp("arith.subi", a, c);
+  }
+  Value mul(Value a, Value c) {
+    if (isConst(c, 1))
+      return a;
+    if (isConst(a, 1))
+      return c;
+    return overflowOp("arith.muli", a, c);
+  }
+  static bool isConst(Value v, int64_t x) {
+    std::optional<int64_t> c = getConstantInt(v);
+    return c && *c == x;
+  }
+  Value div(Value a, Value c) { return op("arith.divsi", {a, c}, a.getType()); }
+  Value rem(Value a, Value c) { return op("arith.remsi", {a, c}, a.getType()); }
+  Value min(Value a, Value c) { return op("arith.minsi", {a, c}, a.getType()); }
+  Value max(Value a, Value c) { return op("arith.maxsi", {a, c}, a.getType()); }
+  Value andi(Value a, Value c) { return op("arith.andi", {a, c}, a.getType()); }
+  Value select(Value c, Value t, Value f) {
+    return op("arith.select", {c, t, f}, t.getType());
+  }
+  Value cmp(Pred p, Value a, Value c) {
+    return op(
+        "arith.cmpi", {a, c}, i1(),
+        {b.getNamedAttr("predicate", b.getIntegerAttr(b.getI64Type(), p))});
+  }
+  Value ext64(Value a) {
+    if (a.getType() == i64())
+      return a;
+    Value &slot = extended[a];
+    if (!slot)
+      slot = op("arith.extsi", {a}, i64());
+    return slot;
+  }
+  Value numPrograms(int axis) {
+    return op("tt.get_num_programs", {}, i32(),
+              {b.getNamedAttr("axis", b.getI32IntegerAttr(axis))});
+  }
+
+  OpBuilder &b;
+  Location loc;
+  MLIRContext *ctx;
+  llvm::SmallPtrSet<Operation *, 32> built;
+  std::map<std::pair<int64_t, unsigned>, Value> constants;
+  Operation *constantsEnd = nullptr;
+  llvm::DenseMap<Value, Value> extended;
+  llvm::DenseMap<Operation *, Value> tripCounts;
+};
+
+/// Clones the pid-free pure slice defining `v` to the builder's insertion
+/// point (kernel arguments are used as they are). Fails on anything else.
+FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
+                             const ProgramAxes &pa, Block *entry,
+                             int depth = 0) {
+  if (Value m = map.lookupOrNull(v))
+    return m;
+  if (depth > 64 || pa.getMask(v) != 0)
+    return failure();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == entry ? FailureOr<Value>(v)
+                                   : FailureOr<Value>(failure());
+  Operation *def = v.getDefiningOp();
+  StringRef n = def->getName().getStringRef();
+  if (def->getNumRegions() != 0 || def->getNumResults() != 1 ||
+      !(n.starts_with("arith.") || n == "tt.get_num_programs"))
+    return failure();
+  for (Value o : def->getOperands())
+    if (failed(materialize(o, e, map, pa, entry, depth + 1)))
+      return failure();
+  Operation *c = e.b.clone(*def, map);
+  e.built.insert(c);
+  return c->getResult(0);
+}
+
+int getNumWarps(ModuleOp m) {
+  if (auto a = dyn_cast_or_null<IntegerAttr>(m->getAttr("ttg.num-warps")))
+    return a.getInt();
+  return 4;
+}
+
+/// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
+int64_t getSharedBytes(Operation *func) {
+  int64_t total = 0;
+  func->walk([&](Operation *op) {
+    if (op->getName().getStringRef() != "ttg.local_alloc" ||
+        op->getNumResults() != 1)
+      return;
+    auto info = getMemDescInfo(op->getResult(0).getType());
+    if (failed(info))
+      return;
+    auto bytes = getElementBytes(info->elementType);
+    int64_t n = 1;
+    for (int64_t d : info->allocShape)
+      n *= d;
+    total += n * bytes.value_or(2);
+  });
+  return total;
+}
+
+std::string humanBytes(int64_t b) {
+  char buf[64];
+  if (b >= (1 << 20))
+    snprintf(buf, sizeof buf, "%.1f MiB", b / double(1 << 20));
+  else if (b >= (1 << 10))
+    snprintf(buf, sizeof buf, "%.1f KiB", b / double(1 << 10));
+  else
+    snprintf(buf, sizeof buf, "%lld B", (long long)b);
+  return buf;
+}
+
+struct Plan {
+  const LoadedOperand *heavy = nullptr;
+  DimMask xMask = 0, yMask = 0;
+  bool reorder = false; ///< false: hardware order kept (XCD chunks only)
+  unsigned numXCDs = 1;
+  bool guarded = false;
+  int farDim = -1;
+  int64_t concurrent = 0, threshold = 0;
+};
+
+struct MFMAGridOrder final
+    : mlir::triton_mfma::impl::MFMAGridOrderBase<MFMAGridOrder> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (StringRef(mode) != "auto" && StringRef(mode) != "on" &&
+        StringRef(mode) != "off") {
+      module.emitError() << "mfma-grid-order: mode must be auto, on or off, "
+                            "not '"
+                         << mode << "'";
+      return signalPassFailure();
+    }
+    SmallVector<Operation *> kernels;
+    for (Operation &op : module.getBody()->getOperations())
+      if (op.getName().getStringRef() == "tt.func" && op.getNumRegions() == 1 &&
+          !op.getRegion(0).empty()) {
+        auto vis = op.getInherentAttr("sym_visibility");
+        auto s = vis ? dyn_cast_or_null<StringAttr>(*vis) : StringAttr();
+        if (!s || s.getValue() == "public")
+          kernels.push_back(&op);
+      }
+    for (Operation *k : kernels)
+      if (failed(runOnKernel(module, k)))
+        return signalPassFailure();
+  }
+
+  std::string kernelName(Operation *func) {
+    if (auto n = func->getInherentAttr("sym_name"))
+      if (auto s = dyn_cast_or_null<StringAttr>(*n))
+        return s.getValue().str();
+    return "?";
+  }
+
+  /// Whether `func` calls a function that reads program ids.
+  bool callsProgramIdReader(ModuleOp module, Operation *func) {
+    bool found = false;
+    func->walk([&](Operation *op) {
+      if (op->getName().getStringRef() != "tt.call")
+        return;
+      auto callee = op->getInherentAttr("callee");
+      auto sym = callee ? dyn_cast_or_null<FlatSymbolRefAttr>(*callee)
+                        : FlatSymbolRefAttr();
+      for (Operation &f : module.getBody()->getOperations()) {
+        auto name = f.getInherentAttr("sym_name");
+        auto s = name ? dyn_cast_or_null<StringAttr>(*name) : StringAttr();
+        if (sym && s && s.getValue() != sym.getValue())
+          continue;
+        f.walk([&](Operation *inner) {
+          StringRef n = inner->getName().getStringRef();
+          if (n == "tt.get_program_id" || n == "tt.get_num_programs")
+            found = true;
+        });
+      }
+    });
+    return found;
+  }
+
+  LogicalResult runOnKernel(ModuleOp module, Operation *func) {
+    ProgramAxes pa(func);
+    std::string name = kernelName(func);
+    auto remark = [&](const Twine &msg) {
+      func->emitRemark() << "grid order of '" << name << "': " << msg;
+    };
+    if (!pa.readsProgramIds()) {
+      remark("unchanged: the kernel reads no program id");
+      return success();
+    }
+
+    // What the analysis found, for every remark.
+    std::string summary;
+    {
+      llvm::raw_string_ostream os(summary);
+      os << "dims ";
+      llvm::interleave(
+          pa.getDims(), os, [&](const GridDim &d) { os << d.name(); }, ",");
+      os << " (fastest first); loads: ";
+      llvm::interleave(
+          pa.getOperands(), os,
+          [&](const LoadedOperand &o) { os << pa.describe(o); }, "; ");
+    }
+    auto decline = [&](const Twine &why) {
+      remark("unchanged: " + why + " [" + summary + "]");
+      return success();
+    };
+
+    if (StringRef(mode) == "off")
+      return decline("mode=off");
+    if (!pa.getOrderHazard().empty())
+      return decline("programs may communicate (" + pa.getOrderHazard() +
+                     "): reordering them could deadlock or change results");
+    if (!pa.getHandSwizzle().empty())
+      return decline("the kernel already permutes its program ids (" +
+                     pa.getHandSwizzle() + ")");
+    if (callsProgramIdReader(module, func))
+      return decline("it calls a function that reads program ids");
+    if (pa.getOperands().empty())
+      return decline("no global loads");
+
+    // Target figures, with option overrides.
+    std::string target;
+    if (auto t = dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")))
+      target = t.getValue().str();
+    std::optional<TargetL2Model> model = lookupL2Model(target);
+    if (!model) {
+      model = TargetL2Model();
+      model->target = target;
+      model->device = "unknown";
+    }
+    if (l2Bytes > 0)
+      model->l2Bytes = l2Bytes;
+    if (l2EffectivePercent > 0)
+      model->l2Effective = l2EffectivePercent / 100.0;
+    if (numCUs > 0)
+      model->cus = numCUs;
+    if (numXCDs > 0)
+      model->xcds = numXCDs;
+    if (model->sharedPerCU == 0)
+      model->sharedPerCU = 64 * 1024;
+
+    // Heavy operands.
+    int64_t defTrips = defaultTripCount;
+    int64_t maxBytes = 0;
+    for (const LoadedOperand &o : pa.getOperands())
+      maxBytes = std::max(maxBytes, o.estimateBytes(defTrips));
+    if (maxBytes == 0)
+      return decline("the loads' sizes are unknown");
+    unsigned nDims = pa.getDims().size();
+    DimMask all = (DimMask(1) << nDims) - 1;
+    auto isHeavy = [&](const LoadedOperand &o) {
+      return o.estimateBytes(defTrips) * kHeavyDen >= maxBytes * kHeavyNum;
+    };
+    auto suffers = [&](const LoadedOperand &o) {
+      DimMask sharing = all & ~o.moved;
+      for (unsigned r = 0; r < nDims; ++r)
+        if (sharing & (DimMask(1) << r))
+          for (unsigned s = 0; s < r; ++s)
+            if (o.moved & (DimMask(1) << s))
+              return true;
+      return false;
+    };
+    const LoadedOperand *shared = nullptr, *suffering = nullptr;
+    for (const LoadedOperand &o : pa.getOperands()) {
+      if (!isHeavy(o) || (all & ~o.moved) == 0)
+        continue;
+      int64_t b = o.estimateBytes(defTrips);
+      if (!shared || b > shared->estimateBytes(defTrips))
+        shared = &o;
+      if (suffers(o) && (!suffering || b > suffering->estimateBytes(defTrips)))
+        suffering = &o;
+    }
+    if (!shared)
+      return decline("no heavy operand is shared between programs (every "
+                     "program-id dimension moves each of them)");
+
+    Plan plan;
+    plan.numXCDs = std::max(1, model->xcds);
+    plan.heavy = suffering ? suffering : shared;
+    plan.reorder = suffering != nullptr || StringRef(mode) == "on";
+    plan.xMask = all & ~plan.heavy->moved;
+    plan.yMask = plan.heavy->moved;
+    std::string why;
+    {
+      llvm::raw_string_ostream os(why);
+      os << plan.heavy->name << " ("
+         << humanBytes(plan.heavy->estimateBytes(defTrips)) << "/program at "
+         << defTrips << " trips per unknown loop) is moved by "
+         << pa.describeMask(plan.heavy->moved)
+         << " and shared by programs that differ in "
+         << pa.describeMask(plan.xMask);
+    }
+    if (!plan.reorder && plan.numXCDs == 1)
+      return decline("already in a fast order: " + why + ", which vary faster");
+
+    if (plan.reorder && suffering) {
+      for (unsigned r = 0; r < nDims && plan.farDim < 0; ++r)
+        if ((plan.xMask & (DimMask(1) << r)) &&
+            (plan.yMask & ((DimMask(1) << r) - 1)))
+          plan.farDim = r;
+    }
+    if (StringRef(mode) == "auto" && plan.numXCDs == 1 && plan.farDim >= 0) {
+      if (model->cus == 0 || model->l2Bytes == 0)
+        return decline("no L2 figures for target '" + target +
+                       "' (set l2-bytes and num-cus, or mode=on)");
+      plan.guarded = true;
+      plan.concurrent =
+          model->concurrentPrograms(getNumWarps(module), getSharedBytes(func));
+      plan.threshold = model->effectiveL2Bytes();
+    }
+
+    std::string how;
+    {
+      llvm::raw_string_ostream os(how);
+      if (plan.reorder) {
+        os << "new order " << pa.describeMask(plan.xMask) << " fastest";
+        if (groupSize > 0)
+          os << " (groups of " << groupSize << ")";
+        os << ", then " << pa.describeMask(plan.yMask);
+      } else {
+        os << "hardware order kept";
+      }
+      if (plan.numXCDs > 1)
+        os << "; programs in contiguous chunks per XCD (" << model->device
+           << ": workgroups go round-robin to " << plan.numXCDs
+           << " XCDs with separate " << humanBytes(model->l2Bytes)
+           << " L2s, so programs sharing tiles are on different L2s in "
+              "hardware order), always";
+      if (plan.guarded)
+        os << "; taken at run time when the twin read is more than P = "
+           << plan.concurrent << " programs (" << model->cus << " CUs x "
+           << plan.concurrent / std::max(1, model->cus)
+           << ") later and the bytes streamed in between exceed "
+           << plan.threshold << " B (" << model->device << " L2 "
+           << humanBytes(model->l2Bytes) << " x "
+           << llvm::format("%.2f", model->l2Effective)
+           << "): distance = product of the sizes of dims faster than "
+           << pa.getDims()[plan.farDim].name();
+      else if (StringRef(mode) == "on")
+        os << "; forced (mode=on)";
+    }
+    if (failed(rewrite(pa, plan)))
+      return failure();
+    remark("remapped: " + why + "; " + how + " [" + summary + "]");
+    return success();
+  }
+
+  /// Emits the remap at the top of the kernel and redirects all uses of the
+  /// program ids.
+  LogicalResult rewrite(const ProgramAxes &pa, const Plan &plan) {
+    Operation *func = pa.getFunc();
+    Block *entry = &func->getRegion(0).front();
+    ArrayRef<GridDim> dims = pa.getDims();
+    unsigned nDims = dims.size();
+
+    // One program-id op per axis, moved to the top.
+    Value pid[3];
+    for (int a = 0; a < 3; ++a) {
+      ArrayRef<Operation *> ops = pa.getProgramIdOps(a);
+      if (ops.empty())
+        continue;
+      ops.front()->moveBefore(entry, entry->begin());
+      pid[a] = ops.front()->getResult(0);
+      for (Operation *other : ops.drop_front()) {
+        other->getResult(0).replaceAllUsesWith(pid[a]);
+        other->erase();
+      }
+    }
+    Operation *firstPid = nullptr;
+    for (int a = 0; a < 3 && !firstPid; ++a)
+      if (pid[a])
+        firstPid = pid[a].getDefiningOp();
+    for (int a = 2; a >= 0; --a) // axis order at the top: 0, 1, 2
+      if (pid[a])
+        pid[a].getDefiningOp()->moveBefore(entry, entry->begin());
+
+    OpBuilder b(func->getContext());
+    Operation *lastPid = nullptr;
+    for (int a = 0; a < 3; ++a)
+      if (pid[a])
+        lastPid = pid[a].getDefiningOp();
+    b.setInsertionPointAfter(lastPid);
+    Emitter e(b, firstPid->getLoc());
+    IRMapping map;
+
+    Value nprog[3];
+    for (int a = 0; a < 3; ++a)
+      if (pid[a])
+        nprog[a] = e.numPrograms(a);
+
+    // Sizes and coordinates of the dimensions.
+    SmallVector<Value> size(nDims), coord(nDims);
+    Value divisor[3];
+    Value inSub;
+    Value one = e.c32(1);
+    for (unsigned i = 0; i < nDims; ++i) {
+      const GridDim &d = dims[i];
+      if (d.kind == GridDim::Kind::Whole) {
+        size[i] = nprog[d.axis];
+        coord[i] = pid[d.axis];
+        continue;
+      }
+      if (!divisor[d.axis]) {
+        FailureOr<Value> x = materialize(d.divisor, e, map, pa, entry);
+        if (failed(x)) {
+          func->emitError() << "mfma-grid-order: cannot compute the row "
+                               "length of split axis "
+                            << d.axis << " at the top of the kernel";
+          return failure();
+        }
+        divisor[d.axis] = e.max(*x, one);
+      }
+      Value x = divisor[d.axis];
+      if (d.kind == GridDim::Kind::Lo) {
+        size[i] = x;
+        coord[i] = e.rem(pid[d.axis], x);
+      } else {
+        Value rows = e.div(nprog[d.axis], x);
+        size[i] = e.max(rows, one);
+        coord[i] = e.div(pid[d.axis], x);
+        // Programs past the last complete row keep their ids.
+        Value in = e.cmp(SLT, pid[d.axis], e.mul(rows, x));
+        inSub = inSub ? e.andi(inSub, in) : in;
+      }
+    }
+
+    // Hardware linear index.
+    Value lin = coord[nDims - 1];
+    for (int i = (int)nDims - 2; i >= 0; --i)
+      lin = e.add(e.mul(lin, size[i]), coord[i]);
+
+    if (plan.numXCDs > 1) {
+      Value total = size[0];
+      for (unsigned i = 1; i < nDims; ++i)
+        total = e.mul(total, size[i]);
+      Value nx = e.c32(plan.numXCDs);
+      Value perXcd = e.div(e.add(total, e.c32(plan.numXCDs - 1)), nx);
+      Value tall = e.rem(total, nx);
+      tall = e.select(e.cmp(EQ, tall, e.c32(0)), nx, tall);
+      Value xcd = e.rem(lin, nx);
+      Value local = e.div(lin, nx);
+      Value inTall = e.add(e.mul(xcd, perXcd), local);
+      Value inShort = e.add(e.add(e.mul(tall, perXcd),
+                                  e.mul(e.sub(xcd, tall), e.sub(perXcd, one))),
+                            local);
+      lin = e.select(e.cmp(SLT, xcd, tall), inTall, inShort);
+    }
+
+    // New coordinates.
+    SmallVector<Value> newCoord(nDims);
+    auto decompose = [&](Value v, DimMask mask) {
+      SmallVector<unsigned> idx;
+      for (unsigned i = 0; i < nDims; ++i)
+        if (mask & (DimMask(1) << i))
+          idx.push_back(i);
+      for (auto [k, i] : llvm::enumerate(idx)) {
+        if (k + 1 == idx.size()) {
+          newCoord[i] = v;
+        } else {
+          newCoord[i] = e.rem(v, size[i]);
+          v = e.div(v, size[i]);
+        }
+      }
+    };
+    auto product = [&](DimMask mask) {
+      Value p;
+      for (unsigned i = 0; i < nDims; ++i)
+        if (mask & (DimMask(1) << i))
+          p = p ? e.mul(p, size[i]) : size[i];
+      return p ? p : one;
+    };
+    if (plan.reorder) {
+      Value sx = product(plan.xMask), sy = product(plan.yMask);
+      Value x, y;
+      if (groupSize > 0) {
+        Value g = e.c32(groupSize);
+        Value span = e.mul(g, sy);
+        Value group = e.div(lin, span);
+        Value first = e.mul(group, g);
+        Value width = e.min(e.sub(sx, first), g);
+        Value r = e.sub(lin, e.mul(group, span));
+        x = e.add(first, e.rem(r, width));
+        y = e.div(r, width);
+      } else {
+        x = e.rem(lin, sx);
+        y = e.div(lin, sx);
+      }
+      decompose(x, plan.xMask);
+      decompose(y, plan.yMask);
+    } else {
+      decompose(lin, (DimMask(1) << nDims) - 1);
+    }
+
+    // Run-time guard from the L2 model.
+    Value cond = inSub;
+    if (plan.guarded) {
+      Value dist = e.c64(1);
+      for (int i = 0; i < plan.farDim; ++i)
+        dist = e.mul(dist, e.ext64(size[i]));
+      Value streamed = e.c64(0);
+      for (const LoadedOperand &o : pa.getOperands()) {
+        Value bytes = e.c64(0);
+        for (const ByteTerm &t : o.terms) {
+          Value term = e.c64(t.bytes);
+          for (const TripFactor &f : t.loops)
+            term = e.mul(term, tripCount(f, e, map, pa, entry));
+          bytes = e.add(bytes, term);
+        }
+        for (int i = 0; i < plan.farDim; ++i)
+          if (o.moved & (DimMask(1) << i))
+            bytes = e.mul(bytes, e.ext64(size[i]));
+        streamed = e.add(streamed, bytes);
+      }
+      Value g = e.andi(e.cmp(SGT, dist, e.c64(plan.concurrent)),
+                       e.cmp(SGT, streamed, e.c64(plan.threshold)));
+      cond = cond ? e.andi(cond, g) : g;
+    }
+
+    // New program ids per axis.
+    for (int a = 0; a < 3; ++a) {
+      if (!pid[a])
+        continue;
+      Value lo, hi, whole;
+      for (unsigned i = 0; i < nDims; ++i) {
+        if (dims[i].axis != a)
+          continue;
+        if (dims[i].kind == GridDim::Kind::Whole)
+          whole = newCoord[i];
+        else if (dims[i].kind == GridDim::Kind::Lo)
+          lo = newCoord[i];
+        else
+          hi = newCoord[i];
+      }
+      Value v = whole ? whole : e.add(e.mul(hi, divisor[a]), lo);
+      if (cond)
+        v = e.select(cond, v, pid[a]);
+      pid[a].replaceUsesWithIf(
+          v, [&](OpOperand &use) { return !e.built.contains(use.getOwner()); });
+    }
+    return success();
+  }
+
+  /// i64 trip count of a loop: from its bounds cloned to the top of the
+  /// kernel, else its constant, else the default.
+  Value tripCount(const TripFactor &f, Emitter &e, IRMapping &map,
+                  const ProgramAxes &pa, Block *entry) {
+    if (f.constant)
+      return e.c64(*f.constant);
+    if (Value cached = e.tripCounts.lookup(f.loop))
+      return cached;
+    return e.tripCounts[f.loop] = computeTripCount(f, e, map, pa, entry);
+  }
+
+  Value computeTripCount(const TripFactor &f, Emitter &e, IRMapping &map,
+                         const ProgramAxes &pa, Block *entry) {
+    if (f.loop && f.loop->getName().getStringRef() == "scf.for") {
+      FailureOr<Value> lb =
+          materialize(f.loop->getOperand(0), e, map, pa, entry);
+      FailureOr<Value> ub =
+          succeeded(lb) ? materialize(f.loop->getOperand(1), e, map, pa, entry)
+                        : FailureOr<Value>(failure());
+      FailureOr<Value> step =
+          succeeded(ub) ? materialize(f.loop->getOperand(2), e, map, pa, entry)
+                        : FailureOr<Value>(failure());
+      if (succeeded(step) && (*lb).getType().isInteger(32)) {
+        Value range = e.sub(*ub, *lb);
+        std::optional<int64_t> s = getConstantInt(f.loop->getOperand(2));
+        Value n = (s && *s == 1)
+                      ? range
+                      : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);
+        return e.ext64(e.max(n, e.c32(0)));
+      }
+    }
+    return e.c64(defaultTripCount);
+  }
+};
+
+} // namespace

@@ -1,0 +1,194 @@
+"""The L2 model of mfma-grid-order, in Python: the decision (mirrors lib/Analysis/L2Model.cpp and the run-time
+guard lib/Transforms/GridOrder.cpp emits) and the speedup predictions the bench prints next to measurements.
+
+Decision (same figures and formulas as the C++):
+  * P = programs per CU x CUs run at once; programs per CU = min(resident warps / num_warps, shared per CU /
+    (shared per program + reserved), 32), resident warps = 16 under the assumption of 128 registers per thread
+    (registers are not allocated when the pass runs).
+  * In the stock order the twin read of the heavy operand's tile is `distance` programs later (the product of
+    the sizes of the grid dimensions faster than the dimension the twins differ in). It misses L2 iff
+    distance > P and the bytes streamed in between (each operand's bytes per program times the number of its
+    distinct tiles among those programs) exceed the effective L2 (L2 x fraction).
+
+Predictions (documented assumptions, see `TARGETS`): a memory-bound kernel's time is its DRAM traffic over the
+DRAM bandwidth (on MI300X also Infinity-Cache traffic over its bandwidth, the larger of the two); a GEMM's time is
+max(FLOPs / achievable peak, DRAM traffic / bandwidth). Only ratios are printed; absolute times are not claimed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+MiB = 1 << 20
+KiB = 1 << 10
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    device: str
+    l2_bytes: int  # one L2 (per XCD on multi-XCD parts)
+    l2_effective: float  # fraction a shared tile can count on
+    cus: int
+    xcds: int
+    shared_per_cu: int
+    shared_reserved: int = 0
+    resident_warps: int = 16
+    max_programs_per_cu: int = 32
+    # prediction-only figures (not used by the pass)
+    dram_bw: float = 0.0  # bytes/s
+    mall_bytes: int = 0  # Infinity Cache (MI300X), shared by all XCDs
+    mall_bw: float = 0.0
+    fp16_flops: float = 0.0  # dense peak, FLOP/s
+    achievable: float = 0.7  # fraction of the peak a Triton GEMM reaches
+
+    @property
+    def effective_l2(self) -> int:
+        return int(self.l2_bytes * self.l2_effective)
+
+    def programs_per_cu(self, num_warps: int, shared_bytes: int) -> int:
+        by_warps = self.resident_warps // max(1, num_warps)
+        by_shared = self.max_programs_per_cu if shared_bytes <= 0 else \
+            self.shared_per_cu // (shared_bytes + self.shared_reserved)
+        return max(1, min(by_warps, by_shared, self.max_programs_per_cu))
+
+    def concurrent_programs(self, num_warps: int, shared_bytes: int) -> int:
+        return self.programs_per_cu(num_warps, shared_bytes) * self.cus
+
+
+# Pass figures: shared/BACKGROUND.md (L2 sizes, CUs, XCDs, LDS; 50 MB L2 for H100/H200), MB read as MiB.
+# Prediction figures: H200 4.8 TB/s HBM3e and 989 TFLOP/s dense fp16 (NVIDIA's H200 SXM figures); MI210 1.6 TB/s,
+# 104 CUs x 1024 FLOP/clk x 1.7 GHz; MI300X 5.3 TB/s, 304 x 2048 x 2.1 GHz, Infinity Cache 256 MiB at an assumed
+# 17 TB/s (AMD's peak figure) of which 0.75 is counted as capacity.
+TARGETS = {
+    "cuda:90": Target("cuda:90", "H200", 50 * MiB, 0.5, 132, 1, 228 * KiB, 1 * KiB,
+                      dram_bw=4.8e12, fp16_flops=989e12),
+    "hip:gfx90a": Target("hip:gfx90a", "MI210", 8 * MiB, 0.75, 104, 1, 64 * KiB,
+                         dram_bw=1.6e12, fp16_flops=104 * 1024 * 1.7e9),
+    "hip:gfx942": Target("hip:gfx942", "MI300X", 4 * MiB, 0.75, 304, 8, 64 * KiB,
+                         dram_bw=5.3e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=304 * 2048 * 2.1e9),
+    "hip:gfx950": Target("hip:gfx950", "MI355X", 4 * MiB, 0.75, 256, 8, 160 * KiB,
+                         dram_bw=8e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=256 * 4096 * 2.4e9),
+}
+
+
+def stock_order_misses(target: Target, sizes_fastest_first, far_dim: int, operands, num_warps: int,
+                       shared_bytes: int) -> bool:
+    """The run-time guard: does the twin read of the heavy operand miss L2 in the stock order?
+
+    sizes_fastest_first: grid dimension sizes in hardware order; far_dim: index of the dimension the twins differ
+    in; operands: [(bytes_per_program, set of dimension indices that move it)]."""
+    distance = math.prod(sizes_fastest_first[:far_dim])
+    streamed = sum(b * math.prod(sizes_fastest_first[i] for i in range(far_dim) if i in moved)
+                   for b, moved in operands)
+    return distance > target.concurrent_programs(num_warps, shared_bytes) and streamed > target.effective_l2
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Split-K decode GEMM: A [M, K] fp16, W [K, N] fp16, partials [SPLIT_K, M, N] fp32; grid (N tiles, SPLIT_K, M tiles)
+# in the slow order.
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    M: int
+    N: int
+    K: int
+    BLOCK_M: int = 32
+    BLOCK_N: int = 64
+    BLOCK_K: int = 64
+    SPLIT_K: int = 8
+    num_warps: int = 4
+    stages: int = 3  # loads in flight per operand on cuda: stages - 1 in the prologue
+
+    @property
+    def grid(self):
+        return (math.ceil(self.N / self.BLOCK_N), self.SPLIT_K, math.ceil(self.M / self.BLOCK_M))
+
+    @property
+    def trips(self) -> int:
+        return math.ceil(self.K / (self.BLOCK_K * self.SPLIT_K))
+
+    @property
+    def w_bytes(self) -> int:
+        return self.K * self.N * 2
+
+    def per_program(self):
+        """(A bytes, W bytes) one program reads, counted as the pass counts them on the pipelined TTGIR: the
+        prologue's stages-1 tiles plus one tile per iteration."""
+        loads = self.trips + max(0, self.stages - 1)
+        return (self.BLOCK_M * self.BLOCK_K * 2 * loads, self.BLOCK_K * self.BLOCK_N * 2 * loads)
+
+    def shared_bytes(self) -> int:
+        return max(1, self.stages - 1) * (self.BLOCK_M * self.BLOCK_K + self.BLOCK_K * self.BLOCK_N) * 2
+
+
+def decode_guard(target: Target, c: DecodeConfig) -> bool:
+    """What the pass's run-time guard decides for the slow-order decode kernel (dims n, k, m; twins differ in m)."""
+    a, w = c.per_program()
+    return stock_order_misses(target, c.grid, 2, [(a, {1, 2}), (w, {0, 1})], c.num_warps, c.shared_bytes())
+
+
+def _decode_time(target: Target, c: DecodeConfig, w_dram_reads: float, w_mall_reads: float = 0.0) -> float:
+    other = c.M * c.K * 2 + c.SPLIT_K * c.M * c.N * 4
+    dram = w_dram_reads * c.w_bytes + other
+    t = dram / target.dram_bw
+    if target.mall_bw:
+        t = max(t, (w_mall_reads * c.w_bytes + other) / target.mall_bw)
+    return t
+
+
+def predict_decode(target: Target, c: DecodeConfig, remapped: bool) -> float:
+    """Predicted time (s) of the slow-order decode kernel, stock or with the pass."""
+    m_tiles = c.grid[2]
+    if target.xcds > 1:
+        # Hardware order: twins are on different XCDs (different L2s) whatever the distance; the Infinity Cache
+        # catches the re-reads while W fits in it. With the pass: XCD chunks + M fastest, twins share an L2.
+        if remapped:
+            return _decode_time(target, c, 1.0, 1.0)
+        if c.w_bytes <= 0.75 * target.mall_bytes:
+            return _decode_time(target, c, 1.0, m_tiles)
+        return _decode_time(target, c, m_tiles, m_tiles)
+    if remapped and decode_guard(target, c):
+        return _decode_time(target, c, 1.0)
+    misses = decode_guard(target, c)  # the stock order's twin read misses exactly when the guard fires
+    return _decode_time(target, c, m_tiles if misses else 1.0)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 2-D GEMM on a 1-D grid: row-major tile order (N tiles fast) vs GROUP_M grouped order.
+
+@dataclass(frozen=True)
+class GemmConfig:
+    M: int
+    N: int
+    K: int
+    BLOCK_M: int = 128
+    BLOCK_N: int = 128
+    BLOCK_K: int = 64
+    num_warps: int = 4
+    stages: int = 3
+    group: int = 8
+
+    def shared_bytes(self) -> int:
+        return self.stages * (self.BLOCK_M + self.BLOCK_N) * self.BLOCK_K * 2
+
+
+def predict_gemm(target: Target, c: GemmConfig, grouped: bool) -> float:
+    """Predicted time (s): max(compute at the achievable peak, DRAM traffic / bandwidth). Row-major: a B column
+    panel is re-read by every wave of rows when one row of programs streams more than the effective L2;
+    grouped: once per group of `group` rows (the group's A panels stay in L2)."""
+    n_m, n_n = math.ceil(c.M / c.BLOCK_M), math.ceil(c.N / c.BLOCK_N)
+    a_bytes, b_bytes = c.M * c.K * 2, c.K * c.N * 2
+    p = target.concurrent_programs(c.num_warps, c.shared_bytes())
+    if target.xcds > 1:
+        p = max(1, p // target.xcds)  # what shares one L2
+    b_panel = c.K * c.BLOCK_N * 2
+    if grouped:
+        b_reads = math.ceil(n_m / c.group) if c.group * c.K * c.BLOCK_M * 2 + b_panel < target.effective_l2 \
+            else n_m
+    else:
+        rows_at_once = max(1, p // n_n)
+        b_reads = 1 if n_n * b_panel <= target.effective_l2 else math.ceil(n_m / rows_at_once)
+    traffic = a_bytes + b_reads * b_bytes + c.M * c.N * 2
+    flops = 2.0 * c.M * c.N * c.K
+    return max(flops / (target.fp16_flops * target.achievable), traffic / target.dram_bw)
