@@ -120,4 +120,60 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMAStreamPipeline : Pass<"mfma-stream-pipeline", "mlir::ModuleOp"> {
+  let summary = "LDS + VGPR stream pipelining: one LDS buffer per dot operand, "
+                "the next tile in registers";
+  let description = [{
+    Replaces Triton's `schedule_loops` + `pipeline` (insertion point
+    `pipeline`). For each innermost `scf.for` whose dot operands are loaded
+    from global memory and go through LDS (`tt.load` -> register ops ->
+    `ttg.local_alloc` -> `ttg.local_load` / `ttng.warp_group_dot`), the
+    loads of iteration i+1 are issued into registers at the top of iteration
+    i, before its LDS reads and dots, and written to the operand's single
+    LDS buffer at the bottom, after a barrier. A prologue loads iteration 0
+    (predicated on a non-empty loop), the loop runs to `ub - step`, and an
+    epilogue (`scf.if (lb < ub)`) runs the last iteration from LDS.
+
+    ```mlir
+    scf.for %k = %lb to %ub step %c1 iter_args(%p = %p0, %acc = %z) {
+      %a = tt.load %p, %mask, %other
+      %s = ttg.local_alloc %a : (...) -> !ttg.memdesc<128x32xf16, #shared, #smem>
+      %o = ttg.local_load %s
+      %acc2 = tt.dot %o, ..., %acc
+      %pn = tt.addptr %p, %step
+      scf.yield %pn, %acc2
+    }
+    ```
+
+    becomes
+
+    ```mlir
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<128x32xf16, #shared, #smem, mutable>
+    %a0 = tt.load %p0, %mask0 & (lb < ub), %other
+    ttg.local_store %a0, %buf
+    %r:2 = scf.for %k = %lb to %ub - %c1 step %c1 iter_args(%p = %p0, %acc = %z) {
+      %pn' = tt.addptr %p, %step            // next iteration's address
+      %an = tt.load %pn', %mask(k + 1), %other   // -> registers
+      ttg.barrier local
+      %o = ttg.local_load %buf
+      %acc2 = tt.dot %o, ..., %acc
+      %pn = tt.addptr %p, %step
+      ttg.barrier local
+      ttg.local_store %an, %buf
+      scf.yield %pn, %acc2
+    }
+    %res:2 = scf.if (%lb < %ub) { ttg.barrier local; <body with k = last, %r> }
+             else { scf.yield %r }
+    ttg.local_dealloc %buf
+    ```
+
+    Masks and `other` values are the original loads'; loop-carried pointers
+    and offsets are advanced by recomputing the yielded values (pure ops
+    only). Loops it cannot handle (indirect loads, global writes in the
+    loop, non-constant step, not innermost, num_stages = 1, operands not
+    through LDS) are left unchanged with a remark saying why; a remark also
+    states every pipelined loop, its operands and their LDS bytes.
+  }];
+}
+
 #endif // TRITONMFMA_PASSES_TD

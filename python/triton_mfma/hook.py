@@ -253,11 +253,41 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     stages["llir"], stages["amdgcn"] = llir, amdgcn
 
 
-def _wrap_generic_stages(act: Activation, backend_name: str, stages, options) -> None:
-    """Backends without a composed pipeline (cuda): only the stage-boundary points."""
+STAGE_BOUNDARY_POINTS = {"ttgir_end", "llir_begin"}
+
+
+def _wrap_cuda_stages(act: Activation, backend, stages, options, capability) -> None:
+    """cuda: interior points (e.g. `pipeline`) need the composed make_ttgir (pipeline.nvidia_make_ttgir);
+    with only stage-boundary points the generic wrapping is used, as before."""
+    from .pipeline import nvidia_make_ttgir
+
+    points = act.points_for("cuda")
+    ttgir_points = set(points) - {"llir_begin"}
+    stock_ttgir = stages.get("ttgir")
+    if not (ttgir_points - STAGE_BOUNDARY_POINTS) or stock_ttgir is None:
+        _wrap_generic_stages(act, "cuda", stages, options)
+        return
+
+    def ttgir(src, metadata):
+        snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
+        try:
+            return nvidia_make_ttgir(src, metadata, options, capability,
+                                     lambda pt, m: run_at_point(act, "cuda", pt, m, options), ttgir_points)
+        except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
+            _fallback(act, "make_ttgir", _kernel_name(src), e)
+            return stock_ttgir(import_generic(snapshot, src.context), metadata)
+
+    stages["ttgir"] = ttgir
+    if "llir_begin" in points:
+        _wrap_generic_stages(act, "cuda", stages, options, only=("llir",))
+
+
+def _wrap_generic_stages(act: Activation, backend_name: str, stages, options, only=("ttgir", "llir")) -> None:
+    """Stage-boundary points only (`ttgir_end` after make_ttgir, `llir_begin` before make_llir), for backends
+    without a composed make_ttgir and for cuda when no interior point is active."""
     points = act.points_for(backend_name)
     for stage, point in (("ttgir", "ttgir_end"), ("llir", "llir_begin")):
-        if point not in points or stage not in stages:
+        if stage not in only or point not in points or stage not in stages:
             continue
         stock = stages[stage]
 
@@ -294,6 +324,8 @@ def _stages_hook(*args):
         name = getattr(target, "backend", "")
         if language == Language.TRITON and name == "hip":
             _wrap_hip_stages(act, backend, stages, options)
+        elif language == Language.TRITON and name == "cuda":
+            _wrap_cuda_stages(act, backend, stages, options, capability)
         elif name:
             _wrap_generic_stages(act, name, stages, options)
     if prev is not None:

@@ -75,6 +75,14 @@ register(ProjectPass(
     },
 ))
 
+register(ProjectPass(
+    name="mfma-stream-pipeline",
+    point="pipeline",
+    summary="LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next iteration's tiles in registers "
+            "(replaces Triton's schedule_loops + pipeline)",
+    targets=("hip", "cuda"),
+))
+
 
 def option_names() -> set[str]:
     return {name for p in REGISTRY.values() for name in p.options}

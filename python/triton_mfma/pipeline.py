@@ -1,7 +1,9 @@
 """Extended compile stages: Triton 3.9's own passes, in Triton's order, with named insertion points.
 
 `amd_make_ttgir` is a faithful copy of `HIPBackend.make_ttgir` (triton 3.9.0,
-third_party/amd/backend/compiler.py) with `at(point)` calls between its steps. With no project pass
+third_party/amd/backend/compiler.py) with `at(point)` calls between its steps; `nvidia_make_ttgir` is
+the same for `CUDABackend.make_ttgir` (third_party/nvidia/backend/compiler.py), so that passes that
+are not MFMA-specific (the stream pipeliner) also run, and are checked on real hardware, for cuda. With no project pass
 at any point it builds exactly one pass manager holding exactly Triton's passes, so the result is
 byte-identical to stock (test/python/test_hook.py checks ttgir and amdgcn). When a point has passes,
 the pass manager built so far runs, the module crosses the bridge to our C++ passes, comes back
@@ -29,7 +31,7 @@ class _Composer:
 
     def _new_pm(self):
         self.pm = ir.pass_manager(self.mod.context)
-        self.pm.enable_debug()
+        self.dump_enabled = self.pm.enable_debug()
 
     def replaces(self, point: str) -> bool:
         return point in self._active
@@ -120,6 +122,118 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set):
     if is_enabled(options, "fpsan") and is_fpsan_supported(options.base_arch):
         amd.passes.ttgpuir.add_fp_sanitizer(pm())
         passes.ttgpuir.add_fp_sanitizer(pm(), options.fpsan_homomorphic_casts)
+    mod = c.finish()
+    mod = ours_at("ttgir_end", mod)
+    metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
+    return mod
+
+
+def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_points: set):
+    """`CUDABackend.make_ttgir` (triton 3.9.0) with insertion points.
+
+    `pipeline` replaces `assign_latencies` + `schedule_loops` + `pipeline` (on capability 8.x/9.x after
+    `hopper_warpspec`, on 10.x+ with `warp_specialize` kept between them and ours running first; below
+    8.0 Triton does not pipeline and the point sits after `triton_licm`). Stock Triton runs one pass
+    manager here; with no active point so does this copy, so its output is byte-identical.
+    """
+    from triton._C.libtriton import nvidia
+    from triton.backends.nvidia.compiler import is_enabled
+
+    # Set maxnreg on all kernels, if it was provided.
+    if opt.maxnreg is not None:
+        mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(opt.maxnreg))
+
+    c = _Composer(mod, ours_at, active_points)
+    pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
+    emuTF32 = (capability // 10 >= 8)
+    passes.ttir.add_convert_to_ttgpuir(pm(), f"cuda:{capability}", opt.num_warps, 32, opt.num_ctas)
+    if opt.clc:
+        nvidia.passes.ttnvgpuir.add_to_clc(pm())
+    # optimize TTGIR
+    passes.ttgpuir.add_coalesce(pm())
+    passes.ttgpuir.add_f32_dot_tc(pm(), emuTF32)
+    nvidia.passes.ttnvgpuir.add_assign_cga_layouts(pm())
+    passes.ttgpuir.add_remove_layout_conversions(pm())
+    nvidia.passes.ttnvgpuir.add_optimize_cta_locality(pm())
+    passes.ttgpuir.add_remove_layout_conversions(pm())
+    passes.ttgpuir.add_optimize_thread_locality(pm())
+    c.at("pre_accelerate")
+    if c.replaces("accelerate_matmul"):
+        c.at("accelerate_matmul")
+    else:
+        passes.ttgpuir.add_accelerate_matmul(pm())
+    nvidia.passes.ttnvgpuir.add_check_matmul_two_cta(pm())
+    passes.ttgpuir.add_remove_layout_conversions(pm())
+    c.at("post_accelerate")
+    passes.ttgpuir.add_optimize_dot_operands(pm(), capability >= 80)
+    nvidia.passes.ttnvgpuir.add_optimize_descriptor_encoding(pm())
+    passes.ttir.add_loop_aware_cse(pm())
+    if capability // 10 in [8, 9]:
+        passes.ttgpuir.add_fuse_nested_loops(pm())
+        passes.common.add_canonicalizer(pm())
+        passes.ttir.add_triton_licm(pm())
+        passes.common.add_canonicalizer(pm())
+        passes.ttgpuir.add_combine_tensor_select_and_if(pm())
+        nvidia.passes.hopper.add_hopper_warpspec(pm(), opt.num_stages, c.dump_enabled)
+        if c.replaces("pipeline"):
+            c.at("pipeline")
+        else:
+            passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)
+            passes.ttgpuir.add_schedule_loops(pm())
+            passes.ttgpuir.add_pipeline(pm(), opt.num_stages, c.dump_enabled)
+    elif capability // 10 >= 10:
+        passes.ttgpuir.add_fuse_nested_loops(pm())
+        passes.common.add_canonicalizer(pm())
+        passes.ttir.add_triton_licm(pm())
+        passes.ttgpuir.add_optimize_accumulator_init(pm())
+        passes.ttgpuir.add_hoist_tmem_alloc(pm(), False)
+        nvidia.passes.ttnvgpuir.add_promote_lhs_to_tmem(pm())
+        if c.replaces("pipeline"):
+            c.at("pipeline")
+            passes.ttgpuir.add_warp_specialize(pm(), opt.num_stages)
+        else:
+            passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)
+            passes.ttgpuir.add_schedule_loops(pm())
+            passes.ttgpuir.add_warp_specialize(pm(), opt.num_stages)
+            passes.ttgpuir.add_pipeline(pm(), opt.num_stages, c.dump_enabled)
+        passes.ttgpuir.add_optimize_partition_warps(pm())
+        passes.ttgpuir.add_combine_tensor_select_and_if(pm())
+        # hoist again and allow hoisting out of if statements
+        passes.ttgpuir.add_hoist_tmem_alloc(pm(), True)
+        nvidia.passes.ttnvgpuir.add_remove_tmem_tokens(pm())
+    else:
+        passes.ttir.add_triton_licm(pm())
+        c.at("pipeline")
+    passes.common.add_canonicalizer(pm())
+    passes.ttir.add_loop_aware_cse(pm())
+    if capability // 10 == 8:
+        passes.ttgpuir.add_prefetch(pm())
+    passes.ttgpuir.add_optimize_dot_operands(pm(), capability >= 80)
+    passes.ttgpuir.add_coalesce_async_copy(pm())
+    nvidia.passes.ttnvgpuir.add_optimize_tmem_layouts(pm())
+    nvidia.passes.ttnvgpuir.add_tmem_load_reduce(pm())
+    if capability // 10 >= 9:
+        nvidia.passes.ttnvgpuir.add_tma_lowering(pm())
+    if capability // 10 >= 10:
+        nvidia.passes.ttnvgpuir.add_lower_clc(pm())
+    passes.ttgpuir.add_remove_layout_conversions(pm())
+    nvidia.passes.ttnvgpuir.add_interleave_tmem(pm())
+    passes.ttgpuir.add_reduce_data_duplication(pm())
+    passes.ttgpuir.add_reorder_instructions(pm())
+    passes.ttir.add_loop_aware_cse(pm())
+    passes.common.add_symbol_dce(pm())
+    nvidia.passes.ttnvgpuir.add_fence_insertion(pm(), capability)
+    nvidia.passes.ttnvgpuir.add_lower_mma(pm())
+    nvidia.passes.ttnvgpuir.add_hoist_mbarrier_lifecycle(pm(), capability)
+    passes.common.add_sccp(pm())
+    passes.common.add_cse(pm())
+    passes.common.add_canonicalizer(pm())
+    if is_enabled(opt, "fpsan"):
+        passes.ttgpuir.add_fp_sanitizer(pm(), opt.fpsan_homomorphic_casts)
+        passes.ttgpuir.add_remove_layout_conversions(pm(), True)
+        passes.common.add_canonicalizer(pm())
+        passes.common.add_cse(pm())
+
     mod = c.finish()
     mod = ours_at("ttgir_end", mod)
     metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()

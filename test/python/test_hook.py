@@ -13,7 +13,7 @@ from triton_mfma import MFMARemark, MFMAWarning, PipelineError
 from triton_mfma import hook as hook_mod
 from triton_mfma.compile import compile_kernel
 from triton_mfma.examples import CORPUS
-from triton_mfma.pipeline import amd_make_ttgir
+from triton_mfma.pipeline import amd_make_ttgir, nvidia_make_ttgir
 
 ANALYSIS = "mfma-print-layouts"
 
@@ -52,6 +52,25 @@ def test_bridge_round_trip_inside_compile_is_stock(name, arch):
     remarks = [w for w in caught if issubclass(w.category, MFMARemark)]
     assert remarks, "the analysis pass reports the layouts it parsed"
     assert not [w for w in caught if issubclass(w.category, MFMAWarning)]
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_composed_nvidia_pipeline_without_passes_is_stock(name):
+    """Our copy of the NVIDIA make_ttgir, every insertion point empty, must be Triton's exactly (cuda:90)."""
+    def hook(*args):
+        if not args:
+            return "composed-nv", "composed-nv"
+        backend, stages, options, language, capability = args
+        stages["ttgir"] = lambda src, md: nvidia_make_ttgir(src, md, options, capability, lambda pt, m: m, set())
+
+    knobs.runtime.add_stages_inspection_hook = hook
+    try:
+        ours = _compile(name, "cuda:90")
+    finally:
+        knobs.runtime.add_stages_inspection_hook = None
+    stock = _compile(name, "cuda:90")
+    for stage in ("ttgir", "llir", "ptx"):
+        assert ours.asm[stage] == stock.asm[stage], f"{stage} differs from stock Triton's"
 
 
 def test_cuda_target_runs_stage_boundary_passes():

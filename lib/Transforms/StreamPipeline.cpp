@@ -1,0 +1,907 @@
+//===- StreamPipeline.cpp - mfma-stream-pipeline --------------------------===//
+//
+// LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next
+// iteration's tile held in registers (BACKGROUND.md, "LDS + VGPR stream
+// pipelining"). Runs at the `pipeline` insertion point, instead of Triton's
+// schedule_loops + pipeline, on generic TTGIR where Triton's
+// optimize_dot_operands has already chosen the shared layouts: every dot
+// operand that goes through LDS reads
+//
+//   %x = tt.load %ptr, %mask, %other              (in the loop body)
+//   %y = <register ops: convert_layout, amdg.in_thread_transpose, ...>
+//   %d = ttg.local_alloc %y : !ttg.memdesc<..., #shared, #smem>
+//   ... ttg.local_load %d (AMD) / ttng.warp_group_dot %d (Hopper) ...
+//
+// Algorithm, per innermost scf.for (each decision is a remark):
+//  1. Candidates: local_allocs of the body whose source is such a chain from
+//     a tt.load of the body (each value used once), whose memdesc is only
+//     read by local_load / warp_group_dot / memdesc views inside the loop,
+//     and which reach a dot. The load's address, mask and `other` must be
+//     computable by pure ops (arith/math/tt shape and pointer ops) from the
+//     induction variable, the iteration arguments and values defined above
+//     the loop (slice S); for every iteration argument S uses, the value the
+//     body yields for it must be computable the same way (slice T), so that
+//     the next iteration's address is known at the top of this iteration.
+//     Loops that write global memory, hold another loop, have a non-constant
+//     or non-positive step, or ask for num_stages = 1 are left alone.
+//  2. Buffers and prologue (before the loop): one mutable local_alloc per
+//     operand (the very shared layout Triton chose); S cloned with iv = lb
+//     and the arguments = their initial values, the loads predicated on
+//     lb < ub (trip count 0 touches no memory), the register chain applied,
+//     local_store into the buffer.
+//  3. Body: the operand's local_alloc is replaced by its buffer (view types
+//     become mutable); load, chain and now dead slice ops are erased.
+//  4. Epilogue: the body is cloned after the loop into
+//     scf.if (lb < ub) with iv = lb + ((ub - lb - 1) / step) * step (the last
+//     iteration) and the arguments = the loop's results; its results replace
+//     the loop's. ttg.local_dealloc of the buffers follows.
+//  5. Main loop, upper bound ub - step (every iteration has a successor): at
+//     the top T computes the next arguments, S (iv + step, next arguments)
+//     issues the next iteration's global loads into registers, then a local
+//     barrier (the previous store is visible); the iteration's LDS reads and
+//     dots follow unchanged; at the bottom the register chain is applied to
+//     the prefetched tiles, a local barrier (every LDS read of this
+//     iteration is done) and local_store into the buffer.
+//
+// Triton's Membar analysis sees the explicit barriers and adds none of its
+// own for these buffers. Masks and `other` values are those of the original
+// loads; loop-carried pointers and offsets come through T.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "mfma-stream-pipeline"
+
+namespace mlir::triton_mfma {
+#define GEN_PASS_DEF_MFMASTREAMPIPELINE
+#include "TritonMFMA/Passes.h.inc"
+} // namespace mlir::triton_mfma
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Generic operations (the tt/ttg/arith/scf dialects are unregistered here)
+//===----------------------------------------------------------------------===//
+
+bool isOp(Operation *op, StringRef name) {
+  return op && op->getName().getStringRef() == name;
+}
+
+/// The operations of a non-empty block but its last one (the terminator).
+/// (Block::without_terminator keeps an unregistered terminator.)
+llvm::iterator_range<Block::iterator> opsBeforeTerminator(Block *block) {
+  return llvm::make_range(block->begin(), std::prev(block->end()));
+}
+
+/// Builds generic operations with Triton's inherent attributes (properties)
+/// given as text, e.g. "{predicate = 2 : i64}".
+class GenericBuilder {
+public:
+  GenericBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  Operation *create(StringRef name, ValueRange operands, TypeRange results,
+                    StringRef props = "", unsigned numRegions = 0) {
+    OperationState state(loc, name);
+    state.addOperands(operands);
+    state.addTypes(results);
+    if (!props.empty())
+      state.propertiesAttr = parseAttribute(props, b.getContext());
+    for (unsigned i = 0; i < numRegions; ++i)
+      state.addRegion();
+    return b.create(state);
+  }
+  Value intConst(Type type, int64_t v) {
+    std::string props;
+    llvm::raw_string_ostream os(props);
+    os << "{value = " << v << " : " << type << "}";
+    return create("arith.constant", {}, type, props)->getResult(0);
+  }
+  Value arith(StringRef name, Value lhs, Value rhs) {
+    bool overflowFlags =
+        name == "arith.addi" || name == "arith.subi" || name == "arith.muli";
+    return create(name, {lhs, rhs}, lhs.getType(),
+                  overflowFlags ? "{overflowFlags = #arith.overflow<none>}"
+                                : "")
+        ->getResult(0);
+  }
+  Value cmpSlt(Value lhs, Value rhs) {
+    return create("arith.cmpi", {lhs, rhs}, b.getI1Type(),
+                  "{predicate = 2 : i64}")
+        ->getResult(0);
+  }
+  void barrierLocal() {
+    create("ttg.barrier", {}, {}, "{addrSpace = 1 : i32}");
+  }
+  /// Hopper: orders this thread's generic-proxy shared-memory writes before
+  /// later async-proxy (wgmma) reads; issued before the barrier that
+  /// publishes the writes, as Triton does after a local_alloc.
+  void fenceAsyncShared() {
+    create("ttng.fence_async_shared", {}, {}, "{bCluster = false}");
+  }
+
+  OpBuilder &b;
+  Location loc;
+};
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+/// Pure, cheap operations that may be cloned to compute the address, mask or
+/// `other` of a load for another iteration.
+bool isClonableAddressOp(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return false;
+  StringRef n = op->getName().getStringRef();
+  if (n.starts_with("arith.") || n.starts_with("math."))
+    return true;
+  static const char *const ops[] = {"tt.splat",
+                                    "tt.broadcast",
+                                    "tt.expand_dims",
+                                    "tt.addptr",
+                                    "tt.make_range",
+                                    "tt.reshape",
+                                    "tt.trans",
+                                    "tt.bitcast",
+                                    "tt.int_to_ptr",
+                                    "tt.ptr_to_int",
+                                    "tt.fp_to_fp",
+                                    "tt.get_program_id",
+                                    "tt.get_num_programs",
+                                    "tt.join",
+                                    "tt.split",
+                                    "ttg.convert_layout"};
+  return llvm::is_contained(ops, n);
+}
+
+/// Register-only operations allowed between a load and its local_alloc.
+bool isChainOp(Operation *op) {
+  return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         op->getNumRegions() == 0 &&
+         (isOp(op, "amdg.in_thread_transpose") || isClonableAddressOp(op));
+}
+
+/// Operations that may write global memory (or call something that could):
+/// prefetching a load of the next iteration across them could read stale
+/// data.
+bool mayWriteGlobalMemory(Operation *op) {
+  StringRef n = op->getName().getStringRef();
+  if (n.starts_with("ttg.local_"))
+    return false;
+  return n.contains("store") || n.contains("atomic") || n.contains("scatter") ||
+         n == "tt.call";
+}
+
+bool isDot(Operation *op) {
+  return isOp(op, "tt.dot") || isOp(op, "tt.dot_scaled") ||
+         isOp(op, "ttng.warp_group_dot");
+}
+
+/// Operations that may read the operand's memdesc (views are followed).
+bool isMemDescReader(Operation *op) {
+  return isOp(op, "ttg.local_load") || isOp(op, "ttng.warp_group_dot");
+}
+bool isMemDescView(Operation *op) {
+  return isOp(op, "ttg.memdesc_trans") || isOp(op, "ttg.memdesc_subslice") ||
+         isOp(op, "ttg.memdesc_reshape");
+}
+
+/// One pipelined dot operand. Two shapes reach the `pipeline` point:
+///  - Hopper (wgmma): tt.load -> chain -> ttg.local_alloc, the layout chosen;
+///  - AMD MFMA, NVIDIA mma v2: tt.load -> chain -> ttg.convert_layout to a
+///    #ttg.dot_op layout; the shared layout is chosen here the way Triton's
+///    pipeliner would, and the convert becomes a ttg.local_load.
+struct Operand {
+  Operation *load = nullptr;
+  SmallVector<Operation *> chain; // load -> ... (register ops), in order
+  Operation *alloc = nullptr;     // the local_alloc (Hopper), or
+  Operation *convert = nullptr;   // the convert_layout to #ttg.dot_op
+  SmallVector<Operation *> views; // memdesc views to retype as mutable
+  Type bufferType;
+  Value buffer;
+  Value prefetched; // the next iteration's load result, in the body
+  int64_t bytes = 0;
+  std::string name;   // for remarks: the load's name location, or "operand N"
+  std::string layout; // the shared layout, for remarks
+};
+
+struct LoopPlan {
+  Operation *forOp = nullptr;
+  Block *body = nullptr;
+  SmallVector<Operand> operands;
+  llvm::SetVector<Operation *> loadSlice; // S, in body order
+  llvm::SetVector<Operation *> nextSlice; // T, in body order
+  SmallVector<unsigned> argsUsed;         // iter-arg indices S reads
+  Value lb, ub, step;
+  bool isHip = false;           // ttg.target = "hip:..."
+  bool asyncProxyReads = false; // a buffer is read by ttng.warp_group_dot
+};
+
+/// Backward slice of `roots` inside `body` (not through block arguments).
+/// Records which body arguments are read. Fails if an op cannot be cloned.
+LogicalResult collectSlice(Block *body, ArrayRef<Value> roots,
+                           llvm::DenseSet<Operation *> &slice,
+                           llvm::SmallDenseSet<unsigned> &argsRead,
+                           std::string &why) {
+  SmallVector<Value> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body)
+        argsRead.insert(arg.getArgNumber());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != body)
+      continue; // defined above the loop
+    if (!isClonableAddressOp(def)) {
+      why = ("its address depends on '" + def->getName().getStringRef() +
+             "', which cannot be recomputed for the next iteration")
+                .str();
+      if (isOp(def, "tt.load"))
+        why = "its address depends on another load (indirect access)";
+      return failure();
+    }
+    if (slice.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  return success();
+}
+
+/// Views of `memdesc` (recursively) if all users are readers or views inside
+/// the loop; failure otherwise.
+LogicalResult collectReaders(Operation *forOp, Value memdesc,
+                             SmallVectorImpl<Operation *> &views,
+                             std::string &why) {
+  for (Operation *user : memdesc.getUsers()) {
+    if (!forOp->isProperAncestor(user)) {
+      why = "its shared-memory tile is used outside the loop";
+      return failure();
+    }
+    if (isMemDescView(user)) {
+      views.push_back(user);
+      if (failed(collectReaders(forOp, user->getResult(0), views, why)))
+        return failure();
+      continue;
+    }
+    if (!isMemDescReader(user)) {
+      why = ("its shared-memory tile is used by '" +
+             user->getName().getStringRef() + "'")
+                .str();
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// Whether a dot is reached from `op` through def-use chains inside `forOp`.
+bool reachesDot(Operation *forOp, Operation *op) {
+  SmallVector<Operation *> work{op};
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Operation *cur = work.pop_back_val();
+    if (!seen.insert(cur).second || seen.size() > 256)
+      continue;
+    if (isDot(cur))
+      return true;
+    for (Value r : cur->getResults())
+      for (Operation *u : r.getUsers())
+        if (forOp->isProperAncestor(u))
+          work.push_back(u);
+  }
+  return false;
+}
+
+std::string describeLoad(Operation *load, unsigned index) {
+  if (auto name = dyn_cast<NameLoc>(load->getLoc()))
+    return ("'" + name.getName().getValue() + "'").str();
+  return "operand " + std::to_string(index);
+}
+
+int64_t memDescBytes(const MemDescInfo &info) {
+  int64_t n = 1;
+  for (int64_t d : info.shape)
+    n *= d;
+  unsigned bits = info.elementType && info.elementType.isIntOrFloat()
+                      ? info.elementType.getIntOrFloatBitWidth()
+                      : 0;
+  return n * bits / 8;
+}
+
+/// Triton's choice of shared layout for a dot operand stored from `src`
+/// (a blocked layout) and read as `dotOp`
+/// (SwizzledSharedEncodingAttr::get(dotOpEnc, shape, order, cga, bits,
+/// needTrans = false), which the AMD and NVIDIA pipeliners call):
+///  - amd_mfma parent: AMDMfmaEncodingAttr::composeSharedLayoutForOperand;
+///  - nvidia_mma parent (Ampere/Hopper mma v2 path): the NVIDIA builder.
+/// The memory order is the blocked layout's order (batch dimension last).
+FailureOr<SwizzledSharedLayout>
+chooseSharedLayout(ArrayRef<int64_t> shape, unsigned bits,
+                   const BlockedLayout &src, const DotOperandLayout &dotOp,
+                   std::string &why) {
+  SwizzledSharedLayout shared;
+  shared.cga = src.cga;
+  unsigned rank = src.order.size();
+  if (rank == 3) {
+    for (unsigned d : src.order)
+      if (d != 0)
+        shared.order.push_back(d);
+    shared.order.push_back(0);
+  } else {
+    shared.order.assign(src.order.begin(), src.order.end());
+  }
+  if (!src.cga.isTrivial()) {
+    why = "multi-CTA layouts are not supported";
+    return failure();
+  }
+  if (bits == 0 || dotOp.opIdx > 1) {
+    why = "unsupported element type or operand index";
+    return failure();
+  }
+  if (auto *mfma = dyn_cast_or_null<AMDMfmaLayout>(dotOp.parent.get())) {
+    if (rank != 2) {
+      why = "batched MFMA operands are not supported";
+      return failure();
+    }
+    int kDimIndex = dotOp.opIdx == 0 ? 1 : 0;
+    bool isKContig = shared.order[0] == unsigned(kDimIndex);
+    bool isGFX950 = mfma->version == 4;
+    bool swizzleNonKContig = isGFX950 && (bits == 8 || bits == 16);
+    if (!isKContig && !swizzleNonKContig) {
+      shared.vec = shared.perPhase = shared.maxPhase = 1;
+      return shared;
+    }
+    const unsigned numBanks = isGFX950 ? 64 : 32, bankBitWidth = 32,
+                   simdWidth = 16;
+    int innerDimLength = shape[shared.order[0]];
+    int elemsPerOneBanksRow = (numBanks * bankBitWidth) / bits;
+    int perPhase = std::max(1, elemsPerOneBanksRow / innerDimLength);
+    unsigned vec = dotOp.kWidth;
+    if (vec == 0) {
+      why = "MFMA operand without kWidth";
+      return failure();
+    }
+    int maxPhase = std::max(
+        std::min<int>(simdWidth / perPhase, innerDimLength / int(vec)), 1);
+    if (mfma->getMDim() == 4)
+      maxPhase = 4;
+    shared.vec = vec;
+    shared.perPhase = perPhase;
+    shared.maxPhase = maxPhase;
+    return shared;
+  }
+  if (auto *mma = dyn_cast_or_null<NvidiaMmaLayout>(dotOp.parent.get())) {
+    if (mma->versionMajor != 2 && mma->versionMajor != 3) {
+      why = "unsupported nvidia_mma version";
+      return failure();
+    }
+    int K = shape[shared.order[0]];
+    int perPhase = std::max<int>(1024 / (bits * K), 1);
+    int mmaStride = 8;
+    int vec = 4 * dotOp.kWidth;
+    int kDim = dotOp.opIdx == 0 ? rank - 1 : rank - 2;
+    if (int(shared.order[0]) != kDim)
+      std::swap(vec, mmaStride);
+    int maxPhase = std::max(std::min<int>(mmaStride, 1024 / (vec * bits)), 1);
+    maxPhase = std::max(maxPhase / perPhase, 1);
+    shared.vec = vec;
+    shared.perPhase = perPhase;
+    shared.maxPhase = maxPhase;
+    return shared;
+  }
+  why = "its dot operand layout has neither an amd_mfma nor an nvidia_mma "
+        "parent";
+  return failure();
+}
+
+/// Whether `op` converts to a #ttg.dot_op layout.
+const DotOperandLayout *getDotOperandResult(Operation *op, LayoutPtr &keep) {
+  if (!isOp(op, "ttg.convert_layout") || op->getNumResults() != 1)
+    return nullptr;
+  keep = getLayout(op->getResult(0).getType());
+  return dyn_cast_or_null<DotOperandLayout>(keep.get());
+}
+
+/// Step of the loop if it is a positive constant.
+std::optional<int64_t> getConstantStep(Value step) {
+  Operation *def = step.getDefiningOp();
+  if (!isOp(def, "arith.constant"))
+    return std::nullopt;
+  std::optional<Attribute> value = def->getInherentAttr("value");
+  auto attr = value ? dyn_cast<IntegerAttr>(*value) : IntegerAttr();
+  if (!attr)
+    return std::nullopt;
+  return attr.getValue().getSExtValue();
+}
+
+/// Builds the plan for `forOp`, or returns failure with the reason in `why`.
+FailureOr<LoopPlan> analyzeLoop(Operation *forOp, std::string &why) {
+  LoopPlan plan;
+  plan.forOp = forOp;
+  if (forOp->getNumRegions() != 1 || !forOp->getRegion(0).hasOneBlock() ||
+      forOp->getNumOperands() < 3) {
+    why = "malformed scf.for";
+    return failure();
+  }
+  Block *body = &forOp->getRegion(0).front();
+  plan.body = body;
+  unsigned numIter = forOp->getNumOperands() - 3;
+  if (body->getNumArguments() != numIter + 1 ||
+      forOp->getNumResults() != numIter ||
+      !isOp(body->getTerminator(), "scf.yield") ||
+      body->getTerminator()->getNumOperands() != numIter) {
+    why = "malformed scf.for";
+    return failure();
+  }
+  if (auto props =
+          dyn_cast_or_null<DictionaryAttr>(forOp->getPropertiesAsAttribute());
+      props && props.get("unsignedCmp")) {
+    why = "it compares its induction variable unsigned";
+    return failure();
+  }
+  if (auto stages = forOp->getAttrOfType<IntegerAttr>("tt.num_stages");
+      stages && stages.getInt() <= 1) {
+    why = "num_stages <= 1 was requested for it";
+    return failure();
+  }
+  if (auto module = forOp->getParentOfType<ModuleOp>())
+    if (auto target = module->getAttrOfType<StringAttr>("ttg.target"))
+      plan.isHip = target.getValue().starts_with("hip:");
+  plan.lb = forOp->getOperand(0);
+  plan.ub = forOp->getOperand(1);
+  plan.step = forOp->getOperand(2);
+  std::optional<int64_t> step = getConstantStep(plan.step);
+  if (!step || *step <= 0) {
+    why = "its step is not a positive constant";
+    return failure();
+  }
+  if (!plan.lb.getType().isIntOrIndex()) {
+    why = "its induction variable is not an integer";
+    return failure();
+  }
+
+  Operation *offender = nullptr;
+  forOp->getRegion(0).walk([&](Operation *op) {
+    if (!offender && (isOp(op, "scf.for") || isOp(op, "scf.while") ||
+                      mayWriteGlobalMemory(op)))
+      offender = op;
+  });
+  if (offender) {
+    why = isOp(offender, "scf.for") || isOp(offender, "scf.while")
+              ? "it is not an innermost loop"
+              : ("it writes global memory ('" +
+                 offender->getName().getStringRef() +
+                 "'): the next iteration's loads cannot be moved above it")
+                    .str();
+    return failure();
+  }
+
+  // 1. Candidates: every global load of the body, followed forward through
+  // single-use register ops to a local_alloc or a convert to #ttg.dot_op.
+  SmallVector<std::string> rejected;
+  llvm::DenseSet<Operation *> loadSlice;
+  llvm::SmallDenseSet<unsigned> argsRead;
+  for (Operation &load : opsBeforeTerminator(body)) {
+    if (!isOp(&load, "tt.load") || load.getNumResults() != 1)
+      continue;
+    Operand cand;
+    cand.load = &load;
+    cand.name = describeLoad(&load, plan.operands.size() + rejected.size());
+    auto reject = [&](const std::string &r) {
+      rejected.push_back(cand.name + ": " + r);
+    };
+    Value v = load.getResult(0);
+    Operation *end = nullptr;
+    LayoutPtr dotLayout;
+    bool severalUsers = false;
+    while (true) {
+      if (!v.hasOneUse()) {
+        severalUsers = !v.use_empty();
+        break;
+      }
+      Operation *user = *v.getUsers().begin();
+      if (user->getBlock() != body)
+        break;
+      if ((isOp(user, "ttg.local_alloc") && user->getNumOperands() == 1) ||
+          getDotOperandResult(user, dotLayout)) {
+        end = user;
+        break;
+      }
+      if (!isChainOp(user))
+        break;
+      cand.chain.push_back(user);
+      v = user->getResult(0);
+    }
+    if (!end) {
+      // Not a dot operand through LDS (e.g. a bias): stays where it is. Only
+      // say so when it looks like one that we could not follow.
+      if (severalUsers && reachesDot(forOp, &load))
+        reject("the loaded tile has several users");
+      continue;
+    }
+    if (!isa<RankedTensorType>(load.getOperand(0).getType())) {
+      reject("it is not a load through a tensor of pointers");
+      continue;
+    }
+    if (!reachesDot(forOp, end)) {
+      reject("it does not feed a dot");
+      continue;
+    }
+    std::string reason;
+    MemDescInfo info;
+    if (isOp(end, "ttg.local_alloc")) {
+      cand.alloc = end;
+      if (failed(
+              collectReaders(forOp, end->getResult(0), cand.views, reason))) {
+        reject(reason);
+        continue;
+      }
+      FailureOr<MemDescInfo> allocInfo =
+          getMemDescInfo(end->getResult(0).getType(), &reason);
+      if (failed(allocInfo)) {
+        reject("unreadable memdesc type: " + reason);
+        continue;
+      }
+      info = *allocInfo;
+      for (Operation *user : end->getResult(0).getUsers())
+        plan.asyncProxyReads |= isOp(user, "ttng.warp_group_dot");
+      for (Operation *view : cand.views)
+        for (Operation *user : view->getResult(0).getUsers())
+          plan.asyncProxyReads |= isOp(user, "ttng.warp_group_dot");
+    } else {
+      cand.convert = end;
+      auto type = cast<RankedTensorType>(v.getType());
+      auto *blocked = dyn_cast_or_null<BlockedLayout>(getLayout(type).get());
+      if (!blocked) {
+        reject("the tile to store is not in a blocked layout");
+        continue;
+      }
+      unsigned bits = type.getElementType().isIntOrFloat()
+                          ? type.getElementType().getIntOrFloatBitWidth()
+                          : 0;
+      FailureOr<SwizzledSharedLayout> shared =
+          chooseSharedLayout(type.getShape(), bits, *blocked,
+                             *cast<DotOperandLayout>(dotLayout.get()), reason);
+      if (failed(shared)) {
+        reject(reason);
+        continue;
+      }
+      info.shape.assign(type.getShape().begin(), type.getShape().end());
+      info.allocShape = info.shape;
+      llvm::raw_string_ostream(info.elementTypeText) << type.getElementType();
+      info.elementType = type.getElementType();
+      info.encoding = std::make_shared<SwizzledSharedLayout>(*shared);
+      info.encodingText = info.encoding->str();
+      info.memorySpace = std::make_shared<SharedMemorySpace>();
+      info.memorySpaceText = info.memorySpace->str();
+    }
+    info.mutableMemory = true;
+    cand.bufferType = getMemDescType(forOp->getContext(), info);
+    cand.bytes = memDescBytes(info);
+    cand.layout = info.encoding ? info.encoding->str() : info.encodingText;
+    llvm::DenseSet<Operation *> slice = loadSlice;
+    llvm::SmallDenseSet<unsigned> args = argsRead;
+    if (failed(collectSlice(body, llvm::to_vector(load.getOperands()), slice,
+                            args, reason))) {
+      reject(reason);
+      continue;
+    }
+    loadSlice = std::move(slice);
+    argsRead = std::move(args);
+    plan.operands.push_back(std::move(cand));
+  }
+  if (plan.operands.empty()) {
+    why = rejected.empty()
+              ? "no dot operand is loaded from global memory through LDS in it"
+              : "no operand can be pipelined (" + llvm::join(rejected, "; ") +
+                    ")";
+    return failure();
+  }
+
+  // Arguments the next iteration's addresses read, and the slice computing
+  // their next values.
+  Operation *yield = body->getTerminator();
+  SmallVector<Value> nextRoots;
+  for (unsigned argNo : argsRead) {
+    if (argNo == 0)
+      continue; // the induction variable: iv + step
+    plan.argsUsed.push_back(argNo - 1);
+    nextRoots.push_back(yield->getOperand(argNo - 1));
+  }
+  llvm::sort(plan.argsUsed);
+  llvm::DenseSet<Operation *> nextSlice;
+  llvm::SmallDenseSet<unsigned> nextArgsRead;
+  std::string reason;
+  if (failed(collectSlice(body, nextRoots, nextSlice, nextArgsRead, reason))) {
+    why = "the next iteration's addresses are not computable at the top of an "
+          "iteration: " +
+          reason;
+    return failure();
+  }
+  for (Operation &op : opsBeforeTerminator(body)) {
+    if (loadSlice.contains(&op))
+      plan.loadSlice.insert(&op);
+    if (nextSlice.contains(&op))
+      plan.nextSlice.insert(&op);
+  }
+  if (!rejected.empty())
+    why = "left in place: " + llvm::join(rejected, "; ");
+  return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// Transformation
+//===----------------------------------------------------------------------===//
+
+/// Clones `load` with `mapping`; if `pred` (i1) is given, the load is
+/// predicated on it (and-ed into its mask, or as its mask).
+Operation *cloneLoad(OpBuilder &b, Operation *load, IRMapping &mapping,
+                     Value pred) {
+  if (!pred)
+    return b.clone(*load, mapping);
+  auto props =
+      dyn_cast_or_null<DictionaryAttr>(load->getPropertiesAsAttribute());
+  SmallVector<int32_t> segments{1, 0, 0};
+  if (props)
+    if (auto seg = dyn_cast_or_null<DenseI32ArrayAttr>(
+            props.get("operandSegmentSizes")))
+      segments.assign(seg.asArrayRef().begin(), seg.asArrayRef().end());
+  if (segments.size() != 3)
+    segments = {1, load->getNumOperands() > 1 ? 1 : 0,
+                load->getNumOperands() > 2 ? 1 : 0};
+  GenericBuilder g(b, load->getLoc());
+  Value ptr = mapping.lookupOrDefault(load->getOperand(0));
+  auto ptrType = cast<RankedTensorType>(ptr.getType());
+  auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                        ptrType.getEncoding());
+  Value mask = g.create("tt.splat", pred, maskType)->getResult(0);
+  if (segments[1])
+    mask = g.arith("arith.andi", mapping.lookupOrDefault(load->getOperand(1)),
+                   mask);
+  SmallVector<Value> operands{ptr, mask};
+  if (segments[2])
+    operands.push_back(
+        mapping.lookupOrDefault(load->getOperand(segments[0] + segments[1])));
+  NamedAttrList newProps(props ? props : DictionaryAttr::get(b.getContext()));
+  newProps.set("operandSegmentSizes",
+               b.getDenseI32ArrayAttr({1, 1, segments[2]}));
+  OperationState state(load->getLoc(), load->getName());
+  state.addOperands(operands);
+  state.addTypes(load->getResultTypes());
+  state.propertiesAttr = newProps.getDictionary(b.getContext());
+  state.addAttributes(llvm::to_vector(load->getDiscardableAttrs()));
+  Operation *newLoad = b.create(state);
+  mapping.map(load->getResult(0), newLoad->getResult(0));
+  return newLoad;
+}
+
+/// Applies the operand's register chain (load -> ... -> alloc) to `loaded`.
+Value applyChain(OpBuilder &b, Operand &op, Value loaded) {
+  IRMapping mapping;
+  mapping.map(op.load->getResult(0), loaded);
+  Value v = loaded;
+  for (Operation *c : op.chain)
+    v = b.clone(*c, mapping)->getResult(0);
+  return v;
+}
+
+void storeToBuffer(OpBuilder &b, Operand &op, Value value) {
+  GenericBuilder(b, op.load->getLoc())
+      .create("ttg.local_store", {value, op.buffer}, {});
+}
+
+void transform(LoopPlan &plan) {
+  Operation *forOp = plan.forOp;
+  Block *body = plan.body;
+  Operation *yield = body->getTerminator();
+  Location loc = forOp->getLoc();
+  OpBuilder b(forOp);
+  GenericBuilder g(b, loc);
+  Value iv = body->getArgument(0);
+  Type ivType = iv.getType();
+
+  // 2. Buffers and prologue.
+  Value hasFirst = g.cmpSlt(plan.lb, plan.ub);
+  for (Operand &op : plan.operands)
+    op.buffer = GenericBuilder(b, op.load->getLoc())
+                    .create("ttg.local_alloc", {}, op.bufferType)
+                    ->getResult(0);
+  {
+    IRMapping first;
+    first.map(iv, plan.lb);
+    for (unsigned k : plan.argsUsed)
+      first.map(body->getArgument(k + 1), forOp->getOperand(3 + k));
+    for (Operation *op : plan.loadSlice)
+      b.clone(*op, first);
+    for (Operand &op : plan.operands) {
+      Operation *load = cloneLoad(b, op.load, first, hasFirst);
+      if (plan.isHip) // lets AMD's move_up_prologue_loads hoist it
+        load->setAttr("amd.pipeliner_part", b.getStringAttr("prologue"));
+      storeToBuffer(b, op, applyChain(b, op, load->getResult(0)));
+    }
+    if (plan.asyncProxyReads)
+      g.fenceAsyncShared();
+  }
+  // Last iteration's induction variable: lb + ((ub - lb - 1) / step) * step
+  // (meaningful only when lb < ub), and the main loop's bound ub - step.
+  SmallVector<Value> lastIvChain;
+  lastIvChain.push_back(g.intConst(ivType, 1));
+  lastIvChain.push_back(g.arith("arith.subi", plan.ub, plan.lb));
+  lastIvChain.push_back(
+      g.arith("arith.subi", lastIvChain.back(), lastIvChain.front()));
+  lastIvChain.push_back(g.arith("arith.divsi", lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.arith("arith.muli", lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.arith("arith.addi", plan.lb, lastIvChain.back()));
+  Value lastIv = lastIvChain.back();
+  Value mainUb = g.arith("arith.subi", plan.ub, plan.step);
+
+  // 5 (built first, kept apart from the epilogue's copy of the body): the
+  // next iteration's addresses and loads at the top, the stores at the
+  // bottom.
+  llvm::DenseSet<Operation *> added;
+  Operation *firstOriginal = &body->front();
+  b.setInsertionPointToStart(body);
+  {
+    GenericBuilder top(b, loc);
+    IRMapping next;
+    next.map(iv, top.arith("arith.addi", iv, plan.step));
+    IRMapping current; // T at this iteration (duplicates are CSE'd later)
+    for (Operation *op : plan.nextSlice)
+      b.clone(*op, current);
+    for (unsigned k : plan.argsUsed)
+      next.map(body->getArgument(k + 1),
+               current.lookupOrDefault(yield->getOperand(k)));
+    for (Operation *op : plan.loadSlice)
+      b.clone(*op, next);
+    for (Operand &op : plan.operands)
+      op.prefetched = b.clone(*op.load, next)->getResult(0);
+    top.barrierLocal(); // the previous store is visible to every thread
+  }
+  for (Operation *op = &body->front(); op != firstOriginal;
+       op = op->getNextNode())
+    added.insert(op);
+  Operation *lastOriginal = yield->getPrevNode();
+  b.setInsertionPoint(yield);
+  {
+    SmallVector<Value> values;
+    for (Operand &op : plan.operands)
+      values.push_back(applyChain(b, op, op.prefetched));
+    GenericBuilder(b, loc).barrierLocal(); // every LDS read of this iteration
+    for (auto [op, value] : llvm::zip(plan.operands, values))
+      storeToBuffer(b, op, value);
+    if (plan.asyncProxyReads)
+      GenericBuilder(b, loc).fenceAsyncShared();
+  }
+  for (Operation *op = lastOriginal->getNextNode(); op != yield;
+       op = op->getNextNode())
+    added.insert(op);
+
+  // 3. The body reads the buffers; the in-loop load, chain and alloc (or
+  // convert, which becomes a local_load) go away.
+  for (Operand &op : plan.operands) {
+    if (op.alloc) {
+      op.alloc->getResult(0).replaceAllUsesWith(op.buffer);
+      for (Operation *view : op.views) {
+        FailureOr<MemDescInfo> info =
+            getMemDescInfo(view->getResult(0).getType());
+        if (succeeded(info) && !info->mutableMemory) {
+          info->mutableMemory = true;
+          view->getResult(0).setType(getMemDescType(b.getContext(), *info));
+        }
+      }
+      op.alloc->erase();
+    } else {
+      OpBuilder at(op.convert);
+      Operation *read = GenericBuilder(at, op.convert->getLoc())
+                            .create("ttg.local_load", op.buffer,
+                                    op.convert->getResult(0).getType());
+      op.convert->getResult(0).replaceAllUsesWith(read->getResult(0));
+      op.convert->erase();
+    }
+    for (Operation *c : llvm::reverse(op.chain))
+      c->erase();
+    op.load->erase();
+    op.alloc = op.convert = op.load = nullptr;
+    op.chain.clear();
+  }
+  SmallVector<Operation *> bodyOps;
+  for (Operation &op : opsBeforeTerminator(body))
+    bodyOps.push_back(&op);
+  for (Operation *op : llvm::reverse(bodyOps))
+    if (!added.contains(op) &&
+        (plan.loadSlice.contains(op) || plan.nextSlice.contains(op)) &&
+        op->use_empty())
+      op->erase();
+
+  // 4. Epilogue: the last iteration after the loop, if there was one.
+  b.setInsertionPointAfter(forOp);
+  Operation *ifOp = g.create("scf.if", hasFirst, forOp->getResultTypes(), "",
+                             /*numRegions=*/2);
+  b.createBlock(&ifOp->getRegion(0));
+  g.barrierLocal();
+  IRMapping last;
+  last.map(iv, lastIv);
+  for (unsigned k = 0; k + 1 < body->getNumArguments(); ++k)
+    last.map(body->getArgument(k + 1), forOp->getResult(k));
+  for (Operation &op : opsBeforeTerminator(body))
+    if (!added.contains(&op))
+      b.clone(op, last);
+  SmallVector<Value> results;
+  for (Value v : yield->getOperands())
+    results.push_back(last.lookupOrDefault(v));
+  GenericBuilder(b, yield->getLoc()).create("scf.yield", results, {});
+  b.createBlock(&ifOp->getRegion(1));
+  GenericBuilder(b, yield->getLoc())
+      .create("scf.yield", forOp->getResults(), {});
+  for (unsigned i = 0; i < forOp->getNumResults(); ++i)
+    forOp->getResult(i).replaceUsesWithIf(
+        ifOp->getResult(i),
+        [&](OpOperand &use) { return !ifOp->isAncestor(use.getOwner()); });
+  // The epilogue reads the induction variable only if something but the
+  // loads did.
+  for (Value v : llvm::reverse(lastIvChain))
+    if (v.use_empty())
+      v.getDefiningOp()->erase();
+  b.setInsertionPointAfter(ifOp);
+  for (Operand &op : llvm::reverse(plan.operands))
+    g.create("ttg.local_dealloc", op.buffer, {});
+
+  forOp->setOperand(1, mainUb);
+}
+
+struct MFMAStreamPipeline final
+    : mlir::triton_mfma::impl::MFMAStreamPipelineBase<MFMAStreamPipeline> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> loops;
+    getOperation()->walk([&](Operation *op) {
+      if (isOp(op, "scf.for"))
+        loops.push_back(op);
+    });
+    for (Operation *forOp : loops) {
+      std::string why;
+      FailureOr<LoopPlan> plan = analyzeLoop(forOp, why);
+      if (failed(plan)) {
+        forOp->emitRemark() << "loop not stream-pipelined: " << why;
+        continue;
+      }
+      int64_t bytes = 0;
+      std::string names;
+      for (Operand &op : plan->operands) {
+        bytes += op.bytes;
+        names += (names.empty() ? "" : ", ") + op.name;
+      }
+      InFlightDiagnostic remark = forOp->emitRemark();
+      remark << "stream-pipelined " << plan->operands.size()
+             << " dot operand(s) (" << names
+             << ") through one LDS buffer each (" << bytes
+             << " bytes): the next iteration's global loads are "
+             << "issued before this iteration's LDS reads and dots";
+      if (!why.empty())
+        remark << "; " << why;
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] pipelining " << *forOp << "\n");
+      transform(*plan);
+    }
+  }
+};
+
+} // namespace
