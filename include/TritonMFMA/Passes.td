@@ -176,4 +176,39 @@ def MFMAStreamPipeline : Pass<"mfma-stream-pipeline", "mlir::ModuleOp"> {
   }];
 }
 
+def MFMALDSUsage : Pass<"mfma-lds-usage", "mlir::ModuleOp"> {
+  let summary = "Report the LDS bytes Triton 3.9's allocation gives each buffer and the kernel";
+  let description = [{
+    Analysis only (the IR is not changed unless `annotate` is set). Runs the
+    LDS model (TritonMFMA/LDSModel.h) on every `tt.func`: for each
+    `ttg.convert_layout` how it is lowered (register permutation, warp
+    shuffles or a round trip through LDS) and the bytes of its scratch
+    buffer, for each `ttg.local_alloc` its size, and the function's total as
+    Triton's allocation (first fit over liveness, then colouring) lays the
+    buffers out. On
+
+    ```mlir
+    %1 = ttg.convert_layout %0 : tensor<256x128xf32, #mma> -> tensor<256x128xf32, #blocked>
+    ```
+
+    it remarks
+
+    ```
+    remark: convert_layout: lds, scratch 65536 B (16384 x 32 bit, 2 rounds), live explicit 0 B
+    remark: LDS total 65536 B of 65536 B (hip:gfx942)
+    ```
+
+    With `annotate=true` the numbers are also written as attributes
+    (`mfma.lds_scratch`, `mfma.lds_offset` on the owning operations,
+    `mfma.lds_path` and the layouts' `#ttg.linear` forms `mfma.src_linear` /
+    `mfma.dst_linear` on converts, `mfma.lds_total` on the function) for tests
+    that compare the model with Triton. An operation whose LDS use is not
+    modelled is an error.
+  }];
+  let options = [
+    Option<"annotate", "annotate", "bool", /*default=*/"false",
+           "Write the model's numbers as attributes">,
+  ];
+}
+
 #endif // TRITONMFMA_PASSES_TD

@@ -84,6 +84,16 @@ register(ProjectPass(
 ))
 
 
+# issue 3: LDS model (analysis) and the epilogue convert splitter.
+register(ProjectPass(
+    name="mfma-lds-usage",
+    point="llir_begin",
+    summary="analysis: LDS bytes of every convert_layout scratch and local_alloc, and the kernel total, "
+            "as Triton 3.9's allocation computes them (remarks)",
+    targets=("hip",),
+))
+
+
 def option_names() -> set[str]:
     return {name for p in REGISTRY.values() for name in p.options}
 

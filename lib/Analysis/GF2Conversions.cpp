@@ -1,0 +1,364 @@
+//===- GF2Conversions.cpp - TritonGPU layouts to GF(2) maps ---------------===//
+//
+// The linear layout Triton 3.9 assigns to a register layout for a given
+// tensor shape. Facts (checked against Triton 3.9's own conversion, which the
+// Python tests call through its gluon bindings):
+//
+//  - A layout first describes one CTA's tile (register, lane, warp bases);
+//    the tile is then fitted to the shape: output dimensions smaller than the
+//    shape get extra register bases (identity, one output dimension after the
+//    other in the tile's output order); along larger ones every basis value
+//    at or beyond the shape becomes zero, whatever its input dimension
+//    (those elements are then broadcast).
+//  - blocked: sizePerThread, threadsPerWarp, warpsPerCTA are identities laid
+//    out along `order` (most minor first).
+//  - slice: the parent's layout for the shape with a 1 inserted at `dim`,
+//    without that output dimension and without its all-zero register bases.
+//  - amd_mfma (32x32, 16x16 results, order [1, 0]): one instruction's tile
+//    (below), warps along dim1 then dim0 spaced by tile * tilesPerWarp, and
+//    every remaining bit of a dimension (tilesPerWarp repeats and shape
+//    repeats alike) a register basis, dim1's bits first, each ascending.
+//  - dot_op of an amd_mfma parent: kWidth consecutive K elements in
+//    registers, lanes along the non-K dimension across the instruction's
+//    width then along K (stride kWidth), warps as the parent's along the
+//    operand's non-K dimension and broadcast along the other, then remaining
+//    K bits, then remaining non-K bits, as registers.
+//  - nvidia_mma: v2 tile 16x8 per warp, v3 (wgmma) 64xN per warpgroup.
+//  - linear: the bases as written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/GF2Layout.h"
+#include "TritonMFMA/Layouts.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+constexpr const char *kReg = "register";
+constexpr const char *kLane = "lane";
+constexpr const char *kWarp = "warp";
+constexpr const char *kBlock = "block";
+
+int log2i(int64_t v) { return llvm::Log2_64(uint64_t(v)); }
+
+/// identity1D per dimension along `order` (most minor first).
+GF2Layout identityStandardND(StringRef in, ArrayRef<unsigned> sizes,
+                             ArrayRef<unsigned> order,
+                             ArrayRef<std::string> outNames) {
+  GF2Layout r;
+  for (unsigned d : order)
+    r *= GF2Layout::identity1D(sizes[d], in, outNames[d]);
+  return r;
+}
+
+/// Zeroes, along output `out`, every basis component that is not below
+/// `size` (those elements are broadcast instead), in every input dimension.
+GF2Layout zeroOutside(const GF2Layout &l, StringRef out, int32_t size) {
+  int o = l.getOutDimIndex(out);
+  SmallVector<GF2Layout::InDim, 4> ins(l.getInDims().begin(),
+                                       l.getInDims().end());
+  for (GF2Layout::InDim &d : ins)
+    for (GF2Layout::Basis &b : d.bases)
+      if (b[o] >= size)
+        b[o] = 0;
+  SmallVector<GF2Layout::OutDim, 4> outs(l.getOutDims().begin(),
+                                         l.getOutDims().end());
+  outs[o].size = size;
+  return GF2Layout(std::move(ins), std::move(outs));
+}
+
+/// Fits a CTA layout (outputs in tile order) to `shape` and appends the
+/// (single-CTA) block dimension; outputs end in standard order.
+GF2Layout fitToShape(GF2Layout cta, ArrayRef<int64_t> shape) {
+  SmallVector<std::string> std = standardOutDimNames(shape.size());
+  SmallVector<std::string> tileOrder;
+  for (const GF2Layout::OutDim &o : cta.getOutDims())
+    tileOrder.push_back(o.name);
+  auto desired = [&](StringRef name) {
+    for (auto [i, n] : llvm::enumerate(std))
+      if (n == name)
+        return int32_t(shape[i]);
+    return int32_t(1);
+  };
+  for (const std::string &o : tileOrder) {
+    int32_t actual = cta.getOutDimSize(o), want = desired(o);
+    if (actual < want)
+      cta *= GF2Layout::identity1D(want / actual, kReg, o);
+  }
+  for (const std::string &o : tileOrder)
+    if (cta.getOutDimSize(o) > desired(o))
+      cta = zeroOutside(cta, o, desired(o));
+  GF2Layout block;
+  for (const std::string &o : tileOrder)
+    block *= GF2Layout::identity1D(1, kBlock, o);
+  return (cta * block).transposeOuts(std);
+}
+
+/// A layout from explicit bases given in standard output coordinates.
+GF2Layout fromBases(
+    ArrayRef<std::pair<const char *, SmallVector<GF2Layout::Basis, 8>>> dims,
+    ArrayRef<int64_t> sizes) {
+  SmallVector<GF2Layout::InDim, 4> ins;
+  for (auto &[name, bases] : dims)
+    ins.push_back({name, bases});
+  SmallVector<GF2Layout::OutDim, 4> outs;
+  SmallVector<std::string> std = standardOutDimNames(sizes.size());
+  for (auto [i, s] : llvm::enumerate(sizes))
+    outs.push_back({std[i], int32_t(s)});
+  return GF2Layout(std::move(ins), std::move(outs));
+}
+
+GF2Layout::Basis unit(unsigned rank, unsigned dim, int32_t v) {
+  GF2Layout::Basis b(rank, 0);
+  b[dim] = v;
+  return b;
+}
+
+/// Register bases for every bit of dimension `d` below `limit` that no basis
+/// of `l` (any input) covers yet, ascending.
+void addMissingBits(SmallVectorImpl<GF2Layout::Basis> &regs,
+                    ArrayRef<SmallVector<GF2Layout::Basis, 8>> used,
+                    unsigned rank, unsigned d, int64_t limit) {
+  for (int64_t v = 1; v < limit; v *= 2) {
+    bool covered = false;
+    for (const auto &list : used)
+      for (const GF2Layout::Basis &b : list)
+        covered |= b[d] == v;
+    for (const GF2Layout::Basis &b : regs)
+      covered |= b[d] == v;
+    if (!covered)
+      regs.push_back(unit(rank, d, int32_t(v)));
+  }
+}
+
+FailureOr<GF2Layout> fail(std::string *error, const Twine &msg) {
+  if (error)
+    *error = msg.str();
+  return failure();
+}
+
+FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
+                                  ArrayRef<int64_t> shape) {
+  SmallVector<std::string> std = standardOutDimNames(shape.size());
+  GF2Layout cta = identityStandardND(kReg, l.sizePerThread, l.order, std) *
+                  identityStandardND(kLane, l.threadsPerWarp, l.order, std) *
+                  identityStandardND(kWarp, l.warpsPerCTA, l.order, std);
+  return fitToShape(cta, shape);
+}
+
+/// Full-size layout from bases, then shrunk to `shape` where smaller.
+GF2Layout shrinkTo(GF2Layout full, ArrayRef<int64_t> shape) {
+  // Outputs in the order dim1, dim0 (the MMA tile order) for shrinking.
+  SmallVector<std::string> std = standardOutDimNames(shape.size());
+  SmallVector<std::string> rev(std.rbegin(), std.rend());
+  return fitToShape(
+      full.transposeOuts(rev).sublayout({kReg, kLane, kWarp}, rev), shape);
+}
+
+FailureOr<GF2Layout> mfmaToGF2(const AMDMfmaLayout &l, ArrayRef<int64_t> shape,
+                               std::string *error) {
+  if (shape.size() != 2)
+    return fail(error, "amd_mfma: only rank 2 is modelled");
+  unsigned m = l.getMDim(), n = l.getNDim();
+  if (!((m == 32 && n == 32) || (m == 16 && n == 16)))
+    return fail(error, "amd_mfma: only 32x32 and 16x16 results are modelled");
+  if (l.elementBitWidth != 32)
+    return fail(error, "amd_mfma: only 32-bit accumulators are modelled");
+  // Tile of one instruction; `t`: the dimension registers run along.
+  unsigned t = l.isTransposed ? 1 : 0, o = 1 - t;
+  SmallVector<GF2Layout::Basis, 8> regs, lanes, warps;
+  if (m == 32) {
+    for (int32_t v : {1, 2, 8, 16})
+      regs.push_back(unit(2, t, v));
+    for (int32_t v : {1, 2, 4, 8, 16})
+      lanes.push_back(unit(2, o, v));
+    lanes.push_back(unit(2, t, 4));
+  } else {
+    for (int32_t v : {1, 2})
+      regs.push_back(unit(2, t, v));
+    for (int32_t v : {1, 2, 4, 8})
+      lanes.push_back(unit(2, o, v));
+    for (int32_t v : {4, 8})
+      lanes.push_back(unit(2, t, v));
+  }
+  SmallVector<unsigned> tpw =
+      l.tilesPerWarp.empty() ? SmallVector<unsigned>{1, 1} : l.tilesPerWarp;
+  unsigned tile[2] = {m, n};
+  SmallVector<int64_t> full(shape.begin(), shape.end());
+  for (unsigned d : {1u, 0u}) {
+    int64_t stride = int64_t(tile[d]) * tpw[d];
+    for (unsigned w = 1; w < l.warpsPerCTA[d]; w *= 2)
+      warps.push_back(unit(2, d, int32_t(stride * w)));
+    full[d] = std::max(full[d], stride * l.warpsPerCTA[d]);
+  }
+  for (unsigned d : {1u, 0u})
+    addMissingBits(regs, {lanes, warps}, 2, d, full[d]);
+  return shrinkTo(
+      fromBases({{kReg, regs}, {kLane, lanes}, {kWarp, warps}}, full), shape);
+}
+
+FailureOr<GF2Layout> mfmaDotToGF2(const DotOperandLayout &l,
+                                  const AMDMfmaLayout &p,
+                                  ArrayRef<int64_t> shape, std::string *error) {
+  if (shape.size() != 2)
+    return fail(error, "dot_op: only rank 2 is modelled");
+  unsigned m = p.getMDim(), n = p.getNDim();
+  if (!((m == 32 && n == 32) || (m == 16 && n == 16)))
+    return fail(error, "dot_op: only 32x32 and 16x16 parents are modelled");
+  if (l.kWidth == 0 || !llvm::isPowerOf2_32(l.kWidth))
+    return fail(error, "dot_op: kWidth must be a power of two");
+  unsigned kDim = l.opIdx == 0 ? 1 : 0, nonK = 1 - kDim;
+  SmallVector<GF2Layout::Basis, 8> regs, lanes, warps;
+  for (unsigned v = 1; v < l.kWidth; v *= 2)
+    regs.push_back(unit(2, kDim, int32_t(v)));
+  unsigned tileNonK = m;
+  for (unsigned v = 1; v < tileNonK; v *= 2)
+    lanes.push_back(unit(2, nonK, int32_t(v)));
+  for (unsigned v = l.kWidth; lanes.size() < 6; v *= 2)
+    lanes.push_back(unit(2, kDim, int32_t(v)));
+  SmallVector<unsigned> tpw =
+      p.tilesPerWarp.empty() ? SmallVector<unsigned>{1, 1} : p.tilesPerWarp;
+  SmallVector<int64_t> full(shape.begin(), shape.end());
+  int64_t kCover = int64_t(l.kWidth) << (6 - log2i(tileNonK));
+  full[kDim] = std::max(full[kDim], kCover);
+  for (unsigned d : {1u, 0u}) {
+    if (d == nonK) {
+      int64_t stride = int64_t(tileNonK) * tpw[d];
+      for (unsigned w = 1; w < p.warpsPerCTA[d]; w *= 2)
+        warps.push_back(unit(2, d, int32_t(stride * w)));
+      full[d] = std::max(full[d], stride * p.warpsPerCTA[d]);
+    } else {
+      for (unsigned w = 1; w < p.warpsPerCTA[d]; w *= 2)
+        warps.push_back(GF2Layout::Basis(2, 0));
+    }
+  }
+  addMissingBits(regs, {lanes, warps}, 2, kDim, full[kDim]);
+  addMissingBits(regs, {lanes, warps}, 2, nonK, full[nonK]);
+  return shrinkTo(
+      fromBases({{kReg, regs}, {kLane, lanes}, {kWarp, warps}}, full), shape);
+}
+
+FailureOr<GF2Layout> nvidiaMmaToGF2(const NvidiaMmaLayout &l,
+                                    ArrayRef<int64_t> shape,
+                                    unsigned threadsPerWarp,
+                                    std::string *error) {
+  if (shape.size() != 2 || threadsPerWarp != 32)
+    return fail(error, "nvidia_mma: only rank 2, 32 threads per warp");
+  SmallVector<GF2Layout::Basis, 8> regs, lanes, warps;
+  // One 16x8 (v2) or 16xN (v3) accumulator tile per warp: (dim0, dim1).
+  regs.push_back(unit(2, 1, 1));
+  regs.push_back(unit(2, 0, 8));
+  for (int32_t v : {2, 4})
+    lanes.push_back(unit(2, 1, v));
+  for (int32_t v : {1, 2, 4})
+    lanes.push_back(unit(2, 0, v));
+  int64_t tileN = 8;
+  if (l.versionMajor == 3) {
+    if (l.instrShape.size() < 2)
+      return fail(error, "nvidia_mma v3: instrShape missing");
+    tileN = l.instrShape[1];
+    for (int64_t v = 8; v < tileN; v *= 2)
+      regs.push_back(unit(2, 1, int32_t(v)));
+  } else if (l.versionMajor != 2) {
+    return fail(error, "nvidia_mma: only versions 2 and 3 are modelled");
+  }
+  // Warps: dim0 first (16 rows each), then dim1.
+  int64_t tile[2] = {16, tileN};
+  SmallVector<int64_t> full(shape.begin(), shape.end());
+  for (unsigned d : {0u, 1u}) {
+    for (unsigned w = 1; w < l.warpsPerCTA[d]; w *= 2)
+      warps.push_back(unit(2, d, int32_t(tile[d] * w)));
+    full[d] = std::max(full[d], tile[d] * l.warpsPerCTA[d]);
+  }
+  for (unsigned d : {1u, 0u})
+    addMissingBits(regs, {lanes, warps}, 2, d, full[d]);
+  return shrinkTo(
+      fromBases({{kReg, regs}, {kLane, lanes}, {kWarp, warps}}, full), shape);
+}
+
+} // namespace
+
+FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
+                                                    ArrayRef<int64_t> shape,
+                                                    unsigned threadsPerWarp,
+                                                    std::string *error) {
+  for (int64_t s : shape)
+    if (s <= 0 || !llvm::isPowerOf2_64(uint64_t(s)))
+      return fail(error, "tensor dimensions must be powers of two");
+  if (layout.getRank() != shape.size())
+    return fail(error, "layout rank differs from the tensor's");
+
+  if (auto *b = dyn_cast<BlockedLayout>(&layout)) {
+    if (!b->cga.isTrivial())
+      return fail(error, "multi-CTA layouts are not modelled");
+    return blockedToGF2(*b, shape);
+  }
+  if (auto *s = dyn_cast<SliceLayout>(&layout)) {
+    if (!s->parent)
+      return fail(error, "slice without parent");
+    SmallVector<int64_t> parentShape(shape.begin(), shape.end());
+    parentShape.insert(parentShape.begin() + s->dim, 1);
+    FailureOr<GF2Layout> parent =
+        toGF2Layout(*s->parent, parentShape, threadsPerWarp, error);
+    if (failed(parent))
+      return failure();
+    // Drop output `dim` (all zero there), rename the rest dim0.., and drop
+    // the register bases that became zero.
+    SmallVector<std::string> parentNames =
+        standardOutDimNames(parentShape.size());
+    SmallVector<std::string> keep;
+    for (auto [i, n] : llvm::enumerate(parentNames))
+      if (i != s->dim)
+        keep.push_back(n);
+    GF2Layout sub = parent->sublayout({kReg, kLane, kWarp, kBlock}, keep);
+    SmallVector<GF2Layout::InDim, 4> ins(sub.getInDims().begin(),
+                                         sub.getInDims().end());
+    SmallVector<GF2Layout::OutDim, 4> outs;
+    SmallVector<std::string> names = standardOutDimNames(shape.size());
+    for (auto [i, o] : llvm::enumerate(sub.getOutDims()))
+      outs.push_back({names[i], o.size});
+    return GF2Layout(std::move(ins), std::move(outs)).removeZeroBases(kReg);
+  }
+  if (auto *m = dyn_cast<AMDMfmaLayout>(&layout)) {
+    if (!m->cga.isTrivial())
+      return fail(error, "multi-CTA layouts are not modelled");
+    return mfmaToGF2(*m, shape, error);
+  }
+  if (auto *d = dyn_cast<DotOperandLayout>(&layout)) {
+    if (auto *p = dyn_cast_or_null<AMDMfmaLayout>(d->parent.get())) {
+      if (!p->cga.isTrivial())
+        return fail(error, "multi-CTA layouts are not modelled");
+      return mfmaDotToGF2(*d, *p, shape, error);
+    }
+    return fail(error, "dot_op: only amd_mfma parents are modelled");
+  }
+  if (auto *n = dyn_cast<NvidiaMmaLayout>(&layout)) {
+    if (!n->cga.isTrivial())
+      return fail(error, "multi-CTA layouts are not modelled");
+    return nvidiaMmaToGF2(*n, shape, threadsPerWarp, error);
+  }
+  if (auto *l = dyn_cast<LinearLayout>(&layout)) {
+    if (l->bases.getInDimSize("block") != 1)
+      return fail(error, "multi-CTA layouts are not modelled");
+    SmallVector<GF2Layout::InDim, 4> ins;
+    for (const char *name : {kReg, kLane, kWarp, kBlock}) {
+      GF2Layout::InDim d{name, {}};
+      if (const BasisList *bs = l->bases.lookup(name))
+        for (const Basis &b : *bs)
+          d.bases.push_back(GF2Layout::Basis(b.begin(), b.end()));
+      ins.push_back(std::move(d));
+    }
+    SmallVector<GF2Layout::OutDim, 4> outs;
+    SmallVector<std::string> names = standardOutDimNames(shape.size());
+    for (auto [i, s] : llvm::enumerate(shape))
+      outs.push_back({names[i], int32_t(s)});
+    return GF2Layout(std::move(ins), std::move(outs));
+  }
+  return fail(error, Twine("layout kind '") + layout.getMnemonic() +
+                         "' is not modelled");
+}
