@@ -65,10 +65,10 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
     twin reads are a whole slice of the grid apart; the pass then reorders:
     the dimensions that do not move it vary fastest, grouped `group-size` at a
     time (GROUP_M-like, so the other operand's reuse stays bounded), then the
-    others. In `auto` mode the new order is taken at run time only when the
-    model says the twin read misses L2: more than P programs apart (P =
-    programs per CU x CUs) and more bytes streamed in between than the
-    effective L2. On multi-XCD targets (gfx942, gfx950) programs are also put
+    others. In `auto` mode the new order is taken at run time (an `scf.if` on
+    the model's verdict) only when the model says the twin read misses L2:
+    the grid needs more than one wave (P = programs per CU x CUs) and the
+    bytes streamed between the twin reads exceed the effective L2. On multi-XCD targets (gfx942, gfx950) programs are also put
     in contiguous chunks per XCD (workgroups go round-robin to 8 XCDs), so
     programs that share tiles share an L2. Kernels that already swizzle their
     program ids, communicate between programs (atomic_cas, used atomic
@@ -94,8 +94,12 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
     ...
     %lin = linear index pid_n + n0 * (pid_k + n1 * pid_m)
     ... groups of 8 along axis 2, then axis 0, then axis 1 ...
-    %pid_m' = "arith.select"(%guard, %new_m, %pid_m) : (i1, i32, i32) -> i32
+    %ids:3 = "scf.if"(%guard) ({ ... "scf.yield"(%new_n, %new_k, %new_m) },
+                              { "scf.yield"(%pid_n, %pid_k, %pid_m) })
     ```
+
+    For a split axis the kernel's own `pid // X` and `pid % X` are replaced
+    by the new row and column.
   }];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",

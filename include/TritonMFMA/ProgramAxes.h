@@ -100,6 +100,10 @@ public:
   const std::string &getOrderHazard() const { return orderHazard; }
   /// The split ops (`pid // X`, `pid % X`) of split axes.
   bool isSplitOp(Operation *op) const { return splitOps.contains(op); }
+  /// The split ops (`pid // X` and `pid % X`) of `axis`, each with its
+  /// dimension (Lo or Hi).
+  SmallVector<std::pair<Operation *, GridDim::Kind>>
+  getSplitOps(int axis) const;
 
   std::string describeMask(DimMask mask) const;
   /// "a_ptr: moved by {axis0,axis1}, 8192 B x trips(scf.for @ loc)".

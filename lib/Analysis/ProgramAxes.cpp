@@ -227,6 +227,19 @@ void ProgramAxes::findSplits() {
   }
 }
 
+SmallVector<std::pair<Operation *, GridDim::Kind>>
+ProgramAxes::getSplitOps(int axis) const {
+  SmallVector<std::pair<Operation *, GridDim::Kind>> out;
+  for (auto [op, mask] : splitOps)
+    for (auto [i, d] : llvm::enumerate(dims))
+      if (d.axis == axis && (mask & (DimMask(1) << i)))
+        out.push_back({op, d.kind});
+  // Deterministic order: as the ops appear in the kernel.
+  llvm::sort(
+      out, [](auto &a, auto &b) { return a.first->isBeforeInBlock(b.first); });
+  return out;
+}
+
 DimMask ProgramAxes::getAxisMask(int axis) const {
   DimMask m = 0;
   for (auto [i, d] : llvm::enumerate(dims))

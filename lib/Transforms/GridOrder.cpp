@@ -27,17 +27,25 @@
 //       L   = xcd_chunk(L)                           multi-XCD targets only
 //       grp = L / (G*SY); first = grp*G; gsz = min(SX - first, G)
 //       r   = L - grp*G*SY; x = first + r % gsz; y = r / gsz
-//       x, y decomposed over the X and Y dimensions (mixed radix), split
-//       axes recomposed as hi*X + lo; every use of the old program ids sees
-//       the new ones. Exact for every grid: the last group is gsz wide, the
-//       XCD chunks are ceil/floor sized, and programs in the incomplete last
-//       row of a split axis keep their ids.
+//       x, y decomposed over the X and Y dimensions (mixed radix); every use
+//       of the old program ids sees the new ones, and for a split axis the
+//       kernel's own `pid // X`, `pid % X` are replaced by the new row and
+//       column (hi*X + lo for other uses). Exact for every grid: the last
+//       group is gsz wide, the XCD chunks are ceil/floor sized, and programs
+//       in the incomplete last row of a split axis keep their ids.
+//     When a condition applies (step 5, or the complete-rows test of a split
+//     axis) the remap sits in an `scf.if` whose else branch yields the old
+//     ids, so programs that keep their order skip the divisions.
 //  5. auto mode, single-L2 targets: the new ids are selected at run time only
 //     when the model says the stock order misses L2 for H (L2Model.h): the
-//     twin read is d programs later, d = product of the sizes of the
-//     dimensions faster than H's first far sharing dimension, and
-//       d > P  and  sum over operands of bytes/program x (distinct tiles
-//                   among those d programs) > effective L2.
+//     grid needs more than one wave (more than P = programs per CU x CUs
+//     programs; in one wave all start together and twins read together),
+//     and the twin read is d programs later, d = product of the sizes of the
+//     dimensions faster than H's first far sharing dimension, with
+//       sum over operands of bytes/program x (distinct tiles among those d
+//       programs) > effective L2
+//     (whatever runs meanwhile, the machine reads those d programs' bytes
+//     between the two reads).
 //     Trip counts come from the loop bounds when they can be computed at the
 //     top of the kernel (cloned pure arith on arguments), else the default.
 //  A remark states the decision and why.
@@ -161,6 +169,11 @@ public:
     if (!slot)
       slot = op("arith.extsi", {a}, i64());
     return slot;
+  }
+  Operation *yield(ValueRange values) {
+    OperationState st(loc, "scf.yield");
+    st.addOperands(values);
+    return b.create(st);
   }
   Value numPrograms(int axis) {
     return op("tt.get_num_programs", {}, i32(),
@@ -456,10 +469,10 @@ struct MFMAGridOrder final
            << " L2s, so programs sharing tiles are on different L2s in "
               "hardware order), always";
       if (plan.guarded)
-        os << "; taken at run time when the twin read is more than P = "
+        os << "; taken at run time when the grid has more than P = "
            << plan.concurrent << " programs (" << model->cus << " CUs x "
            << plan.concurrent / std::max(1, model->cus)
-           << ") later and the bytes streamed in between exceed "
+           << ") and the bytes streamed between twin reads exceed "
            << plan.threshold << " B (" << model->device << " L2 "
            << humanBytes(model->l2Bytes) << " x "
            << llvm::format("%.2f", model->l2Effective)
@@ -516,9 +529,12 @@ struct MFMAGridOrder final
     for (int a = 0; a < 3; ++a)
       if (pid[a])
         nprog[a] = e.numPrograms(a);
+    e.constantsEnd = b.getInsertionPoint()->getPrevNode();
 
-    // Sizes and coordinates of the dimensions.
-    SmallVector<Value> size(nDims), coord(nDims);
+    // Phase A, run by every program: the dimension sizes, whether this
+    // program is in the remapped sub-grid (complete rows of split axes), and
+    // the L2 model's verdict.
+    SmallVector<Value> size(nDims);
     Value divisor[3];
     Value inSub;
     Value one = e.c32(1);
@@ -526,7 +542,6 @@ struct MFMAGridOrder final
       const GridDim &d = dims[i];
       if (d.kind == GridDim::Kind::Whole) {
         size[i] = nprog[d.axis];
-        coord[i] = pid[d.axis];
         continue;
       }
       if (!divisor[d.axis]) {
@@ -542,21 +557,92 @@ struct MFMAGridOrder final
       Value x = divisor[d.axis];
       if (d.kind == GridDim::Kind::Lo) {
         size[i] = x;
-        coord[i] = e.rem(pid[d.axis], x);
       } else {
         Value rows = e.div(nprog[d.axis], x);
         size[i] = e.max(rows, one);
-        coord[i] = e.div(pid[d.axis], x);
         // Programs past the last complete row keep their ids.
-        Value in = e.cmp(SLT, pid[d.axis], e.mul(rows, x));
+        Value full = e.mul(rows, x);
+        Value in = e.cmp(SLT, pid[d.axis], full);
         inSub = inSub ? e.andi(inSub, in) : in;
       }
     }
+    Value cond = inSub;
+    if (plan.guarded) {
+      Value total = e.c64(1);
+      for (unsigned i = 0; i < nDims; ++i)
+        total = e.mul(total, e.ext64(size[i]));
+      Value streamed = e.c64(0);
+      for (const LoadedOperand &o : pa.getOperands()) {
+        Value bytes = e.c64(0);
+        for (const ByteTerm &t : o.terms) {
+          Value term = e.c64(t.bytes);
+          for (const TripFactor &f : t.loops)
+            term = e.mul(term, tripCount(f, e, map, pa, entry));
+          bytes = e.add(bytes, term);
+        }
+        for (int i = 0; i < plan.farDim; ++i)
+          if (o.moved & (DimMask(1) << i))
+            bytes = e.mul(bytes, e.ext64(size[i]));
+        streamed = e.add(streamed, bytes);
+      }
+      Value waves = e.cmp(SGT, total, e.c64(plan.concurrent));
+      Value fits = e.cmp(SGT, streamed, e.c64(plan.threshold));
+      Value g = e.andi(waves, fits);
+      cond = cond ? e.andi(cond, g) : g;
+    }
 
-    // Hardware linear index.
-    Value lin = coord[nDims - 1];
-    for (int i = (int)nDims - 2; i >= 0; --i)
-      lin = e.add(e.mul(lin, size[i]), coord[i]);
+    // Phase B, only where the new order is taken: `scf.if` on the condition
+    // (programs that keep their ids skip the divisions). It yields, per axis,
+    // the new program id and, for a split axis, the new `pid // X` and
+    // `pid % X`, which replace the kernel's own (no division left there).
+    SmallVector<Value> oldIds;
+    SmallVector<Type> idTypes;
+    Operation *ifOp = nullptr;
+    if (cond) {
+      OperationState st(e.loc, "scf.if");
+      st.addOperands(cond);
+      for (int a = 0; a < 3; ++a)
+        if (pid[a])
+          st.addTypes(SmallVector<Type>(divisor[a] ? 3 : 1, pid[a].getType()));
+      st.addRegion();
+      st.addRegion();
+      ifOp = b.create(st);
+      e.built.insert(ifOp);
+      Block *elseBlock = new Block();
+      ifOp->getRegion(1).push_back(elseBlock);
+      b.setInsertionPointToEnd(elseBlock);
+      for (int a = 0; a < 3; ++a) {
+        if (!pid[a])
+          continue;
+        oldIds.push_back(pid[a]);
+        if (divisor[a]) {
+          oldIds.push_back(e.div(pid[a], divisor[a]));
+          oldIds.push_back(e.rem(pid[a], divisor[a]));
+        }
+      }
+      e.built.insert(e.yield(oldIds));
+      Block *thenBlock = new Block();
+      ifOp->getRegion(0).push_back(thenBlock);
+      b.setInsertionPointToEnd(thenBlock);
+    }
+
+    // Hardware linear index, axis 0 fastest. A split axis counts with its
+    // complete rows (rows * X programs), where hi * X + lo is the id itself.
+    Value lin;
+    for (int a = 2; a >= 0; --a) {
+      if (!pid[a])
+        continue;
+      if (!lin) {
+        lin = pid[a];
+        continue;
+      }
+      Value axisSize = nprog[a];
+      if (divisor[a])
+        for (unsigned i = 0; i < nDims; ++i)
+          if (dims[i].axis == a && dims[i].kind == GridDim::Kind::Hi)
+            axisSize = e.mul(size[i], divisor[a]);
+      lin = e.add(e.mul(lin, axisSize), pid[a]);
+    }
 
     if (plan.numXCDs > 1) {
       Value total = size[0];
@@ -569,9 +655,13 @@ struct MFMAGridOrder final
       Value xcd = e.rem(lin, nx);
       Value local = e.div(lin, nx);
       Value inTall = e.add(e.mul(xcd, perXcd), local);
-      Value inShort = e.add(e.add(e.mul(tall, perXcd),
-                                  e.mul(e.sub(xcd, tall), e.sub(perXcd, one))),
-                            local);
+      // (Operands are built one statement at a time: C++ leaves the order of
+      // argument evaluation open, and the IR should not depend on it.)
+      Value tallEnd = e.mul(tall, perXcd);
+      Value shortIdx = e.sub(xcd, tall);
+      Value shortLen = e.sub(perXcd, one);
+      Value shortStart = e.add(tallEnd, e.mul(shortIdx, shortLen));
+      Value inShort = e.add(shortStart, local);
       lin = e.select(e.cmp(SLT, xcd, tall), inTall, inShort);
     }
 
@@ -620,32 +710,8 @@ struct MFMAGridOrder final
       decompose(lin, (DimMask(1) << nDims) - 1);
     }
 
-    // Run-time guard from the L2 model.
-    Value cond = inSub;
-    if (plan.guarded) {
-      Value dist = e.c64(1);
-      for (int i = 0; i < plan.farDim; ++i)
-        dist = e.mul(dist, e.ext64(size[i]));
-      Value streamed = e.c64(0);
-      for (const LoadedOperand &o : pa.getOperands()) {
-        Value bytes = e.c64(0);
-        for (const ByteTerm &t : o.terms) {
-          Value term = e.c64(t.bytes);
-          for (const TripFactor &f : t.loops)
-            term = e.mul(term, tripCount(f, e, map, pa, entry));
-          bytes = e.add(bytes, term);
-        }
-        for (int i = 0; i < plan.farDim; ++i)
-          if (o.moved & (DimMask(1) << i))
-            bytes = e.mul(bytes, e.ext64(size[i]));
-        streamed = e.add(streamed, bytes);
-      }
-      Value g = e.andi(e.cmp(SGT, dist, e.c64(plan.concurrent)),
-                       e.cmp(SGT, streamed, e.c64(plan.threshold)));
-      cond = cond ? e.andi(cond, g) : g;
-    }
-
     // New program ids per axis.
+    SmallVector<Value> newIds;
     for (int a = 0; a < 3; ++a) {
       if (!pid[a])
         continue;
@@ -660,11 +726,38 @@ struct MFMAGridOrder final
         else
           hi = newCoord[i];
       }
-      Value v = whole ? whole : e.add(e.mul(hi, divisor[a]), lo);
-      if (cond)
-        v = e.select(cond, v, pid[a]);
-      pid[a].replaceUsesWithIf(
-          v, [&](OpOperand &use) { return !e.built.contains(use.getOwner()); });
+      if (whole) {
+        newIds.push_back(whole);
+      } else {
+        Value hiX = e.mul(hi, divisor[a]);
+        newIds.push_back(e.add(hiX, lo));
+        newIds.push_back(hi);
+        newIds.push_back(lo);
+      }
+    }
+    if (ifOp) {
+      e.built.insert(e.yield(newIds));
+      newIds.assign(ifOp->result_begin(), ifOp->result_end());
+    }
+    auto notOurs = [&](OpOperand &use) {
+      Operation *owner = use.getOwner();
+      return !e.built.contains(owner) &&
+             !(ifOp && ifOp->isProperAncestor(owner));
+    };
+    unsigned k = 0;
+    for (int a = 0; a < 3; ++a) {
+      if (!pid[a])
+        continue;
+      Value id = newIds[k++];
+      if (divisor[a]) {
+        Value hi = newIds[k++], lo = newIds[k++];
+        for (auto [op, kind] : pa.getSplitOps(a)) {
+          op->getResult(0).replaceAllUsesWith(kind == GridDim::Kind::Hi ? hi
+                                                                        : lo);
+          op->erase();
+        }
+      }
+      pid[a].replaceUsesWithIf(id, notOurs);
     }
     return success();
   }

@@ -6,9 +6,11 @@ Decision (same figures and formulas as the C++):
     (shared per program + reserved), 32), resident warps = 16 under the assumption of 128 registers per thread
     (registers are not allocated when the pass runs).
   * In the stock order the twin read of the heavy operand's tile is `distance` programs later (the product of
-    the sizes of the grid dimensions faster than the dimension the twins differ in). It misses L2 iff
-    distance > P and the bytes streamed in between (each operand's bytes per program times the number of its
-    distinct tiles among those programs) exceed the effective L2 (L2 x fraction).
+    the sizes of the grid dimensions faster than the dimension the twins differ in). It misses L2 iff the grid
+    needs more than one wave (more than P programs: in one wave all start together) and the bytes streamed in
+    between (each operand's bytes per program times the number of its distinct tiles among those programs)
+    exceed the effective L2 (L2 x fraction): whatever runs meanwhile, the machine reads those programs' bytes
+    between the two reads.
 
 Predictions (documented assumptions, see `TARGETS`): a memory-bound kernel's time is its DRAM traffic over the
 DRAM bandwidth (on MI300X also Infinity-Cache traffic over its bandwidth, the larger of the two); a GEMM's time is
@@ -78,10 +80,10 @@ def stock_order_misses(target: Target, sizes_fastest_first, far_dim: int, operan
 
     sizes_fastest_first: grid dimension sizes in hardware order; far_dim: index of the dimension the twins differ
     in; operands: [(bytes_per_program, set of dimension indices that move it)]."""
-    distance = math.prod(sizes_fastest_first[:far_dim])
+    total = math.prod(sizes_fastest_first)
     streamed = sum(b * math.prod(sizes_fastest_first[i] for i in range(far_dim) if i in moved)
                    for b, moved in operands)
-    return distance > target.concurrent_programs(num_warps, shared_bytes) and streamed > target.effective_l2
+    return total > target.concurrent_programs(num_warps, shared_bytes) and streamed > target.effective_l2
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -174,21 +176,45 @@ class GemmConfig:
 
 
 def predict_gemm(target: Target, c: GemmConfig, grouped: bool) -> float:
-    """Predicted time (s): max(compute at the achievable peak, DRAM traffic / bandwidth). Row-major: a B column
-    panel is re-read by every wave of rows when one row of programs streams more than the effective L2;
-    grouped: once per group of `group` rows (the group's A panels stay in L2)."""
+    """Predicted time (s) = max(FLOPs at the achievable peak, DRAM traffic / bandwidth[, Infinity-Cache traffic /
+    its bandwidth]).
+
+    Reuse: a tile's twin read d programs later hits L2 iff the distinct bytes read in between fit in the effective
+    L2. With P programs running at once, the machine streams the distinct bytes of a P-program window per program
+    lifetime, so for d < P the bytes in between are d/P of that window's; for d >= P those of the d programs.
+    Row-major (N tiles fast): B's twins (next M row) are n_n apart, A's adjacent. Grouped (GROUP_M, M fastest in
+    groups of `group` rows): B's twins are adjacent inside a group and re-read once per group, A's are `group`
+    apart. Multi-XCD parts: each XCD is a machine of P/8 programs and its own L2 (the pass gives each XCD a
+    contiguous chunk of the grouped order; in row-major each XCD sees every 8th column)."""
     n_m, n_n = math.ceil(c.M / c.BLOCK_M), math.ceil(c.N / c.BLOCK_N)
-    a_bytes, b_bytes = c.M * c.K * 2, c.K * c.N * 2
+    a_bytes, b_bytes, c_bytes = c.M * c.K * 2, c.K * c.N * 2, c.M * c.N * 2
+    panel_a, panel_b = c.K * c.BLOCK_M * 2, c.K * c.BLOCK_N * 2
     p = target.concurrent_programs(c.num_warps, c.shared_bytes())
+    cols = n_n
     if target.xcds > 1:
-        p = max(1, p // target.xcds)  # what shares one L2
-    b_panel = c.K * c.BLOCK_N * 2
+        p = max(1, p // target.xcds)
+        if not grouped:
+            cols = max(1, n_n // target.xcds)
+
+    def distinct(w):
+        if grouped:
+            return min(c.group, n_m, w) * panel_a + min(cols, w / c.group + 1) * panel_b
+        return min(n_m, w / cols + 1) * panel_a + min(w, cols) * panel_b
+
+    def misses(d):
+        footprint = distinct(d) if d >= p else d / p * distinct(p)
+        return footprint > target.effective_l2
+
     if grouped:
-        b_reads = math.ceil(n_m / c.group) if c.group * c.K * c.BLOCK_M * 2 + b_panel < target.effective_l2 \
-            else n_m
+        b_reads, a_reads = math.ceil(n_m / c.group), (n_n if misses(min(c.group, n_m)) else 1)
     else:
-        rows_at_once = max(1, p // n_n)
-        b_reads = 1 if n_n * b_panel <= target.effective_l2 else math.ceil(n_m / rows_at_once)
-    traffic = a_bytes + b_reads * b_bytes + c.M * c.N * 2
+        b_reads, a_reads = (n_m if misses(cols) else 1), 1
+    l2_misses = a_reads * a_bytes + b_reads * b_bytes + c_bytes
+    dram = l2_misses
+    t = 0.0
+    if target.mall_bytes:  # re-reads of an operand that fits in the Infinity Cache come from there
+        fits = max(a_bytes, b_bytes) <= 0.75 * target.mall_bytes
+        dram = a_bytes + b_bytes + c_bytes if fits else l2_misses
+        t = l2_misses / target.mall_bw
     flops = 2.0 * c.M * c.N * c.K
-    return max(flops / (target.fp16_flops * target.achievable), traffic / target.dram_bw)
+    return max(flops / (target.fp16_flops * target.achievable), dram / target.dram_bw, t)

@@ -22,10 +22,19 @@
 // CHECK-NEXT: %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[N1:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
 // CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
-// CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
-// CHECK:      "arith.constant"() <{value = 6291456 : i64}>
-// CHECK-NEXT: "arith.constant"() <{value = 416 : i64}>
-// Hardware linear index, axis 0 fastest: (m * n1 + k) * n0 + n.
+// CHECK-DAG:  "arith.constant"() <{value = 6291456 : i64}>
+// CHECK-DAG:  "arith.constant"() <{value = 416 : i64}>
+// CHECK-DAG:  %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
+// Every program evaluates the L2 model: more than one wave (n0*n1*n2 > P =
+// 104 CUs x 4) and more bytes streamed between twin reads (n0*n1 programs;
+// trip count cloned from the loop bound (K + 511) / 512) than 8 MiB x 0.75.
+// CHECK:      "arith.addi"(%arg3, %{{[0-9]+}})
+// CHECK:      %[[WAVES:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
+// CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
+// CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WAVES]], %[[FITS]])
+// Only where it says so: the hardware linear index, axis 0 fastest,
+// (m * n1 + k) * n0 + n, decomposed in the new order.
+// CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
 // CHECK-NEXT: %[[T0:[0-9]+]] = "arith.muli"(%[[M]], %[[N1]])
 // CHECK-NEXT: %[[T1:[0-9]+]] = "arith.addi"(%[[T0]], %[[K]])
 // CHECK-NEXT: %[[T2:[0-9]+]] = "arith.muli"(%[[T1]], %[[N0]])
@@ -44,27 +53,22 @@
 // CHECK-NEXT: %[[Y:[0-9]+]] = "arith.divsi"(%[[R]], %[[WIDTH]])
 // CHECK-NEXT: %[[NEWN:[0-9]+]] = "arith.remsi"(%[[Y]], %[[N0]])
 // CHECK-NEXT: %[[NEWK:[0-9]+]] = "arith.divsi"(%[[Y]], %[[N0]])
-// L2 model: twin distance n0*n1 > P = 104 CUs x 4 and the bytes streamed
-// in between (trip count cloned from the loop bound (K + 511) / 512) > 8 MiB x 0.75.
-// CHECK:      "arith.addi"(%arg3, %{{[0-9]+}})
-// CHECK:      %[[FITS:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
-// CHECK-NEXT: %[[FAR:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
-// CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[FAR]], %[[FITS]])
-// CHECK-NEXT: %[[PN:[0-9]+]] = "arith.select"(%[[G]], %[[NEWN]], %[[N]])
-// CHECK-NEXT: %[[PK:[0-9]+]] = "arith.select"(%[[G]], %[[NEWK]], %[[K]])
-// CHECK-NEXT: %[[PM:[0-9]+]] = "arith.select"(%[[G]], %[[NEWM]], %[[M]])
+// CHECK-NEXT: "scf.yield"(%[[NEWN]], %[[NEWK]], %[[NEWM]])
+// CHECK-NEXT: }, {
+// CHECK-NEXT: "scf.yield"(%[[N]], %[[K]], %[[M]])
+// CHECK-NEXT: }) : (i1) -> (i32, i32, i32)
 // The kernel body computes with the new ids.
-// CHECK:      "arith.muli"(%[[PM]], %{{[0-9]+}})
-// CHECK-NEXT: "arith.muli"(%[[PN]], %{{[0-9]+}})
-// CHECK-NEXT: "arith.muli"(%[[PK]], %{{[0-9]+}})
+// CHECK:      "arith.muli"(%[[IDS]]#2, %{{[0-9]+}})
+// CHECK-NEXT: "arith.muli"(%[[IDS]]#0, %{{[0-9]+}})
+// CHECK-NEXT: "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
 // CHECK-NOT:  "tt.get_program_id"
 // mode=on: the same order with no run-time guard.
 // ON-LABEL: sym_name = "splitk_slow"
+// ON-NOT:   "scf.if"
 // ON:       "arith.minsi"
 // ON-NOT:   (i64, i64) -> i1
-// ON-NOT:   "arith.select"
 // ON:       "tt.load"
-// expected-remark @+3 {{grid order of 'splitk_slow': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; taken at run time when the twin read is more than P = 416 programs (104 CUs x 4) later and the bytes streamed in between exceed 6291456 B}}
+// expected-remark @+3 {{grid order of 'splitk_slow': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; taken at run time when the grid has more than P = 416 programs (104 CUs x 4) and the bytes streamed between twin reads exceed 6291456 B}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "splitk_slow", sym_visibility = "public"}> ({
@@ -201,31 +205,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      %[[X0:[0-9]+]] = "arith.addi"(%arg4, %{{[0-9]+}})
 // CHECK:      %[[X1:[0-9]+]] = "arith.divsi"(%[[X0]], %{{[0-9]+}})
 // CHECK-NEXT: %[[X:[0-9]+]] = "arith.maxsi"(%[[X1]], %{{[0-9]+}})
-// CHECK-NEXT: %[[LO:[0-9]+]] = "arith.remsi"(%[[PID]], %[[X]])
 // CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divsi"(%[[NP]], %[[X]])
 // CHECK-NEXT: %[[SHI:[0-9]+]] = "arith.maxsi"(%[[ROWS]], %{{[0-9]+}})
-// CHECK-NEXT: %[[HI:[0-9]+]] = "arith.divsi"(%[[PID]], %[[X]])
 // CHECK-NEXT: %[[FULL:[0-9]+]] = "arith.muli"(%[[ROWS]], %[[X]])
 // CHECK-NEXT: %[[INSUB:[0-9]+]] = "arith.cmpi"(%[[PID]], %[[FULL]]) <{predicate = 2 : i64}>
-// CHECK-NEXT: %[[H0:[0-9]+]] = "arith.muli"(%[[HI]], %[[X]])
-// CHECK-NEXT: %[[LIN:[0-9]+]] = "arith.addi"(%[[H0]], %[[LO]])
+// CHECK:      %[[G:[0-9]+]] = "arith.andi"(%[[INSUB]], %{{[0-9]+}})
+// Inside the branch the id is the linear index itself (complete rows only).
+// CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[X]])
-// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[LIN]], %[[SPAN]])
+// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[PID]], %[[SPAN]])
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "arith.muli"(%[[GRP]], %[[C8]])
 // CHECK-NEXT: %[[LEFT:[0-9]+]] = "arith.subi"(%[[SHI]], %[[FIRST]])
 // CHECK-NEXT: %[[WIDTH:[0-9]+]] = "arith.minsi"(%[[LEFT]], %[[C8]])
 // CHECK:      %[[NEWHI:[0-9]+]] = "arith.addi"(%[[FIRST]], %{{[0-9]+}})
 // CHECK-NEXT: %[[NEWLO:[0-9]+]] = "arith.divsi"(%{{[0-9]+}}, %[[WIDTH]])
-// CHECK:      %[[G:[0-9]+]] = "arith.andi"(%[[INSUB]], %{{[0-9]+}})
 // CHECK-NEXT: %[[P0:[0-9]+]] = "arith.muli"(%[[NEWHI]], %[[X]])
 // CHECK-NEXT: %[[P1:[0-9]+]] = "arith.addi"(%[[P0]], %[[NEWLO]])
-// CHECK-NEXT: %[[P:[0-9]+]] = "arith.select"(%[[G]], %[[P1]], %[[PID]])
-// The kernel's own pid // X and pid % X now see the remapped id.
-// CHECK:      "arith.divsi"(%[[P]], %{{[0-9]+}})
-// CHECK-NEXT: "arith.remsi"(%[[P]], %{{[0-9]+}})
+// CHECK-NEXT: "scf.yield"(%[[P1]], %[[NEWHI]], %[[NEWLO]])
+// CHECK-NEXT: }, {
+// CHECK-NEXT: %[[OLDHI:[0-9]+]] = "arith.divsi"(%[[PID]], %[[X]])
+// CHECK-NEXT: %[[OLDLO:[0-9]+]] = "arith.remsi"(%[[PID]], %[[X]])
+// CHECK-NEXT: "scf.yield"(%[[PID]], %[[OLDHI]], %[[OLDLO]])
+// The kernel's own pid // X and pid % X are replaced by the new row and
+// column: no division left in the kernel body.
+// CHECK:      "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
+// CHECK-NEXT: "arith.muli"(%[[IDS]]#2, %{{[0-9]+}})
+// CHECK-NOT:  "arith.divsi"(%[[IDS]]#0
 // ON-LABEL: sym_name = "matmul_1d"
 // ON:       %[[INSUB:[0-9]+]] = "arith.cmpi"
-// ON:       "arith.select"(%[[INSUB]],
+// ON-NOT:   (i64, i64) -> i1
+// ON:       "scf.if"(%[[INSUB]])
 // expected-remark @+3 {{grid order of 'matmul_1d': remapped: arg1 (256.0 KiB/program at 16 trips per unknown loop) is moved by {axis0.lo} and shared by programs that differ in {axis0.hi}; new order {axis0.hi} fastest (groups of 8), then {axis0.lo}; taken at run time}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
@@ -363,12 +372,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[NM:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[NN:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
+// CHECK:      "scf.if"
 // CHECK:      %[[T0:[0-9]+]] = "arith.muli"(%[[PN]], %[[NM]])
 // CHECK-NEXT: %[[LIN:[0-9]+]] = "arith.addi"(%[[T0]], %[[PM]])
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[NM]])
 // CHECK:      %[[LEFT:[0-9]+]] = "arith.subi"(%[[NN]], %{{[0-9]+}})
-// CHECK:      "arith.select"(%{{[0-9]+}}, %{{[0-9]+}}, %[[PM]])
-// CHECK-NEXT: "arith.select"(%{{[0-9]+}}, %{{[0-9]+}}, %[[PN]])
+// CHECK:      "scf.yield"(%[[PM]], %[[PN]])
 // expected-remark @+3 {{grid order of 'matmul_2d': remapped: arg0 (256.0 KiB/program at 16 trips per unknown loop) is moved by {axis0} and shared by programs that differ in {axis1}; new order {axis1} fastest (groups of 8), then {axis0}; taken at run time}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
@@ -572,9 +581,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // cuda:90 (the pass is not MFMA-specific): H100/H200 figures, 50 MiB L2 of
 // which a shared tile can count on half, 132 SMs.
 // CHECK-LABEL: sym_name = "splitk_slow_cuda"
-// CHECK:      "arith.constant"() <{value = 26214400 : i64}>
-// CHECK-NEXT: "arith.constant"() <{value = 528 : i64}>
-// expected-remark @+3 {{taken at run time when the twin read is more than P = 528 programs (132 CUs x 4) later and the bytes streamed in between exceed 26214400 B (H100/H200 L2 50.0 MiB x 0.50)}}
+// CHECK-DAG:  "arith.constant"() <{value = 26214400 : i64}>
+// CHECK-DAG:  "arith.constant"() <{value = 528 : i64}>
+// expected-remark @+3 {{taken at run time when the grid has more than P = 528 programs (132 CUs x 4) and the bytes streamed between twin reads exceed 26214400 B (H100/H200 L2 50.0 MiB x 0.50)}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "splitk_slow_cuda", sym_visibility = "public"}> ({

@@ -64,10 +64,25 @@ class Remap:
         for i, a in enumerate(self.block.arguments):
             if args and i in args:
                 env[a] = args[i]
-        for op in self.block.operations:
+        self.taken = None
+        result = self._run(self.block.operations, env, pid, nprog)
+        if result is None:
+            raise AssertionError("probe not reached")
+        return result
+
+    def _run(self, operations, env, pid, nprog):
+        for op in operations:
             name = op.name
             if name == "test.use":
                 return tuple(env[v] for v in op.operands)
+            if name == "scf.yield":
+                return [env[v] for v in op.operands]
+            if name == "scf.if" and op.operands[0] in env:
+                self.taken = bool(env[op.operands[0]])
+                region = op.regions[0 if self.taken else 1]
+                for r, v in zip(op.results, self._run(region.blocks[0].operations, env, pid, nprog)):
+                    env[r] = v
+                continue
             if len(op.results) != 1 or not isinstance(op.results[0].type, ir.IntegerType):
                 continue
             vals = [env.get(v) for v in op.operands]
@@ -87,7 +102,7 @@ class Remap:
                 env[r] = vals[1] if vals[0] else vals[2]
             elif name == "arith.extsi":
                 env[r] = vals[0]
-        raise AssertionError("probe not reached")
+        return None
 
 
 def hardware_order(nprog):
@@ -166,11 +181,10 @@ def test_guard_matches_python_model():
     for n_tiles, splits, k in itertools.product([8, 64, 300, 2000], [1, 4, 8], [512, 4096, 16384]):
         grid = (n_tiles, splits, 2)
         trips = (k + 511) // 512
-        expect = l2model.stock_order_misses(target, grid, 2, [(32 * 64 * 2 * trips, {1, 2}), (64 * 64 * 2 * trips, {0, 1})],
-                                            num_warps=4, shared_bytes=0)
-        probe = (0, 0, 1)  # a program whose id changes iff the remap is taken
-        got = remap(probe, grid, {3: k}) != probe
-        assert got == expect, (grid, k)
+        operands = [(32 * 64 * 2 * trips, {1, 2}), (64 * 64 * 2 * trips, {0, 1})]
+        expect = l2model.stock_order_misses(target, grid, 2, operands, num_warps=4, shared_bytes=0)
+        remap((0, 0, 1), grid, {3: k})
+        assert remap.taken == expect, (grid, k)
         seen.add(expect)
     assert seen == {True, False}
 
@@ -209,7 +223,8 @@ def test_real_kernels_compile_with_the_pass(arch, tmp_path):
             warnings.simplefilter("always")
             with triton_mfma.enabled(passes=["mfma-grid-order"], dump=str(tmp_path)):
                 k = _compile(name, arch)
-        remarks = [str(w.message) for w in caught if issubclass(w.category, MFMARemark) and "grid order" in str(w.message)]
+        remarks = [str(w.message) for w in caught
+                   if issubclass(w.category, MFMARemark) and "grid order" in str(w.message)]
         assert len(remarks) == 1 and f"'{name}': {verdict}" in remarks[0], remarks
         after = [f for f in os.listdir(tmp_path / name) if "after" in f]
         text = open(tmp_path / name / sorted(after)[-1]).read()
