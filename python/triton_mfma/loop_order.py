@@ -38,6 +38,20 @@ class LoopOrder:
     header: str
     sequence: list = field(default_factory=list)  # kinds, in order ("global_load", "mma", ...)
 
+    @property
+    def unroll(self) -> int:
+        """How many identical copies of one iteration the loop body holds (LLVM may unroll by 2)."""
+        n = len(self.sequence)
+        for copies in range(n, 1, -1):
+            if n % copies == 0 and self.sequence == self.sequence[: n // copies] * copies:
+                return copies
+        return 1
+
+    @property
+    def iteration(self) -> list:
+        """The instruction kinds of one source iteration when the body is an exact repetition."""
+        return self.sequence[: len(self.sequence) // self.unroll]
+
     def count(self, kind: str) -> int:
         return self.sequence.count(kind)
 
@@ -51,18 +65,23 @@ class LoopOrder:
 
     @property
     def loads_before_first_mma(self) -> int:
-        """Global loads issued in an iteration before its first matrix instruction."""
+        """Global loads issued in an iteration before its first matrix instruction (per copy of the body
+        if it is unrolled; compare with `loads_per_iteration`)."""
         n = 0
-        for k in self.sequence:
+        for k in self.iteration:
             if k == "mma":
                 return n
             n += k == "global_load"
         return n
 
     @property
+    def loads_per_iteration(self) -> int:
+        return self.iteration.count("global_load")
+
+    @property
     def loads_after_last_mma(self) -> int:
         n = 0
-        for k in reversed(self.sequence):
+        for k in reversed(self.iteration):
             if k == "mma":
                 return n
             n += k == "global_load"
@@ -79,7 +98,7 @@ class LoopOrder:
             if prev is not None:
                 out.append(letters[prev] + (str(n) if n > 1 else ""))
             prev, n = k, 1
-        return " ".join(out)
+        return " ".join(out) + (f" (body = {self.unroll} x one iteration)" if self.unroll > 1 else "")
 
 
 def _blocks(asm: str):
@@ -100,6 +119,12 @@ def _blocks(asm: str):
             continue
         if current is None:
             continue
+        if line.startswith((";", "//")) and not current[3] and current[1] is None:
+            # the annotation may sit on its own comment line right after the label (PTX does this)
+            if h := _HEADER.search(line):
+                current[1], current[2] = current[0], bool(h.group(1))
+            elif h := _IN_LOOP.search(line):
+                current[1] = h.group(1)
         code = line.split("//")[0].split(";")[0].strip() if not line.startswith((";", "//")) else ""
         if not code or code.startswith(".") or code.endswith(":") or code.startswith(("{", "}")):
             continue

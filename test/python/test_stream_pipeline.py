@@ -19,6 +19,7 @@ from triton_mfma import MFMARemark
 from triton_mfma.bridge import import_generic
 from triton_mfma.compile import compile_kernel
 from triton_mfma.examples import CORPUS
+from triton_mfma.examples.pipeline_kernels import PIPELINE_CORPUS
 from triton_mfma.loop_order import main_loop_order
 from triton_mfma.native import run_pipeline_with_diagnostics
 
@@ -27,7 +28,7 @@ LIT = pathlib.Path(__file__).parents[1] / "lit" / "mfma-stream-pipeline.mlir"
 
 
 def _compile_ours(name, arch):
-    fn, sig, cx = CORPUS[name]
+    fn, sig, cx = CORPUS[name] if name in CORPUS else PIPELINE_CORPUS[name]
     with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS]):
         warnings.simplefilter("always")
         k = compile_kernel(fn, sig, cx, arch)
@@ -87,19 +88,36 @@ def test_amd_kernels_get_one_buffer_per_operand_and_loads_ahead_of_mfma(name, ar
     assert ours.metadata.shared >= tile_bytes
     order = main_loop_order(ours.asm["amdgcn"])
     assert order is not None and order.mma > 0
-    assert order.loads_before_first_mma == order.global_loads > 0, order.summary()
+    assert order.loads_before_first_mma == order.loads_per_iteration > 0, order.summary()
 
 
 def test_cuda_gemm_loads_ahead_of_wgmma():
     ours, remarks = _compile_ours("gemm", "cuda:90")
     assert any("stream-pipelined 2 dot operand(s)" in r for r in remarks), remarks
     order = main_loop_order(ours.asm["ptx"])
-    assert order.loads_before_first_mma == order.global_loads > 0, order.summary()
+    assert order.loads_before_first_mma == order.loads_per_iteration > 0, order.summary()
     assert "fence.proxy.async" in ours.asm["ptx"]
     # Stock Triton does not pipeline this loop (its masked 2-byte loads cannot use cp.async): it
     # loads after the previous iteration's MMAs and stores straight away.
     stock = main_loop_order(stock_kernel("gemm", "cuda:90").asm["ptx"])
     assert stock.summary() != order.summary()
+
+
+@pytest.mark.parametrize("name", ["gemm_in_if", "gemm_iv_offsets"])
+def test_loop_in_if_and_iv_addressed_loop_are_pipelined(name):
+    ours, remarks = _compile_ours(name, "gfx942")
+    assert any("stream-pipelined 2 dot operand(s) ('a', 'b')" in r for r in remarks), remarks
+    module = irutil.parse(_generic(ours.asm["ttgir"]))
+    assert len(_mutable_buffers(module)) == 2
+    order = main_loop_order(ours.asm["amdgcn"])
+    assert order.loads_before_first_mma == order.loads_per_iteration > 0, order.summary()
+
+
+def test_loop_that_stores_is_left_alone():
+    ours, remarks = _compile_ours("gemm_store_in_loop", "gfx942")
+    assert any("it writes global memory ('tt.store')" in r for r in remarks), remarks
+    fn, sig, cx = PIPELINE_CORPUS["gemm_store_in_loop"]
+    assert ours.asm["ttgir"] == compile_kernel(fn, sig, cx, "gfx942").asm["ttgir"]
 
 
 @pytest.mark.parametrize("name", ["row_sum", "softmax"])
