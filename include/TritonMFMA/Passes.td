@@ -215,4 +215,50 @@ def MFMALDSUsage : Pass<"mfma-lds-usage", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMASplitEpilogueCvt : Pass<"mfma-split-epilogue-cvt", "mlir::ModuleOp"> {
+  let summary = "Split convert_layouts whose LDS scratch exceeds a budget into "
+                "chains through intermediate layouts, each step under budget";
+  let description = [{
+    Runs at `llir_begin`, i.e. on the TTGIR make_llir receives, before
+    Triton's own LDS allocation fixes every buffer's size and offset (that
+    allocation, not this pass, decides what the kernel gets; this pass only
+    changes which converts it has to allocate for). For every `tt.func` it
+    runs the LDS model (TritonMFMA/LDSModel.h): a `ttg.convert_layout`
+    through LDS whose scratch plus the explicit buffers live at that point
+    exceeds the budget is replaced by a chain of converts through
+    intermediate layouts, every step under budget. Candidates: the source's
+    layout and the destination's layout with each factorization of the warps
+    (src-like, dst-like), and blocked layouts (sizePerThread, threadsPerWarp
+    and warpsPerCTA factorizations, both orders) that do not exceed the
+    tensor; chains of two steps first, then three. Among the chains that fit,
+    the one with the least LDS traffic wins, then the one with fewer steps.
+    Successive converts' scratch buffers do not live at the same time, so the
+    budget applies to each step, not to their sum.
+
+    ```mlir
+    %1 = ttg.convert_layout %0 : tensor<256x128xf32, #mma> -> tensor<256x128xf32, #blocked>
+    ```
+
+    with a 32 KiB budget becomes, e.g.,
+
+    ```mlir
+    %i = ttg.convert_layout %0 : tensor<256x128xf32, #mma> -> tensor<256x128xf32, #blocked1>
+    %1 = ttg.convert_layout %i : tensor<256x128xf32, #blocked1> -> tensor<256x128xf32, #blocked>
+    ```
+
+    The plan is checked on a copy of the function with the model's full
+    allocation: it is applied only if the kernel's total then fits the budget.
+    Otherwise (no chain fits, explicit buffers alone exceed the budget, or the
+    model does not cover an operation) the IR is left unchanged and a remark
+    says why. Converts that fit are left alone; a remark states each decision.
+  }];
+  let options = [
+    Option<"ldsLimit", "lds-limit", "int64_t", /*default=*/"0",
+           "LDS budget in bytes; 0: the target's LDS (64 KiB gfx90a/gfx942, "
+           "160 KiB gfx950, the opt-in shared memory on cuda)">,
+    Option<"maxSteps", "max-steps", "unsigned", /*default=*/"3",
+           "Longest chain considered (2 or 3 converts)">,
+  ];
+}
+
 #endif // TRITONMFMA_PASSES_TD

@@ -159,14 +159,21 @@ def _report(diagnostics, kernel: str) -> None:
             warnings.warn(f"[{kernel}] {d}", MFMARemark, stacklevel=3)
 
 
-def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_options):
-    """Run the passes placed at `point` on `mod` through the bridge; returns the (new) module."""
+def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_options, ctx=None):
+    """Run the passes placed at `point` on `mod` through the bridge; returns the (new) module.
+
+    `ctx` (lds_budget.PointContext) lets a pass resolve symbolic options (ProjectPass.resolve)."""
     todo = act.points_for(backend_name).get(point)
     if not todo:
         return mod
     kernel = _kernel_name(mod)
     names = ",".join(p.name for p in todo)
-    pipeline = "builtin.module(" + ",".join(p.pipeline_element(act.options, triton_options) for p in todo) + ")"
+    try:
+        elements = [p.pipeline_element(p.resolve(act.options, ctx) if p.resolve else act.options, triton_options)
+                    for p in todo]
+    except ValueError as e:
+        raise PassFailure(names, kernel, e) from e
+    pipeline = "builtin.module(" + ",".join(elements) + ")"
     try:
         before = export_generic(mod)
         _dump(act, kernel, f"{point}-before-{names}", before)
@@ -182,6 +189,30 @@ def _fallback(act: Activation, stage: str, kernel: str, err: BaseException):
     if act.strict:
         raise err
     warnings.warn(f"{err}; using stock Triton's {stage} for this kernel", MFMAWarning, stacklevel=3)
+
+
+def _llir_context(backend, src, metadata, opts):
+    """PointContext at llir_begin (hip): can compile the module as it stands to amdgcn, once."""
+    from .lds_budget import PointContext
+
+    cache = {}
+
+    def stock_amdgcn():
+        if "amdgcn" not in cache:
+            copy = import_generic(export_generic(src), src.context)
+            md = dict(metadata)
+            cache["amdgcn"] = backend.make_amdgcn(backend.make_llir(copy, md, opts), md, opts)
+        return cache["amdgcn"]
+
+    return PointContext("hip", opts.arch, opts.num_warps, getattr(opts, "waves_per_eu", 0) or 0,
+                        _kernel_name(src), stock_amdgcn)
+
+
+def _generic_context(backend_name, src, opts):
+    from .lds_budget import PointContext
+
+    return PointContext(backend_name, str(getattr(opts, "arch", "")), getattr(opts, "num_warps", 4), 0,
+                        _kernel_name(src), None)
 
 
 def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
@@ -215,7 +246,7 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     def make_llir_with(src, metadata, opts):
         if "llir_begin" in points:
             try:
-                src = run_at_point(act, "hip", "llir_begin", src, opts)
+                src = run_at_point(act, "hip", "llir_begin", src, opts, _llir_context(backend, src, metadata, opts))
             except PassFailure as e:
                 _fallback(act, "make_llir input", e.kernel, e)
         return backend.make_llir(src, metadata, opts)
@@ -300,7 +331,7 @@ def _wrap_generic_stages(act: Activation, backend_name: str, stages, options, on
                     _fallback(act, f"make_{stage}", e.kernel, e)
                     return out
             try:
-                src = run_at_point(act, backend_name, point, src, options)
+                src = run_at_point(act, backend_name, point, src, options, _generic_context(backend_name, src, options))
             except PassFailure as e:
                 _fallback(act, f"make_{stage} input", e.kernel, e)
             return stock(src, metadata)

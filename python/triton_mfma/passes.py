@@ -28,6 +28,9 @@ class ProjectPass:
     targets: tuple = ("hip",)
     # python option name -> (pass option name, default); None default = not passed to the pass
     options: dict = field(default_factory=dict)
+    # Optional (user_options, PointContext) -> user_options with symbolic values made concrete, e.g.
+    # lds_limit="occupancy" -> bytes. Called just before the pass runs, per kernel.
+    resolve: object = None
 
     def pipeline_element(self, user_options: dict, triton_options=None) -> str:
         opts = []
@@ -91,6 +94,26 @@ register(ProjectPass(
     summary="analysis: LDS bytes of every convert_layout scratch and local_alloc, and the kernel total, "
             "as Triton 3.9's allocation computes them (remarks)",
     targets=("hip",),
+))
+
+
+def _resolve_split_options(user_options, ctx):
+    from .lds_budget import resolve_lds_limit
+
+    return resolve_lds_limit(user_options, ctx)
+
+
+register(ProjectPass(
+    name="mfma-split-epilogue-cvt",
+    point="llir_begin",
+    summary="split convert_layouts whose LDS scratch exceeds a budget into chains through intermediate "
+            "layouts (each step within budget; least LDS traffic, then fewest steps); before Triton's "
+            "LDS allocation",
+    targets=("hip", "cuda"),
+    # lds_limit: bytes, or "occupancy" (the budget that keeps the workgroups per CU the kernel's
+    # registers allow; python/triton_mfma/lds_budget.py); None: the target's LDS.
+    options={"lds_limit": ("lds-limit", None)},
+    resolve=_resolve_split_options,
 ))
 
 

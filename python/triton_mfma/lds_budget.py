@@ -1,0 +1,66 @@
+"""The LDS budget of `mfma-split-epilogue-cvt` from Python: `lds_limit=<bytes>` or `"occupancy"`.
+
+`lds_limit="occupancy"` asks for the budget that lets as many workgroups share a CU as the kernel's
+registers allow, so LDS never becomes the occupancy limiter. The register occupancy is not known
+before the kernel is compiled, so it is *measured*: at the start of make_llir the module (the TTGIR
+with our earlier passes applied, but without this split) is compiled once more to amdgcn with
+Triton's own make_llir/make_amdgcn, and `.vgpr_count`/`.sgpr_count` give the waves per SIMD
+(occupancy.py, validated against the backend). That costs one extra llir+amdgcn compile per kernel.
+The split can change register use slightly (an extra convert's registers), so the measured occupancy
+is the one of the unsplit kernel; the bench reports the occupancy actually reached.
+
+  waves/SIMD W (registers, waves_per_eu cap) -> workgroups/CU = min(16, W * 4 SIMDs // num_warps)
+  -> budget = occupancy.lds_budget_for_workgroups(arch, workgroups)   (512-byte granules)
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+from . import occupancy
+from .resources import from_amdgcn
+
+
+@dataclass
+class PointContext:
+    """What a pass's option resolver may use at its insertion point."""
+    backend: str  # "hip" / "cuda"
+    arch: str  # "gfx942", ... (hip); the capability as text for cuda
+    num_warps: int
+    waves_per_eu: int = 0
+    kernel: str = ""
+    # Compiles the module as it stands (without the passes at this point) to amdgcn; hip only.
+    stock_amdgcn: Callable[[], str] | None = None
+
+
+def budget_for_register_occupancy(arch: str, num_warps: int, vgpr_total: int, sgpr: int,
+                                  waves_per_eu: int = 0) -> tuple[int, int, int]:
+    """(budget bytes, waves/SIMD, workgroups/CU) so LDS allows the workgroups the registers allow."""
+    t = occupancy.target(arch)
+    waves = occupancy.register_occupancy(arch, vgpr_total, sgpr, waves_per_eu)
+    workgroups = min(t.max_workgroups_per_cu, max(1, waves * t.simds_per_cu // max(1, num_warps)))
+    return occupancy.lds_budget_for_workgroups(arch, workgroups), waves, workgroups
+
+
+def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
+    value = user_options.get("lds_limit")
+    if value is None:
+        return user_options
+    if isinstance(value, bool) or not (isinstance(value, int) or value == "occupancy"):
+        raise ValueError(f"lds_limit must be a number of bytes or 'occupancy', not {value!r}")
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError(f"lds_limit must be >= 0, not {value}")
+        return user_options
+    if ctx is None or ctx.backend != "hip" or ctx.stock_amdgcn is None:
+        raise ValueError("lds_limit='occupancy' needs a hip target (register occupancy from amdgcn)")
+    res = from_amdgcn(ctx.stock_amdgcn(), 0)
+    budget, waves, workgroups = budget_for_register_occupancy(ctx.arch, ctx.num_warps, res.vgpr_total,
+                                                              res.sgpr, ctx.waves_per_eu)
+    from .native import MFMARemark
+
+    warnings.warn(f"[{ctx.kernel}] lds_limit='occupancy': registers allow {waves} waves/SIMD "
+                  f"({res.vgpr_total} VGPRs) -> {workgroups} workgroups/CU -> LDS budget {budget} B",
+                  MFMARemark, stacklevel=2)
+    return {**user_options, "lds_limit": budget}
