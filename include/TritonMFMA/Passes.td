@@ -177,7 +177,17 @@ def MFMAStreamPipeline : Pass<"mfma-stream-pipeline", "mlir::ModuleOp"> {
     loop, non-constant step, not innermost, num_stages = 1, operands not
     through LDS) are left unchanged with a remark saying why; a remark also
     states every pipelined loop, its operands and their LDS bytes.
+
+    The schedule always has two stages (registers + one LDS buffer): a
+    num_stages of 2 or more pipelines, 1 (the kernel's option, or a loop's
+    `tt.num_stages`, which wins) leaves the loop alone, as Triton's
+    pipeliner does.
   }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", /*default=*/"2",
+           "The kernel's num_stages option (the hook passes Triton's); <= 1 "
+           "disables pipelining for loops without their own tt.num_stages">,
+  ];
 }
 
 def MFMALDSUsage : Pass<"mfma-lds-usage", "mlir::ModuleOp"> {

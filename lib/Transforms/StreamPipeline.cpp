@@ -432,7 +432,9 @@ std::optional<int64_t> getConstantStep(Value step) {
 }
 
 /// Builds the plan for `forOp`, or returns failure with the reason in `why`.
-FailureOr<LoopPlan> analyzeLoop(Operation *forOp, std::string &why) {
+/// `numStages` is the kernel's num_stages option.
+FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
+                                std::string &why) {
   LoopPlan plan;
   plan.forOp = forOp;
   if (forOp->getNumRegions() != 1 || !forOp->getRegion(0).hasOneBlock() ||
@@ -456,9 +458,15 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, std::string &why) {
     why = "it compares its induction variable unsigned";
     return failure();
   }
-  if (auto stages = forOp->getAttrOfType<IntegerAttr>("tt.num_stages");
-      stages && stages.getInt() <= 1) {
-    why = "num_stages <= 1 was requested for it";
+  // A loop's own tt.num_stages (tl.range(..., num_stages=N)) wins over the
+  // kernel's num_stages, as in Triton's pipeliner.
+  if (auto stages = forOp->getAttrOfType<IntegerAttr>("tt.num_stages")) {
+    if (stages.getInt() <= 1) {
+      why = "num_stages <= 1 was requested for it";
+      return failure();
+    }
+  } else if (numStages <= 1) {
+    why = "the kernel was compiled with num_stages <= 1";
     return failure();
   }
   if (auto module = forOp->getParentOfType<ModuleOp>())
@@ -878,7 +886,7 @@ struct MFMAStreamPipeline final
     });
     for (Operation *forOp : loops) {
       std::string why;
-      FailureOr<LoopPlan> plan = analyzeLoop(forOp, why);
+      FailureOr<LoopPlan> plan = analyzeLoop(forOp, numStages, why);
       if (failed(plan)) {
         forOp->emitRemark() << "loop not stream-pipelined: " << why;
         continue;

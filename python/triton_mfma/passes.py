@@ -78,7 +78,16 @@ register(ProjectPass(
     },
 ))
 
-register(ProjectPass(
+@dataclass(frozen=True)
+class _StreamPipelinePass(ProjectPass):
+    """Also hands the kernel's num_stages (a Triton compile option) to the pass: 1 disables pipelining."""
+
+    def pipeline_element(self, user_options: dict, triton_options=None) -> str:
+        stages = getattr(triton_options, "num_stages", None)
+        return f"{self.name}{{num-stages={int(stages)}}}" if stages is not None else self.name
+
+
+register(_StreamPipelinePass(
     name="mfma-stream-pipeline",
     point="pipeline",
     summary="LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next iteration's tiles in registers "

@@ -1,10 +1,17 @@
 // RUN: mfma-opt %s -split-input-file -mfma-stream-pipeline -verify-diagnostics | filecheck %s
+// RUN: mfma-opt %s -split-input-file -mfma-stream-pipeline=num-stages=1 2>&1 | filecheck %s --check-prefix=NS1
 
 // mfma-stream-pipeline: LDS + VGPR stream pipelining, one LDS buffer per dot
 // operand. Inputs are Triton 3.9's generic TTGIR at the `pipeline` point
 // (written in Triton's syntax, printed generic by Triton, which verified
 // them). test/python/test_stream_pipeline.py has Triton parse and verify every
 // output of this file.
+
+// num_stages = 1 (the kernel's option) leaves every loop alone, except that a
+// loop's own tt.num_stages would win; none of these loops has one >= 2.
+// NS1-NOT: "ttg.local_alloc"()
+// NS1: remark: loop not stream-pipelined: the kernel was compiled with num_stages <= 1
+// NS1-NOT: "ttg.local_alloc"()
 
 // GEMM loop, static trip count (AMD: the dot operands arrive as convert_layout
 // to #ttg.dot_op; the shared layouts are Triton's for MFMA operands). One

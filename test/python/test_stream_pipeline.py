@@ -27,11 +27,11 @@ PASS = "mfma-stream-pipeline"
 LIT = pathlib.Path(__file__).parents[1] / "lit" / "mfma-stream-pipeline.mlir"
 
 
-def _compile_ours(name, arch):
+def _compile_ours(name, arch, options=None):
     fn, sig, cx = CORPUS[name] if name in CORPUS else PIPELINE_CORPUS[name]
     with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS]):
         warnings.simplefilter("always")
-        k = compile_kernel(fn, sig, cx, arch)
+        k = compile_kernel(fn, sig, cx, arch, options)
     remarks = [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
     return k, remarks
 
@@ -111,6 +111,16 @@ def test_loop_in_if_and_iv_addressed_loop_are_pipelined(name):
     assert len(_mutable_buffers(module)) == 2
     order = main_loop_order(ours.asm["amdgcn"])
     assert order.loads_before_first_mma == order.loads_per_iteration > 0, order.summary()
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "cuda:90"])
+def test_num_stages_1_disables_it_as_it_does_triton(arch):
+    ours, remarks = _compile_ours("gemm", arch, {"num_stages": 1})
+    assert any("compiled with num_stages <= 1" in r for r in remarks), remarks
+    assert "ttg.local_store" not in ours.asm["ttgir"]
+    if arch.startswith("gfx"):  # (on cuda, Triton's pipeline pass, which ours replaces, also makes wgmma async)
+        fn, sig, cx = CORPUS["gemm"]
+        assert ours.asm["ttgir"] == compile_kernel(fn, sig, cx, arch, {"num_stages": 1}).asm["ttgir"]
 
 
 def test_loop_that_stores_is_left_alone():
