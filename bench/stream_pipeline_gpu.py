@@ -56,11 +56,16 @@ BUILDS = [  # (kernel, specialisation)
     ("attn_fwd_d64", "plain"), ("attn_fwd_d64_causal", "plain"), ("attn_fwd_d128", "plain"),
     ("attn_fwd_d128_causal", "plain"), ("attn_fwd_d64", "aligned"), ("attn_fwd_d128_causal", "aligned"),
     ("gemm_in_if", "plain"), ("gemm_iv_offsets", "plain"), ("gemm_store_in_loop", "plain"),
+    ("gemm", "tile64x128x64w8"),
 ]
+# specialisations that change the tile / warps instead of alignment: spec -> (constexprs, options)
+RETILE = {"tile64x128x64w8": (dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64), dict(num_warps=8))}
 
 
 def _specialise(sig, constexprs, spec, kernel):
     sig, constexprs, attrs = dict(sig), dict(constexprs), {}
+    if spec in RETILE:
+        constexprs.update(RETILE[spec][0])
     if spec == "aligned":
         unit, div16 = ALIGNED[kernel]
         for name in unit:
@@ -92,6 +97,7 @@ def build(outdir):
             fn, sig0, cx0 = kernels[kernel]
             sig, cx, attrs = _specialise(sig0, cx0, spec, kernel)
             for mode, options in MODES.items():
+                options = dict(options, **(RETILE[spec][1] if spec in RETILE else {}))
                 passes = ["mfma-stream-pipeline"] if mode == "ours" else None
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
@@ -207,7 +213,8 @@ class Runner:
             args = dict(a_ptr=a, b_ptr=b, c_ptr=c, M=M, N=N, K=K, stride_am=a.stride(0), stride_ak=a.stride(1),
                         stride_bk=b.stride(0), stride_bn=b.stride(1), stride_cm=c.stride(0), stride_cn=c.stride(1))
             args.update(extra or {})
-            self.launch(key, (math.ceil(M / 128), math.ceil(N / 128), 1), args)
+            cx = self.entries[key]["constexprs"]
+            self.launch(key, (math.ceil(M / cx["BLOCK_M"]), math.ceil(N / cx["BLOCK_N"]), 1), args)
             self.check(label or f"{kernel} M={M} N={N} K={K}{' B^T' if b_trans else ''}", key, buf, c, ref)
 
     def splitk(self, spec, M, N, K):
@@ -294,6 +301,8 @@ def part_gemm(r):
     for M, N, K in [(300, 200, 100), (128, 128, 31), (64, 64, 0)]:
         r.gemm("gemm_iv_offsets", "plain", M, N, K)
     r.gemm("gemm_store_in_loop", "plain", 300, 200, 100)
+    for M, N, K in [(300, 200, 100), (64, 128, 64), (65, 129, 65), (1024, 512, 1000)]:
+        r.gemm("gemm", "tile64x128x64w8", M, N, K)
 
 
 def part_splitk(r):
@@ -335,13 +344,32 @@ def part_timing(r):
                         stride_wn=1, stride_cm=N, stride_cn=1)
         return make
 
-    for spec in ("aligned", "plain"):
-        M = N = K = 4096
-        r.time_modes(f"gemm {M}x{N}x{K} fp16", "gemm", spec, gemm_args(M, N, K), (M // 128, N // 128, 1),
-                     flops=2 * M * N * K)
-        M, N, K = 16, 8192, 8192
-        r.time_modes(f"split-K decode M={M} N={N} K={K}", "splitk_gemm", spec, splitk_args(M, N, K),
-                     (N // 64, 4, 1), bytes_moved=2 * (K * N + M * K) + 4 * M * N)
+    def attn_args(H, n_ctx, d):
+        def make():
+            q, k, v = (t.randn(H, n_ctx, d, device="cuda", dtype=t.float16) for _ in range(3))
+            o = t.empty(H, n_ctx, d, device="cuda", dtype=t.float16)
+            return dict(q_ptr=q, k_ptr=k, v_ptr=v, o_ptr=o, sm_scale=d ** -0.5, N_CTX=n_ctx,
+                        stride_qh=n_ctx * d, stride_qm=d, stride_kh=n_ctx * d, stride_kn=d, stride_vh=n_ctx * d,
+                        stride_vn=d, stride_oh=n_ctx * d, stride_om=d)
+        return make
+
+    for repeat in range(3):  # the whole set three times: how stable the ratios are
+        print(f"-- repeat {repeat + 1}/3")
+        for spec in ("aligned", "plain"):
+            M = N = K = 4096
+            r.time_modes(f"gemm {M}x{N}x{K} fp16", "gemm", spec, gemm_args(M, N, K), (M // 128, N // 128, 1),
+                         flops=2 * M * N * K)
+            M, N, K = 16, 8192, 8192
+            r.time_modes(f"split-K decode M={M} N={N} K={K}", "splitk_gemm", spec, splitk_args(M, N, K),
+                         (N // 64, 4, 1), bytes_moved=2 * (K * N + M * K) + 4 * M * N)
+        for kernel, d in (("attn_fwd_d64", 64), ("attn_fwd_d128_causal", 128)):
+            H, n_ctx = 16, 4096
+            causal = "causal" in kernel
+            flops = 4 * H * n_ctx * n_ctx * d * (0.5 if causal else 1)
+            r.time_modes(f"{kernel} H={H} N_CTX={n_ctx}", kernel, "aligned", attn_args(H, n_ctx, d),
+                         (n_ctx // 128, H, 1), flops=flops)
+        for row in r.results[-6:]:
+            row["repeat"] = repeat
 
 
 PARTS = {"gemm": part_gemm, "splitk": part_splitk, "attention": part_attention, "timing": part_timing}
