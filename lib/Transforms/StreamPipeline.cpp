@@ -291,6 +291,24 @@ LogicalResult collectReaders(Operation *forOp, Value memdesc,
   return success();
 }
 
+/// A tt.load with a pointer operand, at most mask and other, and operand
+/// segment sizes (if printed) that add up to its operands.
+bool hasWellFormedOperands(Operation *load) {
+  unsigned n = load->getNumOperands();
+  if (n < 1 || n > 3)
+    return false;
+  auto props =
+      dyn_cast_or_null<DictionaryAttr>(load->getPropertiesAsAttribute());
+  auto seg = props ? dyn_cast_or_null<DenseI32ArrayAttr>(
+                         props.get("operandSegmentSizes"))
+                   : DenseI32ArrayAttr();
+  if (!seg)
+    return true;
+  ArrayRef<int32_t> s = seg.asArrayRef();
+  return s.size() == 3 && s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 &&
+         s[2] <= 1 && unsigned(s[0] + s[1] + s[2]) == n;
+}
+
 /// Whether a dot is reached from `op` through def-use chains inside `forOp`.
 bool reachesDot(Operation *forOp, Operation *op) {
   SmallVector<Operation *> work{op};
@@ -445,10 +463,9 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
   Block *body = &forOp->getRegion(0).front();
   plan.body = body;
   unsigned numIter = forOp->getNumOperands() - 3;
-  if (body->getNumArguments() != numIter + 1 ||
-      forOp->getNumResults() != numIter ||
-      !isOp(body->getTerminator(), "scf.yield") ||
-      body->getTerminator()->getNumOperands() != numIter) {
+  if (body->empty() || body->getNumArguments() != numIter + 1 ||
+      forOp->getNumResults() != numIter || !isOp(&body->back(), "scf.yield") ||
+      body->back().getNumOperands() != numIter) {
     why = "malformed scf.for";
     return failure();
   }
@@ -507,7 +524,8 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
   llvm::DenseSet<Operation *> loadSlice;
   llvm::SmallDenseSet<unsigned> argsRead;
   for (Operation &load : opsBeforeTerminator(body)) {
-    if (!isOp(&load, "tt.load") || load.getNumResults() != 1)
+    if (!isOp(&load, "tt.load") || load.getNumResults() != 1 ||
+        !hasWellFormedOperands(&load))
       continue;
     Operand cand;
     cand.load = &load;
@@ -666,14 +684,14 @@ Operation *cloneLoad(OpBuilder &b, Operation *load, IRMapping &mapping,
     return b.clone(*load, mapping);
   auto props =
       dyn_cast_or_null<DictionaryAttr>(load->getPropertiesAsAttribute());
-  SmallVector<int32_t> segments{1, 0, 0};
+  // Without printed segment sizes the operands are ptr[, mask[, other]]
+  // (hasWellFormedOperands checked both forms).
+  unsigned n = load->getNumOperands();
+  SmallVector<int32_t> segments{1, n > 1 ? 1 : 0, n > 2 ? 1 : 0};
   if (props)
     if (auto seg = dyn_cast_or_null<DenseI32ArrayAttr>(
             props.get("operandSegmentSizes")))
       segments.assign(seg.asArrayRef().begin(), seg.asArrayRef().end());
-  if (segments.size() != 3)
-    segments = {1, load->getNumOperands() > 1 ? 1 : 0,
-                load->getNumOperands() > 2 ? 1 : 0};
   GenericBuilder g(b, load->getLoc());
   Value ptr = mapping.lookupOrDefault(load->getOperand(0));
   auto ptrType = cast<RankedTensorType>(ptr.getType());

@@ -91,6 +91,18 @@ def test_amd_kernels_get_one_buffer_per_operand_and_loads_ahead_of_mfma(name, ar
     assert order.loads_before_first_mma == order.loads_per_iteration > 0, order.summary()
 
 
+@pytest.mark.parametrize("name", ["gemm", "splitk_gemm", "attn_fwd_d128_causal"])
+def test_shared_layouts_are_the_ones_tritons_pipeliner_picks(name):
+    """gfx950: stock Triton pipelines these loops (two buffers per operand); the shared layouts of its
+    buffers and of ours must be the same (AMDMfmaEncodingAttr::composeSharedLayoutForOperand)."""
+    ours, _ = _compile_ours(name, "gfx950")
+
+    def layouts(k):
+        return sorted(ln.split(" = ", 1)[1] for ln in k.asm["ttgir"].splitlines() if ln.startswith("#shared"))
+
+    assert layouts(ours) == layouts(stock_kernel(name, "gfx950")) != []
+
+
 def test_cuda_gemm_loads_ahead_of_wgmma():
     ours, remarks = _compile_ours("gemm", "cuda:90")
     assert any("stream-pipelined 2 dot operand(s)" in r for r in remarks), remarks
