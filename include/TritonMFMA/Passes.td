@@ -130,8 +130,10 @@ def MFMAStreamPipeline : Pass<"mfma-stream-pipeline", "mlir::ModuleOp"> {
   let description = [{
     Replaces Triton's `schedule_loops` + `pipeline` (insertion point
     `pipeline`). For each innermost `scf.for` whose dot operands are loaded
-    from global memory and go through LDS (`tt.load` -> register ops ->
-    `ttg.local_alloc` -> `ttg.local_load` / `ttng.warp_group_dot`), the
+    from global memory (`tt.load` -> register ops -> `ttg.convert_layout` to
+    `#ttg.dot_op` on AMD and for mma v2, where the pass picks the shared
+    layout Triton's pipeliner would; or -> `ttg.local_alloc` ->
+    `ttng.warp_group_dot` on Hopper, whose layout it keeps), the
     loads of iteration i+1 are issued into registers at the top of iteration
     i, before its LDS reads and dots, and written to the operand's single
     LDS buffer at the bottom, after a barrier. A prologue loads iteration 0

@@ -3,49 +3,62 @@
 // LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next
 // iteration's tile held in registers (BACKGROUND.md, "LDS + VGPR stream
 // pipelining"). Runs at the `pipeline` insertion point, instead of Triton's
-// schedule_loops + pipeline, on generic TTGIR where Triton's
-// optimize_dot_operands has already chosen the shared layouts: every dot
-// operand that goes through LDS reads
+// schedule_loops + pipeline. A dot operand loaded in the loop reaches the
+// pass in one of two shapes:
 //
-//   %x = tt.load %ptr, %mask, %other              (in the loop body)
-//   %y = <register ops: convert_layout, amdg.in_thread_transpose, ...>
-//   %d = ttg.local_alloc %y : !ttg.memdesc<..., #shared, #smem>
-//   ... ttg.local_load %d (AMD) / ttng.warp_group_dot %d (Hopper) ...
+//   (a) Hopper wgmma: the layout is already chosen
+//       %x = tt.load %ptr, %mask, %other
+//       %y = <register ops: convert_layout, amdg.in_thread_transpose, ...>
+//       %d = ttg.local_alloc %y : !ttg.memdesc<..., #nvmma_shared, #smem>
+//       ... ttng.warp_group_dot %d ...
+//   (b) AMD MFMA, NVIDIA mma v2: the operand is still converted in registers
+//       %x = tt.load %ptr, %mask, %other ; %y = <register ops>
+//       %o = ttg.convert_layout %y : #blocked -> #ttg.dot_op<...>
+//     The shared layout is chosen as Triton's pipeliner does
+//     (SwizzledSharedEncodingAttr::get(dotOpEnc, ...): for amd_mfma parents
+//     AMDMfmaEncodingAttr::composeSharedLayoutForOperand, for nvidia_mma the
+//     NVIDIA builder), and the convert becomes a ttg.local_load.
 //
 // Algorithm, per innermost scf.for (each decision is a remark):
-//  1. Candidates: local_allocs of the body whose source is such a chain from
-//     a tt.load of the body (each value used once), whose memdesc is only
-//     read by local_load / warp_group_dot / memdesc views inside the loop,
-//     and which reach a dot. The load's address, mask and `other` must be
-//     computable by pure ops (arith/math/tt shape and pointer ops) from the
-//     induction variable, the iteration arguments and values defined above
-//     the loop (slice S); for every iteration argument S uses, the value the
-//     body yields for it must be computable the same way (slice T), so that
-//     the next iteration's address is known at the top of this iteration.
-//     Loops that write global memory, hold another loop, have a non-constant
-//     or non-positive step, or ask for num_stages = 1 are left alone.
+//  1. Candidates: every tt.load of the body followed, through single-use
+//     register ops, to a local_alloc (a) whose memdesc is only read by
+//     local_load / warp_group_dot / memdesc views inside the loop, or to a
+//     convert to #ttg.dot_op (b); either must reach a dot. The load's
+//     address, mask and `other` must be computable by pure ops (arith/math/
+//     tt shape and pointer ops) from the induction variable, the iteration
+//     arguments and values defined above the loop (slice S); for every
+//     iteration argument S uses, the value the body yields for it must be
+//     computable the same way (slice T), so that the next iteration's address
+//     is known at the top of this iteration. Loops that write global memory,
+//     hold another loop, have a non-constant or non-positive step, or run
+//     with num_stages <= 1 (the kernel's option, or the loop's own
+//     tt.num_stages, which wins) are left alone.
 //  2. Buffers and prologue (before the loop): one mutable local_alloc per
-//     operand (the very shared layout Triton chose); S cloned with iv = lb
-//     and the arguments = their initial values, the loads predicated on
-//     lb < ub (trip count 0 touches no memory), the register chain applied,
-//     local_store into the buffer.
-//  3. Body: the operand's local_alloc is replaced by its buffer (view types
-//     become mutable); load, chain and now dead slice ops are erased.
-//  4. Epilogue: the body is cloned after the loop into
-//     scf.if (lb < ub) with iv = lb + ((ub - lb - 1) / step) * step (the last
-//     iteration) and the arguments = the loop's results; its results replace
-//     the loop's. ttg.local_dealloc of the buffers follows.
+//     operand; S cloned with iv = lb and the arguments = their initial
+//     values, the loads predicated on lb < ub (trip count 0 touches no
+//     memory), the register chain applied, local_store into the buffer.
+//  3. Body: (a) the local_alloc is replaced by the buffer (view types become
+//     mutable), (b) the convert by a local_load of the buffer; load, chain
+//     and now dead slice ops are erased.
+//  4. Epilogue: the body is cloned after the loop into scf.if (lb < ub), with
+//     iv = lb + ((ub - lb - 1) / step) * step (the last iteration) and the
+//     arguments = the loop's results; its results replace the loop's, then
+//     ttg.local_dealloc of the buffers.
 //  5. Main loop, upper bound ub - step (every iteration has a successor): at
 //     the top T computes the next arguments, S (iv + step, next arguments)
 //     issues the next iteration's global loads into registers, then a local
 //     barrier (the previous store is visible); the iteration's LDS reads and
 //     dots follow unchanged; at the bottom the register chain is applied to
 //     the prefetched tiles, a local barrier (every LDS read of this
-//     iteration is done) and local_store into the buffer.
+//     iteration is done) and local_store into the buffer. When wgmma reads a
+//     buffer (async proxy), a fence_async_shared follows each group of
+//     stores, before the barrier that publishes them, as Triton does after a
+//     local_alloc.
 //
 // Triton's Membar analysis sees the explicit barriers and adds none of its
 // own for these buffers. Masks and `other` values are those of the original
-// loads; loop-carried pointers and offsets come through T.
+// loads; loop-carried pointers and offsets come through T. The schedule has
+// two stages whatever num_stages >= 2 says.
 //
 //===----------------------------------------------------------------------===//
 
