@@ -146,8 +146,20 @@ private:
   SmallVector<OutDim, 4> outs;
 };
 
+/// Input dimension names of Triton's distributed linear layouts.
+inline constexpr const char *kReg = "register";
+inline constexpr const char *kLane = "lane";
+inline constexpr const char *kWarp = "warp";
+inline constexpr const char *kBlock = "block";
+
 /// Standard output dimension names dim0 .. dim{rank-1}.
 SmallVector<std::string> standardOutDimNames(unsigned rank);
+
+/// Row-reduces `rows` (bit vectors over `numCols` columns, GF(2)) in place into
+/// reduced row echelon form, pivots searched from column 0 up (the form is
+/// unique, so this is Triton's f2reduce result); returns the pivot column of
+/// each non-zero row.
+SmallVector<int> rrefPivots(SmallVectorImpl<uint64_t> &rows, int numCols);
 
 class Layout;
 /// The linear layout Triton 3.9 gives a register (distributed) layout for a

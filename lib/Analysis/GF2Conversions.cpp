@@ -39,10 +39,6 @@ using namespace mlir::triton_mfma;
 
 namespace {
 
-constexpr const char *kReg = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
-constexpr const char *kBlock = "block";
 
 int log2i(int64_t v) { return llvm::Log2_64(uint64_t(v)); }
 

@@ -291,9 +291,8 @@ static SmallVector<uint64_t> toMatrix(const GF2Layout &l) {
   return rows;
 }
 
-/// In-place reduced row echelon form, pivots searched from column 0 up; the
-/// form is unique, so any correct elimination gives Triton's (f2reduce) one.
-static void rref(SmallVectorImpl<uint64_t> &rows, int numCols) {
+SmallVector<int> mlir::triton_mfma::rrefPivots(SmallVectorImpl<uint64_t> &rows,
+                                               int numCols) {
   size_t rank = 0;
   for (int c = 0; c < numCols && rank < rows.size(); ++c) {
     uint64_t bit = uint64_t(1) << c;
@@ -308,6 +307,11 @@ static void rref(SmallVectorImpl<uint64_t> &rows, int numCols) {
         rows[r] ^= rows[rank];
     ++rank;
   }
+  SmallVector<int> pivots;
+  for (uint64_t r : rows)
+    if (r)
+      pivots.push_back(llvm::countr_zero(r));
+  return pivots;
 }
 
 /// Splits a flat value over dimensions (name, log2 size), first least
@@ -332,7 +336,7 @@ static GF2Layout lstsq(const GF2Layout &A, const GF2Layout &B) {
   SmallVector<uint64_t> mb = toMatrix(B);
   for (size_t r = 0; r < m.size(); ++r)
     m[r] |= mb[r] << numColsA;
-  rref(m, numColsA + numColsB);
+  rrefPivots(m, numColsA + numColsB);
 
   // Row j with pivot column c < numColsA gives X's row c (B part of row j).
   SmallVector<uint64_t> x(numColsA, 0);
@@ -450,7 +454,7 @@ GF2Layout GF2Layout::removeZeroBases(StringRef dim) const {
 bool GF2Layout::isSurjective() const {
   SmallVector<uint64_t> m = toMatrix(*this);
   int cols = getTotalInDimSizeLog2();
-  rref(m, cols);
+  rrefPivots(m, cols);
   int rank = 0;
   for (uint64_t r : m)
     rank += r != 0;

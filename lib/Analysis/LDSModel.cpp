@@ -44,10 +44,6 @@ using namespace mlir;
 using namespace mlir::triton_mfma;
 
 namespace {
-constexpr const char *kReg = "register";
-constexpr const char *kLane = "lane";
-constexpr const char *kWarp = "warp";
-constexpr const char *kBlock = "block";
 
 int log2i(int64_t v) { return v <= 0 ? -1 : int(llvm::Log2_64(uint64_t(v))); }
 
@@ -150,29 +146,6 @@ namespace {
 
 using Flat = SmallVector<int32_t>;
 
-/// Row-reduces `rows` (each a bit vector over `dim` columns) into reduced row
-/// echelon form; returns the pivot column of each non-zero row.
-SmallVector<int> rrefPivots(SmallVectorImpl<uint64_t> &rows, int dim) {
-  size_t rank = 0;
-  for (int c = 0; c < dim && rank < rows.size(); ++c) {
-    uint64_t bit = uint64_t(1) << c;
-    size_t p = rank;
-    while (p < rows.size() && !(rows[p] & bit))
-      ++p;
-    if (p == rows.size())
-      continue;
-    std::swap(rows[p], rows[rank]);
-    for (size_t r = 0; r < rows.size(); ++r)
-      if (r != rank && (rows[r] & bit))
-        rows[r] ^= rows[rank];
-    ++rank;
-  }
-  SmallVector<int> pivots;
-  for (uint64_t r : rows)
-    if (r)
-      pivots.push_back(llvm::countr_zero(r));
-  return pivots;
-}
 
 /// Basis of {x : <x, v> = 0 for all v in vectors}, one vector per free
 /// column, ascending.
