@@ -273,4 +273,79 @@ def MFMASplitEpilogueCvt : Pass<"mfma-split-epilogue-cvt", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMAAccelerateDot : Pass<"mfma-accelerate-dot", "mlir::ModuleOp"> {
+  let summary = "Lower tt.dot from blocked layouts to MFMA layouts, chosen by "
+                "an instruction table and a cost model";
+  let description = [{
+    Replaces Triton's `AccelerateAMDMatmul` (`add_accelerate_matmul`) for
+    CDNA2/3/4 (gfx90a, gfx942, gfx950). Every `tt.dot` whose result is in a
+    `#ttg.blocked` layout (and whose operands are in `#ttg.dot_op` layouts of
+    a blocked parent, as Triton's `convert_to_ttgpuir` leaves them) is
+    rewritten to an `#ttg.amd_mfma` result and
+    `#ttg.dot_op<{opIdx, parent = #mfma, kWidth}>` operands, with
+    `ttg.convert_layout`s to and from the old layouts (Triton's
+    `remove_layout_conversions`, which runs next, folds them):
+
+    ```mlir
+    %a = "ttg.convert_layout"(%x) : (tensor<128x32xf16, #blocked>)
+           -> tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked1}>>
+    %d = "tt.dot"(%a, %b, %c) <{...}> : (..., tensor<128x128xf32, #blocked1>)
+           -> tensor<128x128xf32, #blocked1>
+    ```
+
+    becomes (gfx942, 4 warps)
+
+    ```mlir
+    %a2 = "ttg.convert_layout"(%a) : (...) -> tensor<128x32xf16,
+            #ttg.dot_op<{opIdx = 0, parent = #mfma, kWidth = 8}>>
+    %c2 = "ttg.convert_layout"(%c) : (...) -> tensor<128x128xf32, #mfma>
+    %d2 = "tt.dot"(%a2, %b2, %c2) <{...}> : (...) -> tensor<128x128xf32, #mfma>
+    %d  = "ttg.convert_layout"(%d2) : (...) -> tensor<128x128xf32, #blocked1>
+    #mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2],
+                           instrShape = [32, 32, 8], isTransposed = true}>
+    ```
+
+    Choice: every instruction of the target's table (MfmaTable.h) for the
+    operand types, every warp split and kpack 1/2 is costed per wave
+    (MfmaCostModel.h: matrix-pipe cycles including padded tiles, LDS bytes,
+    ds_read count, registers) and the cheapest wins; a remark states the
+    choice, its cost and the runner-up. fp8 types the target has no
+    instruction for are computed as f16 (remark). When no instruction fits
+    (types, K not a multiple of any tile's K) or the FMA estimate is cheaper,
+    the dot stays an FMA dot (operands other than f16/f32 upcast to f32, as
+    Triton does) and a remark says why. On gfx950, fp8 x fp8 uses the
+    `v_mfma_*_f8f6f4` instructions through `tt.dot_scaled`, as Triton does.
+
+    Chain dots (flash attention): when the A operand of a dot (the tail) is
+    computed from another dot's result (the head) by elementwise operations
+    of the same shape in the same block, both are chosen together: warps
+    along M only (`[numWarps, 1]`, so row reductions stay inside a wave and
+    both dots split M alike), the same instruction M, the head transposed and
+    the tail's kWidth equal to the 4 consecutive elements a lane holds in the
+    head's result. Then the head's result reaches the tail's operand A by a
+    register permutation, with no LDS round trip. The pair is costed jointly
+    (e.g. BLOCK_N = 16 picks 16x16 for both dots instead of 16x16 + 32x32).
+
+    isTransposed: true (each lane holds consecutive columns, for row-major
+    stores) unless every store of the result is contiguous along M.
+
+    Options that Triton also has (`matrix_instr_nonkdim`, `kpack`) come from
+    the kernel's Triton options when the user did not set them for
+    triton-mfma (see passes.py). Dots the pass cannot handle
+    (`tt.dot_scaled` inputs, f64, targets outside the table) are an error,
+    so that the hook falls back to stock Triton for the kernel.
+  }];
+  let options = [
+    Option<"matrixInstrNonKDim", "matrix-instr-nonkdim", "unsigned",
+           /*default=*/"0",
+           "Force the MFMA tile: 32 (32x32), 16 (16x16), 4 (4x64/64x4); "
+           "0 lets the cost model choose">,
+    Option<"kPack", "kpack", "unsigned", /*default=*/"0",
+           "Operand elements per lane per LDS read = kBase * kpack: 1 or 2; "
+           "0 lets the cost model choose (gfx950 always uses 1)">,
+    Option<"chainDots", "chain-dots", "bool", /*default=*/"true",
+           "Choose the layouts of chained dots jointly (flash attention)">,
+  ];
+}
+
 #endif // TRITONMFMA_PASSES_TD

@@ -31,11 +31,29 @@ class ProjectPass:
     # Optional (user_options, PointContext) -> user_options with symbolic values made concrete, e.g.
     # lds_limit="occupancy" -> bytes. Called just before the pass runs, per kernel.
     resolve: object = None
+    # python option name -> (attribute of the kernel's Triton options, Triton's default for it). When the
+    # user did not set the option for triton-mfma and the kernel's Triton options hold a value other than
+    # Triton's default (the kernel author set it, e.g. `matrix_instr_nonkdim=16` in a launch or config),
+    # that value is passed to the pass. Triton's default itself means "not set": the pass decides.
+    triton_options: dict = field(default_factory=dict)
+
+    def option_value(self, py_name: str, user_options: dict, triton_options=None):
+        """The value passed to the pass for `py_name` (None: not passed)."""
+        _, default = self.options[py_name]
+        if py_name in user_options:
+            return user_options[py_name]
+        source = self.triton_options.get(py_name)
+        if source is not None and triton_options is not None:
+            attr, triton_default = source
+            value = getattr(triton_options, attr, triton_default)
+            if value is not None and value != triton_default:
+                return value
+        return default
 
     def pipeline_element(self, user_options: dict, triton_options=None) -> str:
         opts = []
         for py_name, (mlir_name, default) in self.options.items():
-            value = user_options.get(py_name, default)
+            value = self.option_value(py_name, user_options, triton_options)
             if value is None:
                 continue
             if isinstance(value, bool):
@@ -58,6 +76,22 @@ register(ProjectPass(
     point="ttgir_end",
     summary="analysis: parse every #ttg layout into the C++ layout model, remark on each, check it prints back exactly",
     targets=("hip", "cuda"),
+))
+
+register(ProjectPass(
+    name="mfma-accelerate-dot",
+    point="accelerate_matmul",
+    summary="MFMA layouts for tt.dot from an instruction table and a cost model (instruction, warps, kWidth, "
+            "transposition), chain dots kept in registers; replaces Triton's accelerate_matmul",
+    options={
+        "matrix_instr_nonkdim": ("matrix-instr-nonkdim", None),
+        "kpack": ("kpack", None),
+        "chain_dots": ("chain-dots", None),
+    },
+    triton_options={
+        "matrix_instr_nonkdim": ("matrix_instr_nonkdim", 0),
+        "kpack": ("kpack", 1),
+    },
 ))
 
 

@@ -1,0 +1,721 @@
+//===- AccelerateDot.cpp - mfma-accelerate-dot ----------------------------===//
+//
+// Lowers `tt.dot` from blocked layouts to MFMA layouts (replaces Triton's
+// AccelerateAMDMatmul for gfx90a/gfx942/gfx950), including chain dots.
+//
+// Algorithm:
+//  1. Read the target (`ttg.target` = "hip:gfxNNN"), the wave size (must be
+//     64) and, per dot, the number of warps (`ttg.num-warps` on the closest
+//     ancestor). Collect every `tt.dot` whose result layout is
+//     `#ttg.blocked`; a `tt.dot_scaled` with a blocked result, an f64 dot or
+//     a target outside the table is an error (the hook then compiles the
+//     kernel with stock Triton).
+//  2. Chains: for each dot, walk backwards from its A operand through
+//     same-shape elementwise operations (arith, math, tt.fp_to_fp,
+//     ttg.convert_layout, ...) in the same block. Reaching another dot's
+//     result makes the pair (head, tail).
+//  3. Choice (MfmaCostModel.h). A single dot: the cheapest (instruction,
+//     warpsPerCTA, kpack) of the table for its operand types; fp8 types the
+//     target lacks are computed as f16; if nothing fits or the FMA estimate
+//     is cheaper, it stays an FMA dot. A chain: for each instruction M
+//     (32, 16), the best head with warps [numWarps, 1] and the best tail with
+//     the same M, warps [numWarps, 1] and kWidth 4 (the run of consecutive
+//     columns a lane holds in the head's transposed result, so the tail's
+//     operand A is a register permutation of the head's result); the M with
+//     the lowest total wins. isTransposed is true unless every store of the
+//     result is contiguous along M (then a lane's run along M gives wider
+//     stores); chain heads are always transposed.
+//  4. Rewrite: convert_layout A and B to `#ttg.dot_op<{opIdx, parent =
+//     #mfma, kWidth}>` (then cast to the instruction's element type if
+//     emulated), C to `#mfma` (cast to f32/i32 if needed), a new `tt.dot`
+//     (or `tt.dot_scaled` for gfx950's f8f6f4 instructions), and convert the
+//     result back to the old layout and type. Triton's
+//     remove_layout_conversions, which follows, folds the conversions.
+//     Every decision is a remark with its cost and the runner-up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/MfmaCostModel.h"
+#include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "mfma-accelerate-dot"
+
+namespace mlir::triton_mfma {
+#define GEN_PASS_DEF_MFMAACCELERATEDOT
+#include "TritonMFMA/Passes.h.inc"
+} // namespace mlir::triton_mfma
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Generic-IR helpers (Triton's dialects are unregistered here)
+//===----------------------------------------------------------------------===//
+
+bool isOp(Operation *op, StringRef name) {
+  return op && op->getName().getStringRef() == name;
+}
+
+RankedTensorType tensorTypeOf(Value v) {
+  return dyn_cast<RankedTensorType>(v.getType());
+}
+
+/// Operations that compute each element of their result from the elements at
+/// the same position of their operands, so that a layout can flow through
+/// them unchanged.
+bool isElementwise(Operation *op) {
+  StringRef dialect = op->getName().getDialectNamespace();
+  if (dialect == "arith" || dialect == "math")
+    return !isOp(op, "arith.constant");
+  static const char *const kTritonElementwise[] = {
+      "ttg.convert_layout",    "tt.fp_to_fp", "tt.precise_sqrt",
+      "tt.precise_divf",       "tt.clampf",   "tt.mulhiui",
+      "tt.extern_elementwise", "tt.bitcast"};
+  for (const char *name : kTritonElementwise)
+    if (isOp(op, name))
+      return true;
+  return false;
+}
+
+/// "file:line" of the first file location in `loc`, for remarks that name
+/// another operation.
+std::string describeLoc(Location loc) {
+  std::string out = "unknown location";
+  loc->walk([&](Location l) {
+    if (auto flc = dyn_cast<FileLineColLoc>(l)) {
+      out =
+          llvm::formatv("{0}:{1}", flc.getFilename().getValue(), flc.getLine())
+              .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return out;
+}
+
+/// `ttg.num-warps` of the closest ancestor that has it (the module, or a
+/// warp-specialized partition).
+std::optional<unsigned> lookupNumWarps(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto a = p->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      return a.getInt();
+  return std::nullopt;
+}
+
+Value createOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
+               Type resultType, Attribute properties = {}) {
+  OperationState st(loc, name);
+  st.addOperands(operands);
+  st.addTypes(resultType);
+  if (properties)
+    st.propertiesAttr = properties;
+  return b.create(st)->getResult(0);
+}
+
+/// The operation that converts `from` elements to `to` elements, as Triton's
+/// AccelerateAMDMatmul spells it.
+StringRef castOpName(Type from, Type to) {
+  if (isa<FloatType>(from) && isa<FloatType>(to)) {
+    unsigned fb = from.getIntOrFloatBitWidth(), tb = to.getIntOrFloatBitWidth();
+    bool plain =
+        (from.isF16() || from.isF32() || from.isBF16() || from.isF64()) &&
+        (to.isF16() || to.isF32() || to.isBF16() || to.isF64());
+    if (plain && !(from.isBF16() && to.isF16()) &&
+        !(from.isF16() && to.isBF16()))
+      return fb < tb ? "arith.extf" : "arith.truncf";
+    return "tt.fp_to_fp";
+  }
+  unsigned fb = from.getIntOrFloatBitWidth(), tb = to.getIntOrFloatBitWidth();
+  return fb < tb ? "arith.extsi" : "arith.trunci";
+}
+
+/// Converts `v` to layout `layout` and element type `elem` (convert first,
+/// then cast, as Triton does).
+Value convertAndCast(OpBuilder &b, Location loc, Value v, const Layout &layout,
+                     Type elem) {
+  auto ty = cast<RankedTensorType>(v.getType());
+  auto converted = RankedTensorType::get(ty.getShape(), ty.getElementType(),
+                                         getLayoutAttr(b.getContext(), layout));
+  Value out = createOp(b, loc, "ttg.convert_layout", v, converted);
+  if (elem == ty.getElementType())
+    return out;
+  auto castTy =
+      RankedTensorType::get(ty.getShape(), elem, converted.getEncoding());
+  return createOp(b, loc, castOpName(ty.getElementType(), elem), out, castTy);
+}
+
+/// Casts `v` (any layout) to element type `elem`, keeping the layout.
+Value castTo(OpBuilder &b, Location loc, Value v, Type elem) {
+  auto ty = cast<RankedTensorType>(v.getType());
+  if (ty.getElementType() == elem)
+    return v;
+  auto castTy = RankedTensorType::get(ty.getShape(), elem, ty.getEncoding());
+  return createOp(b, loc, castOpName(ty.getElementType(), elem), v, castTy);
+}
+
+//===----------------------------------------------------------------------===//
+// Analysis of one dot
+//===----------------------------------------------------------------------===//
+
+struct DotSite {
+  Operation *op = nullptr;
+  RankedTensorType aTy, bTy, resTy;
+  LayoutPtr resultLayout; // a BlockedLayout
+  DotProblem problem;
+  MfmaElem aElem{}, bElem{};
+  bool emulateF16 = false; ///< fp8 types without an instruction: f16 MFMA
+  std::string typeRemark;
+  DotSite *head = nullptr, *tail = nullptr;
+  bool transposed = true;
+  std::string transposeWhy = "row-major stores";
+
+  std::string shapeText() const {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (problem.batch > 1)
+      os << problem.batch << "x";
+    os << problem.m << "x" << problem.n << "x" << problem.k << " "
+       << getElemName(aElem) << "*" << getElemName(bElem);
+    return s;
+  }
+};
+
+/// The dot whose result reaches `tail`'s operand A through same-shape
+/// elementwise operations of the same block, or null.
+Operation *findChainHead(Operation *tail) {
+  Value a = tail->getOperand(0);
+  auto aTy = tensorTypeOf(a);
+  if (!aTy)
+    return nullptr;
+  ArrayRef<int64_t> shape = aTy.getShape();
+  Block *block = tail->getBlock();
+  SmallVector<Value> work{a};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != block || !seen.insert(def).second)
+      continue;
+    if (isOp(def, "tt.dot"))
+      return def;
+    if (!isElementwise(def))
+      continue;
+    for (Value operand : def->getOperands()) {
+      auto t = tensorTypeOf(operand);
+      if (t && t.getShape() == shape)
+        work.push_back(operand);
+    }
+  }
+  return nullptr;
+}
+
+/// Whether the first non-convert producer of `v` lies outside the innermost
+/// loop around `user` (then its LDS load is hoisted out of the loop).
+bool isLoopInvariantOperand(Value v, Operation *user) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isOp(def, "ttg.convert_layout"))
+      break;
+    v = def->getOperand(0);
+  }
+  Operation *loop = user->getParentOp();
+  while (loop && !isOp(loop, "scf.for") && !isOp(loop, "scf.while"))
+    loop = loop->getParentOp();
+  if (!loop)
+    return false;
+  Region *defRegion = v.getParentRegion();
+  return !loop->isAncestor(defRegion->getParentOp()) ||
+         defRegion->getParentOp() == loop->getParentOp();
+}
+
+/// Layouts of the values that `tt.store`/`tt.atomic_rmw` write from `result`
+/// (followed through same-shape elementwise ops and scf.yield -> scf.for).
+SmallVector<LayoutPtr> findStoreLayouts(Value result) {
+  SmallVector<LayoutPtr> found;
+  auto ty = tensorTypeOf(result);
+  if (!ty)
+    return found;
+  ArrayRef<int64_t> shape = ty.getShape();
+  SmallVector<Value> work{result};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if ((isOp(user, "tt.store") || isOp(user, "tt.atomic_rmw")) &&
+          use.getOperandNumber() == 1) {
+        if (LayoutPtr l = getLayout(v.getType()))
+          found.push_back(l);
+        continue;
+      }
+      if (isOp(user, "scf.yield")) {
+        Operation *parent = user->getParentOp();
+        if (isOp(parent, "scf.for") &&
+            use.getOperandNumber() < parent->getNumResults())
+          work.push_back(parent->getResult(use.getOperandNumber()));
+        continue;
+      }
+      if (!isElementwise(user))
+        continue;
+      for (Value r : user->getResults())
+        if (auto t = tensorTypeOf(r); t && t.getShape() == shape)
+          work.push_back(r);
+    }
+  }
+  return found;
+}
+
+/// Rows of A and columns of B one wave covers in the blocked result layout
+/// (the FMA lowering's operand footprint).
+std::pair<int64_t, int64_t> fmaWaveCoverage(const BlockedLayout &l,
+                                            ArrayRef<int64_t> shape) {
+  unsigned r = shape.size();
+  auto cover = [&](unsigned d) -> int64_t {
+    int64_t perWarp = int64_t(l.sizePerThread[d]) * l.threadsPerWarp[d];
+    int64_t perCta = perWarp * l.warpsPerCTA[d];
+    if (shape[d] > perCta)
+      return shape[d] / l.warpsPerCTA[d];
+    return std::min<int64_t>(perWarp, shape[d]);
+  };
+  return {cover(r - 2), cover(r - 1)};
+}
+
+//===----------------------------------------------------------------------===//
+// Decisions
+//===----------------------------------------------------------------------===//
+
+struct Decision {
+  bool useMfma = false;
+  MfmaChoice choice;
+  std::string remark; ///< full text of the remark
+};
+
+struct MFMAAccelerateDot final
+    : mlir::triton_mfma::impl::MFMAAccelerateDotBase<MFMAAccelerateDot> {
+  using Base::Base;
+
+  GfxArch arch = GfxArch::GFX942;
+
+  DotConstraints baseConstraints() const {
+    DotConstraints c;
+    c.nonKDim = matrixInstrNonKDim;
+    c.kPack = kPack;
+    if (arch == GfxArch::GFX950 && c.kPack == 2)
+      c.kPack = 1; // Triton 3.9 also forces kpack 1 on gfx950
+    return c;
+  }
+
+  LogicalResult analyze(Operation *op, DotSite &site) {
+    site.op = op;
+    site.aTy = tensorTypeOf(op->getOperand(0));
+    site.bTy = tensorTypeOf(op->getOperand(1));
+    site.resTy = tensorTypeOf(op->getResult(0));
+    if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
+      return op->emitError("tt.dot without ranked tensor operands");
+    unsigned rank = site.resTy.getRank();
+    if (rank != 2 && rank != 3)
+      return op->emitError("tt.dot of rank ") << rank << " is not supported";
+    std::optional<unsigned> numWarps = lookupNumWarps(op);
+    if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
+      return op->emitError("no power-of-two ttg.num-warps for this dot");
+
+    auto precision = op->getPropertiesAsAttribute();
+    bool tf32 = false;
+    if (auto dict = dyn_cast_or_null<DictionaryAttr>(precision))
+      if (auto p = dict.getAs<IntegerAttr>("inputPrecision"))
+        tf32 = p.getInt() == 0; // Triton's InputPrecision::TF32
+    Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
+    auto a = classifyElementType(aE, tf32 && arch == GfxArch::GFX942);
+    auto b = classifyElementType(bE, tf32 && arch == GfxArch::GFX942);
+    if ((a && *a == MfmaElem::F64) || (b && *b == MfmaElem::F64))
+      return op->emitError("f64 dots are not handled by mfma-accelerate-dot; "
+                           "use Triton's accelerate_matmul");
+
+    DotProblem &p = site.problem;
+    p.arch = arch;
+    p.numWarps = *numWarps;
+    ArrayRef<int64_t> aShape = site.aTy.getShape();
+    ArrayRef<int64_t> cShape = site.resTy.getShape();
+    p.m = cShape[rank - 2];
+    p.n = cShape[rank - 1];
+    p.k = aShape[rank - 1];
+    p.batch = rank == 3 ? cShape[0] : 1;
+    p.aStorageBits = aE.isIntOrFloat() ? aE.getIntOrFloatBitWidth() : 0;
+    p.bStorageBits = bE.isIntOrFloat() ? bE.getIntOrFloatBitWidth() : 0;
+    p.aLoopInvariant = isLoopInvariantOperand(op->getOperand(0), op);
+    p.bLoopInvariant = isLoopInvariantOperand(op->getOperand(1), op);
+    if (a && b) {
+      site.aElem = *a;
+      site.bElem = *b;
+      p.aElem = *a;
+      p.bElem = *b;
+      if (lookupMfma(arch, *a, *b).empty() && isFp8(*a) && isFp8(*b)) {
+        // As Triton does for OCP fp8 on gfx942: f16 holds every fp8 value
+        // exactly, so the product is computed by the f16 instructions.
+        site.emulateF16 = true;
+        p.aElem = p.bElem = MfmaElem::F16;
+        site.typeRemark =
+            ("no " + getElemName(*a) + " x " + getElemName(*b) + " MFMA on " +
+             getArchName(arch) + ": computed as f16 (exact conversion); ")
+                .str();
+      }
+    } else {
+      site.typeRemark = "operand types without an MFMA instruction; ";
+    }
+    return success();
+  }
+
+  Decision decideFma(DotSite &s, StringRef why) {
+    Decision d;
+    d.remark = ("left as an FMA dot: " + why).str();
+    return d;
+  }
+
+  void chooseTransposition(DotSite &s) {
+    if (s.head || s.tail) {
+      s.transposed = true;
+      s.transposeWhy =
+          s.tail ? "chain head: lanes hold the tail's K" : "chain tail";
+      return;
+    }
+    SmallVector<LayoutPtr> stores = findStoreLayouts(s.op->getResult(0));
+    unsigned rank = s.resTy.getRank();
+    bool allColumnMajor = !stores.empty();
+    for (const LayoutPtr &l : stores) {
+      auto *bl = dyn_cast<BlockedLayout>(l.get());
+      if (!bl || bl->order.empty() || bl->order[0] != rank - 2)
+        allColumnMajor = false;
+    }
+    if (allColumnMajor) {
+      s.transposed = false;
+      s.transposeWhy = "stores contiguous along M";
+    }
+  }
+
+  Decision decideSingle(DotSite &s, const DotConstraints &c) {
+    if (!s.typeRemark.empty() && !s.emulateF16)
+      return decideFma(s, s.typeRemark + "no MFMA for " + s.shapeText());
+    MfmaSearch search = rankMfmaChoices(s.problem, c);
+    if (search.ranked.empty())
+      return decideFma(s, s.emulateF16
+                              ? "no " + getElemName(s.aElem).str() + " x " +
+                                    getElemName(s.bElem).str() + " MFMA on " +
+                                    getArchName(arch).str() +
+                                    ", and as f16: " + search.whyNone
+                              : search.whyNone);
+    const MfmaChoice &best = search.ranked.front();
+    auto *bl = cast<BlockedLayout>(s.resultLayout.get());
+    auto [rows, cols] = fmaWaveCoverage(*bl, s.resTy.getShape());
+    DotCost fma = estimateFma(s.problem, rows, cols);
+    if (!c.nonKDim && fma.cycles() < best.cost.cycles())
+      return decideFma(s, llvm::formatv("FMA estimated at {0} cycles per wave, "
+                                        "cheaper than {1}",
+                                        fma.cycles(), best.str())
+                              .str());
+    Decision d;
+    d.useMfma = true;
+    d.choice = best;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << s.typeRemark << s.shapeText() << " on " << getArchName(arch) << ": "
+       << best.str();
+    if (search.ranked.size() > 1)
+      os << "; runner-up " << search.ranked[1].str();
+    os << "; FMA " << fma.cycles() << " cycles";
+    d.remark = os.str();
+    return d;
+  }
+
+  /// Joint choice for a (head, tail) chain. Returns false (with `why`) when
+  /// the pair cannot be kept in registers; both are then decided alone.
+  bool decideChain(DotSite &head, DotSite &tail, Decision &dh, Decision &dt,
+                   std::string &why) {
+    if (head.resTy.getRank() != 2 || tail.resTy.getRank() != 2) {
+      why = "batched dots";
+      return false;
+    }
+    if ((!head.typeRemark.empty() && !head.emulateF16) ||
+        (!tail.typeRemark.empty() && !tail.emulateF16)) {
+      why = "an operand type without an MFMA instruction";
+      return false;
+    }
+    if (getElemBits(tail.problem.aElem) != 16) {
+      why = "the tail's operand A is not 16-bit (kWidth 4 is only a register "
+            "permutation of the head's result for 16-bit elements)";
+      return false;
+    }
+    unsigned numWarps = head.problem.numWarps;
+    if (tail.problem.numWarps != numWarps) {
+      why = "different ttg.num-warps";
+      return false;
+    }
+    DotProblem tp = tail.problem;
+    tp.aInRegisters = true;
+    std::optional<std::pair<MfmaChoice, MfmaChoice>> best;
+    std::string runnerUp;
+    for (unsigned m : {32u, 16u}) {
+      DotConstraints hc = baseConstraints(), tc = baseConstraints();
+      hc.warps = tc.warps = {numWarps, 1};
+      hc.instrM = tc.instrM = m;
+      tc.kWidth = 4;
+      tc.kPack = 1;
+      MfmaSearch hs = rankMfmaChoices(head.problem, hc);
+      MfmaSearch ts = rankMfmaChoices(tp, tc);
+      if (hs.ranked.empty() || ts.ranked.empty()) {
+        if (why.empty())
+          why = hs.ranked.empty() ? hs.whyNone : ts.whyNone;
+        continue;
+      }
+      const MfmaChoice &h = hs.ranked.front(), &t = ts.ranked.front();
+      int64_t total = h.cost.cycles() + t.cost.cycles();
+      if (!best ||
+          total < best->first.cost.cycles() + best->second.cost.cycles()) {
+        if (best)
+          runnerUp = llvm::formatv("M={0}: {1} cycles", best->first.instr->m,
+                                   best->first.cost.cycles() +
+                                       best->second.cost.cycles());
+        best = std::make_pair(h, t);
+      } else {
+        runnerUp = llvm::formatv("M={0}: {1} cycles", m, total);
+      }
+    }
+    if (!best)
+      return false;
+    auto describe = [&](DotSite &s, const MfmaChoice &c, StringRef role,
+                        DotSite &other) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << s.typeRemark << "chain " << role << " (with the dot at "
+         << describeLoc(other.op->getLoc()) << "): " << s.shapeText() << " on "
+         << getArchName(arch) << ": " << c.str()
+         << "; result -> operand A in registers (same instruction M, warps "
+            "along M, kWidth 4)";
+      if (!runnerUp.empty())
+        os << "; pair "
+           << best->first.cost.cycles() + best->second.cost.cycles()
+           << " cycles, runner-up " << runnerUp;
+      return os.str();
+    };
+    dh.useMfma = dt.useMfma = true;
+    dh.choice = best->first;
+    dt.choice = best->second;
+    dh.remark = describe(head, dh.choice, "head", tail);
+    dt.remark = describe(tail, dt.choice, "tail", head);
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Rewriting
+  //===--------------------------------------------------------------------===//
+
+  void rewriteMfma(DotSite &s, const Decision &d) {
+    Operation *op = s.op;
+    MLIRContext *ctx = op->getContext();
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    const MfmaInstr &instr = *d.choice.instr;
+    auto *blocked = cast<BlockedLayout>(s.resultLayout.get());
+
+    auto mfma = std::make_shared<AMDMfmaLayout>();
+    mfma->version = getMfmaVersion(arch);
+    mfma->warpsPerCTA = d.choice.warps;
+    mfma->instrShape = {instr.m, instr.n, instr.k};
+    mfma->isTransposed = s.transposed;
+    mfma->cga = blocked->cga;
+    DotOperandLayout aLayout, bLayout;
+    aLayout.opIdx = 0;
+    bLayout.opIdx = 1;
+    aLayout.parent = bLayout.parent = mfma;
+    aLayout.kWidth = bLayout.kWidth = d.choice.kWidth;
+
+    Type f16 = b.getF16Type();
+    Type aElem = s.emulateF16 ? f16 : s.aTy.getElementType();
+    Type bElem = s.emulateF16 ? f16 : s.bTy.getElementType();
+    Value a = convertAndCast(b, loc, op->getOperand(0), aLayout, aElem);
+    Value bv = convertAndCast(b, loc, op->getOperand(1), bLayout, bElem);
+    Type resElem = s.resTy.getElementType();
+    Type accElem = instr.isIntAcc() ? Type(b.getI32Type()) : b.getF32Type();
+    Value c = convertAndCast(b, loc, op->getOperand(2), *mfma, accElem);
+    auto accTy = RankedTensorType::get(s.resTy.getShape(), accElem,
+                                       getLayoutAttr(ctx, *mfma));
+    Value dot;
+    if (instr.scaled) {
+      // Triton's ScaleDotElemType: E4M3 = 0, E5M2 = 1.
+      auto code = [&](MfmaElem e) {
+        return b.getI32IntegerAttr(e == MfmaElem::F8E5M2 ? 1 : 0);
+      };
+      NamedAttrList props;
+      props.append("a_elem_type", code(s.aElem));
+      props.append("b_elem_type", code(s.bElem));
+      props.append("fastMath", b.getBoolAttr(false));
+      props.append("lhs_k_pack", b.getBoolAttr(true));
+      props.append("operandSegmentSizes",
+                   b.getDenseI32ArrayAttr({1, 1, 1, 0, 0}));
+      props.append("rhs_k_pack", b.getBoolAttr(true));
+      dot = createOp(b, loc, "tt.dot_scaled", {a, bv, c}, accTy,
+                     props.getDictionary(ctx));
+    } else {
+      dot = createOp(b, loc, "tt.dot", {a, bv, c}, accTy,
+                     op->getPropertiesAsAttribute());
+      dot.getDefiningOp()->setDiscardableAttrs(
+          op->getDiscardableAttrDictionary());
+    }
+    Value out = castTo(b, loc, dot, resElem);
+    out = createOp(b, loc, "ttg.convert_layout", out, s.resTy);
+    op->getResult(0).replaceAllUsesWith(out);
+    op->erase();
+  }
+
+  /// FMA dot: Triton's FMA lowering wants f16 or f32 operands; others are
+  /// upcast to f32 in their current layout (as Triton's pass does).
+  /// Operands of different float types are both upcast.
+  void rewriteFma(DotSite &s) {
+    Operation *op = s.op;
+    OpBuilder b(op);
+    Type ea = s.aTy.getElementType(), eb = s.bTy.getElementType();
+    bool mixed = ea != eb;
+    for (unsigned i = 0; i < 2; ++i) {
+      Value v = op->getOperand(i);
+      Type e = i == 0 ? ea : eb;
+      if (!isa<FloatType>(e) || e.isF32() || (e.isF16() && !mixed))
+        continue;
+      op->setOperand(i, castTo(b, op->getLoc(), v, b.getF32Type()));
+    }
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (matrixInstrNonKDim != 0 && matrixInstrNonKDim != 4 &&
+        matrixInstrNonKDim != 16 && matrixInstrNonKDim != 32) {
+      module.emitError("matrix-instr-nonkdim must be 0, 4, 16 or 32, not ")
+          << static_cast<unsigned>(matrixInstrNonKDim);
+      return signalPassFailure();
+    }
+    if (kPack > 2) {
+      module.emitError("kpack must be 0, 1 or 2, not ")
+          << static_cast<unsigned>(kPack);
+      return signalPassFailure();
+    }
+
+    SmallVector<Operation *> dots;
+    bool hadError = false;
+    module.walk([&](Operation *op) {
+      if (!isOp(op, "tt.dot") && !isOp(op, "tt.dot_scaled"))
+        return;
+      auto res = op->getNumResults() == 1 ? tensorTypeOf(op->getResult(0))
+                                          : RankedTensorType();
+      LayoutPtr l = res ? getLayout(res) : nullptr;
+      if (!l || !isa<BlockedLayout>(l.get()))
+        return; // already lowered (or not a TritonGPU dot)
+      if (isOp(op, "tt.dot_scaled")) {
+        op->emitError("tt.dot_scaled is not handled by mfma-accelerate-dot; "
+                      "use Triton's accelerate_matmul");
+        hadError = true;
+        return;
+      }
+      dots.push_back(op);
+    });
+    if (hadError)
+      return signalPassFailure();
+    if (dots.empty())
+      return markAllAnalysesPreserved();
+
+    auto target = module->getAttrOfType<StringAttr>("ttg.target");
+    std::optional<GfxArch> parsed =
+        target ? parseGfxArch(target.getValue()) : std::nullopt;
+    if (!parsed) {
+      module.emitError("mfma-accelerate-dot: target ")
+          << (target ? target.getValue() : StringRef("<none>"))
+          << " is not gfx90a, gfx942 or gfx950";
+      return signalPassFailure();
+    }
+    arch = *parsed;
+    auto tpw = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp");
+    if (!tpw || tpw.getInt() != 64) {
+      module.emitError("mfma-accelerate-dot needs \"ttg.threads-per-warp\" = "
+                       "64 (CDNA waves)");
+      return signalPassFailure();
+    }
+
+    // 1. Analysis.
+    std::vector<DotSite> sites(dots.size());
+    llvm::DenseMap<Operation *, DotSite *> siteOf;
+    for (auto [i, op] : llvm::enumerate(dots)) {
+      sites[i].resultLayout = getLayout(op->getResult(0).getType());
+      if (failed(analyze(op, sites[i])))
+        return signalPassFailure();
+      siteOf[op] = &sites[i];
+    }
+
+    // 2. Chains.
+    if (chainDots) {
+      for (DotSite &s : sites) {
+        Operation *h = findChainHead(s.op);
+        auto it = h ? siteOf.find(h) : siteOf.end();
+        if (it == siteOf.end() || it->second->tail || it->second == &s)
+          continue;
+        s.head = it->second;
+        it->second->tail = &s;
+      }
+    }
+
+    // 3. Decisions.
+    llvm::DenseMap<DotSite *, Decision> decisions;
+    for (DotSite &s : sites) {
+      if (decisions.count(&s))
+        continue;
+      if (s.tail) {
+        Decision dh, dt;
+        std::string why;
+        if (decideChain(s, *s.tail, dh, dt, why)) {
+          decisions[&s] = dh;
+          decisions[s.tail] = dt;
+          continue;
+        }
+        s.op->emitRemark() << "chain with the dot at "
+                           << describeLoc(s.tail->op->getLoc())
+                           << " not kept in registers: " << why;
+        s.tail->head = nullptr;
+        s.tail = nullptr;
+      }
+      if (s.head && !decisions.count(&s))
+        continue; // decided with its head
+    }
+    for (DotSite &s : sites)
+      if (!decisions.count(&s))
+        decisions[&s] = decideSingle(s, baseConstraints());
+
+    // 4. Rewrite.
+    for (DotSite &s : sites) {
+      Decision &d = decisions[&s];
+      if (d.useMfma) {
+        chooseTransposition(s);
+        std::string text = d.remark;
+        text += s.transposed ? "; transposed (" : "; not transposed (";
+        text += s.transposeWhy + ")";
+        LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << text << "\n");
+        s.op->emitRemark() << text;
+        rewriteMfma(s, d);
+      } else {
+        s.op->emitRemark() << d.remark;
+        rewriteFma(s);
+      }
+    }
+  }
+};
+
+} // namespace
