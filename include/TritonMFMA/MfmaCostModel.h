@@ -22,7 +22,9 @@
 // pipe; fewer LDS instructions and registers break ties; table order prefers
 // larger tiles and the K-doubled CDNA4 shapes. The FMA estimate (for the
 // fallback decision) is VALU cycles of M*N*K/(64*numWarps) fused multiply-adds
-// per lane plus the LDS bytes of the blocked operand layout.
+// per lane plus the LDS bytes of the blocked operand layout. A chain pair is
+// also compared with its dots chosen alone plus the LDS round trips that
+// costs (ldsRoundTripCycles).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITONMFMA_MFMACOSTMODEL_H
@@ -102,6 +104,14 @@ std::optional<MfmaChoice> evaluateMfma(const DotProblem &p,
 /// are the rows of A / columns of B one wave covers in the blocked layout of
 /// the dot's result.
 DotCost estimateFma(const DotProblem &p, int64_t warpRows, int64_t warpCols);
+
+/// LDS cycles for one wave to move `bytes` through LDS (write or read).
+int64_t ldsCycles(int64_t bytes);
+/// One exchange between waves through LDS inside a loop (a convert_layout
+/// or a cross-wave reduction): write `bytes`, barrier, read them back. Beyond
+/// the bandwidth, every wave waits for the slowest at the barrier and pays
+/// two LDS latencies (about 64 clocks each on CDNA2/3/4): 128 cycles.
+int64_t ldsRoundTripCycles(int64_t bytes);
 
 /// Strict weak order on candidates used for ranking.
 bool isCheaper(const MfmaChoice &a, const MfmaChoice &b);

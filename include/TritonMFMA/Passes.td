@@ -324,7 +324,10 @@ def MFMAAccelerateDot : Pass<"mfma-accelerate-dot", "mlir::ModuleOp"> {
     the tail's kWidth equal to the 4 consecutive elements a lane holds in the
     head's result. Then the head's result reaches the tail's operand A by a
     register permutation, with no LDS round trip. The pair is costed jointly
-    (e.g. BLOCK_N = 16 picks 16x16 for both dots instead of 16x16 + 32x32).
+    (e.g. BLOCK_N = 16 picks 16x16 for both dots instead of 16x16 + 32x32)
+    and against each dot chosen alone plus the LDS round trips that costs
+    (P, and the row reductions if the head splits N); the chain is kept only
+    when it is cheaper (a remark says which and why).
 
     isTransposed: true (each lane holds consecutive columns, for row-major
     stores) unless every store of the result is contiguous along M.

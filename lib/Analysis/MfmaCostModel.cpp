@@ -6,8 +6,9 @@
 //    operand elements across lane groups);
 //  * kpack 2 doubles the operand run a lane reads at once (kBase elements,
 //    as stored) as long as it stays within 128 bits (the widest ds_read);
-//    CDNA4 has K-doubled instructions instead and Triton 3.9 forces kpack 1
-//    there;
+//    the model itself only picks it for 8/16-bit elements read 64 bits at a
+//    time (then ds_read_b128); CDNA4 has K-doubled instructions instead and
+//    Triton 3.9 forces kpack 1 there;
 //  * M and N may be smaller than the tile (the layout broadcasts), which is
 //    what makes 16x16 usable for M = 1..8 decode GEMMs;
 //  * warpsPerCTA is a product of powers of two equal to numWarps.
@@ -59,6 +60,15 @@ std::string MfmaChoice::str() const {
   return s;
 }
 
+int64_t mlir::triton_mfma::ldsCycles(int64_t bytes) {
+  return ceilDiv(bytes, kLdsBytesPerCycle);
+}
+
+int64_t mlir::triton_mfma::ldsRoundTripCycles(int64_t bytes) {
+  constexpr int64_t kLdsLatency = 64;
+  return 2 * ldsCycles(bytes) + 2 * kLdsLatency;
+}
+
 bool mlir::triton_mfma::isCheaper(const MfmaChoice &a, const MfmaChoice &b) {
   auto key = [](const MfmaChoice &c) {
     return std::make_tuple(c.cost.cycles(), c.cost.dsReads, c.cost.vgprs,
@@ -85,10 +95,18 @@ std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
     return std::nullopt;
   unsigned aBits = p.aStorageBits ? p.aStorageBits : getElemBits(instr.a);
   unsigned bBits = p.bStorageBits ? p.bStorageBits : getElemBits(instr.b);
-  if (kPack == 2 &&
-      (p.arch == GfxArch::GFX950 || instr.scaled || instr.isSmallTile() ||
-       instr.kBase * std::max(aBits, bBits) * 2 > 128))
-    return std::nullopt;
+  if (kPack == 2) {
+    unsigned bits = std::max(aBits, bBits);
+    if (p.arch == GfxArch::GFX950 || instr.scaled || instr.isSmallTile() ||
+        instr.kBase * bits * 2 > 128)
+      return std::nullopt;
+    // Chosen by the model only where it turns a 64-bit read of 8/16-bit
+    // elements into ds_read_b128: for 32-bit elements (xf32/f32) Triton's LDS
+    // layout for the wider run costs more ds_writes and saves no reads
+    // (bench/results/accelerate_dot.txt), and a 32-bit read gains little.
+    if (c.kPack != 2 && (instr.kBase * bits != 64 || bits > 16))
+      return std::nullopt;
+  }
   if (p.k % (int64_t(instr.k) * kPack) != 0)
     return std::nullopt;
   unsigned wm = warps[warps.size() - 2], wn = warps.back();
@@ -127,7 +145,7 @@ std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
                        : batchPerWarp * rowsA * p.k * aBits / 8;
   int64_t bBytes =
       p.bLoopInvariant ? 0 : batchPerWarp * colsB * p.k * bBits / 8;
-  cost.ldsCycles = ceilDiv(aBytes + bBytes, kLdsBytesPerCycle);
+  cost.ldsCycles = ldsCycles(aBytes + bBytes);
 
   // Per-lane operand elements and the reads that fetch them.
   int64_t aElems = batchPerWarp * tilesM * instr.m * p.k / 64;
@@ -208,6 +226,6 @@ DotCost mlir::triton_mfma::estimateFma(const DotProblem &p, int64_t warpRows,
            ? 0
            : std::min(warpRows, p.m) * p.k * aBits / 8) +
       (p.bLoopInvariant ? 0 : std::min(warpCols, p.n) * p.k * bBits / 8);
-  cost.ldsCycles = ceilDiv(bytes * p.batch, kLdsBytesPerCycle);
+  cost.ldsCycles = ldsCycles(bytes * p.batch);
   return cost;
 }

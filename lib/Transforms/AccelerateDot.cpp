@@ -22,7 +22,9 @@
 //     the same M, warps [numWarps, 1] and kWidth 4 (the run of consecutive
 //     columns a lane holds in the head's transposed result, so the tail's
 //     operand A is a register permutation of the head's result); the M with
-//     the lowest total wins. isTransposed is true unless every store of the
+//     the lowest total wins, if it beats both dots chosen alone plus the LDS
+//     round trips that would cost (P; row max and sum when the head's warps
+//     split N). isTransposed is true unless every store of the
 //     result is contiguous along M (then a lane's run along M gives wider
 //     stores); chain heads are always transposed.
 //  4. Rewrite: convert_layout A and B to `#ttg.dot_op<{opIdx, parent =
@@ -32,6 +34,29 @@
 //     result back to the old layout and type. Triton's
 //     remove_layout_conversions, which follows, folds the conversions.
 //     Every decision is a remark with its cost and the runner-up.
+//
+// Differences from Triton 3.9's AccelerateAMDMatmul (same result otherwise,
+// e.g. 32x32x8 / 32x32x16 with warps [2, 2] for a 128x128 GEMM tile, 16x16
+// with warps [1, 4] for M = 16, [4, 1] transposed chains for BLOCK_M = 128
+// flash attention):
+//  * kpack: Triton uses the kernel's kpack (default 1); the model takes 2
+//    when it turns 64-bit LDS reads of 8/16-bit operands into ds_read_b128
+//    (half the ds_reads, gfx90a/gfx942).
+//  * small M: Triton computes M = 4 with a 4x64 tile that every wave repeats
+//    and leaves M = 1 to FMA; the model finds 16x16 with warps along N about
+//    half the matrix cycles and a quarter of the LDS reads per wave.
+//  * warps: Triton's warpsPerTile is a fixed doubling rule; here every split
+//    is costed (e.g. 32x32 GEMM tiles with 4 warps: 16x16 on [2, 2] instead
+//    of 32x32 repeated by every wave).
+//  * chains: Triton fixes the head to [numWarps, 1] and picks each dot's
+//    instruction alone, so BLOCK_N = 16 (16x16 head, 32x32 tail) or 8 warps
+//    with BLOCK_M = 64 ([8, 1] head, [2, 4] tail) send P through LDS; here
+//    the pair shares instruction M and warps, or, where repeating rows across
+//    waves costs more than the exchange (BLOCK_M 16/32 decode attention),
+//    the dots are chosen alone on purpose.
+//  * fp8 without an instruction on gfx90a: f16 MFMA instead of FMA.
+//  * isTransposed follows the stores (non-transposed when every store of the
+//    result is contiguous along M); Triton always transposes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -495,6 +520,35 @@ struct MFMAAccelerateDot final
     }
     if (!best)
       return false;
+    int64_t pairCycles = best->first.cost.cycles() + best->second.cost.cycles();
+
+    // The alternative: each dot alone and P exchanged through LDS (a round
+    // trip; the tail's read of P from LDS is already in its LDS cycles), plus
+    // two more round trips (row max, row sum) when the head splits N across
+    // waves.
+    std::string alternative;
+    MfmaSearch ha = rankMfmaChoices(head.problem, baseConstraints());
+    MfmaSearch ta = rankMfmaChoices(tail.problem, baseConstraints());
+    if (!ha.ranked.empty() && !ta.ranked.empty()) {
+      const MfmaChoice &h = ha.ranked.front(), &t = ta.ranked.front();
+      const DotProblem &tp0 = tail.problem;
+      int64_t pBytes = tp0.m * tp0.k * getElemBits(tp0.aElem) / 8 / numWarps;
+      int64_t exchange = ldsRoundTripCycles(pBytes) - ldsCycles(pBytes);
+      if (h.warps.back() > 1)
+        exchange += 2 * ldsRoundTripCycles(head.problem.m * 4 / numWarps);
+      int64_t alone = h.cost.cycles() + t.cost.cycles() + exchange;
+      if (alone < pairCycles) {
+        why = llvm::formatv(
+            "in registers the pair costs {0} cycles per wave ({1} + {2}); "
+            "each dot alone with P through LDS {3} ({4} + {5} + {6} for the "
+            "LDS exchanges)",
+            pairCycles, best->first.str(), best->second.str(), alone, h.str(),
+            t.str(), exchange);
+        return false;
+      }
+      alternative = llvm::formatv(
+          "{0} cycles with each dot alone and P through LDS", alone);
+    }
     auto describe = [&](DotSite &s, const MfmaChoice &c, StringRef role,
                         DotSite &other) {
       std::string text;
@@ -504,10 +558,11 @@ struct MFMAAccelerateDot final
          << getArchName(arch) << ": " << c.str()
          << "; result -> operand A in registers (same instruction M, warps "
             "along M, kWidth 4)";
+      os << "; pair " << pairCycles << " cycles";
       if (!runnerUp.empty())
-        os << "; pair "
-           << best->first.cost.cycles() + best->second.cost.cycles()
-           << " cycles, runner-up " << runnerUp;
+        os << ", runner-up " << runnerUp;
+      if (!alternative.empty())
+        os << ", " << alternative;
       return os.str();
     };
     dh.useMfma = dt.useMfma = true;

@@ -228,7 +228,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// f32 with TF32 input precision (inputPrecision = 0) on gfx942: xf32.
+// f32 with TF32 input precision (inputPrecision = 0) on gfx942: xf32; no kpack
+// for 32-bit elements (measured: more ds_writes, no fewer reads).
 // CHECK-LABEL: sym_name = "gemm_xf32_gfx942"
 // CHECK: "tt.dot"{{.*}} -> tensor<128x128xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 4], isTransposed = true}>>
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -237,7 +238,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (tensor<128x32xf32, #opA>, tensor<32x128xf32, #opB>, tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked>, sym_name = "gemm_xf32_gfx942"}> ({
   ^bb0(%a: tensor<128x32xf32, #opA>, %b: tensor<32x128xf32, #opB>, %c: tensor<128x128xf32, #blocked>):
-    // expected-remark @below {{128x128x32 xf32*xf32 on gfx942: v_mfma_f32_32x32x4_xf32}}
+    // expected-remark @below {{128x128x32 xf32*xf32 on gfx942: v_mfma_f32_32x32x4_xf32 warps=[2,2] kWidth=2:}}
     %d = "tt.dot"(%a, %b, %c) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<128x32xf32, #opA>, tensor<32x128xf32, #opB>, tensor<128x128xf32, #blocked>) -> tensor<128x128xf32, #blocked>
     "tt.return"(%d) : (tensor<128x128xf32, #blocked>) -> ()
   }) : () -> ()
@@ -335,10 +336,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // OCP fp8 on gfx942 has no instruction: converted to f16 (exact) in the
-// operand layout and computed with the f16 instruction, as Triton does.
+// operand layout and computed with the f16 instruction, as Triton does. No
+// kpack: the stored run (4 fp8) is a 32-bit read either way.
 // CHECK-LABEL: sym_name = "fp8_ocp_gfx942"
-// CHECK: %[[A:.+]] = "ttg.convert_layout"(%arg0) : ({{.*}}) -> tensor<128x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 8}>>
-// CHECK: %[[A16:.+]] = "tt.fp_to_fp"(%[[A]]) : ({{.*}}) -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 8}>>
+// CHECK: %[[A:.+]] = "ttg.convert_layout"(%arg0) : ({{.*}}) -> tensor<128x64xf8E4M3FN, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 4}>>
+// CHECK: %[[A16:.+]] = "tt.fp_to_fp"(%[[A]]) : ({{.*}}) -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 4}>>
 // CHECK: "tt.dot"(%[[A16]],
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #opA = #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
