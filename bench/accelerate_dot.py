@@ -26,6 +26,7 @@ from dataclasses import dataclass
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 os.environ["TRITON_MFMA_STRICT"] = "1"  # a failing pass must not silently become a stock compile
 
+import triton  # noqa: E402
 import triton_mfma  # noqa: E402
 from triton_mfma import loop_order, report  # noqa: E402
 from triton_mfma.compile import compile_pair  # noqa: E402
@@ -157,8 +158,8 @@ def run(archs, out):
         print(s, flush=True)
         lines.append(s)
 
-    emit(f"# mfma-accelerate-dot vs stock Triton {triton_mfma.__version__ if hasattr(triton_mfma, '__version__') else ''}"
-         f" -- `PYTHONPATH=python python bench/accelerate_dot.py`")
+    emit(f"# mfma-accelerate-dot (triton-mfma {triton_mfma.__version__}) vs stock Triton {triton.__version__}'s "
+         f"accelerate_matmul -- `PYTHONPATH=python python bench/accelerate_dot.py`")
     emit("# per config: stock | ours. instr = v_mfma_* in the kernel; vgpr/agpr; sp = VGPR spills; occ = waves/SIMD")
     emit("# (registers and LDS); loop = main loop: MFMA count / dot issue cycles (MFMA passes x 4, or 4 per v_fma of an")
     emit("# FMA dot), ds_read+ds_write,")

@@ -13,13 +13,17 @@
 //                  operands that stay in registers (the A of a chain tail, a
 //                  loop-invariant operand hoisted out of the loop) cost 0
 //   ds_reads       LDS read instructions: per-lane operand elements over the
-//                  vector width kWidth (at most 16 bytes)
+//                  vector width kWidth (at most 16 bytes); an operand whose
+//                  K is not contiguous in LDS is read one element at a time
+//                  on gfx90a, 64 bits at a time on gfx950 (ds_read_b64_tr),
+//                  in full vectors on gfx942 (Triton transposes in threads)
 //   registers      32-bit registers per lane for the accumulator and one
 //                  K-block of A and B
 //
-// and ranks candidates by (max(matrix, LDS) cycles, ds_reads, registers,
-// table order). The dot runs at the slower of the matrix pipe and the LDS
-// pipe; fewer LDS instructions and registers break ties; table order prefers
+// and ranks candidates by (max(matrix, LDS) cycles, matrix cycles, ds_reads,
+// registers, table order, Triton's warp split). The dot runs at the slower of
+// the matrix pipe and the LDS pipe; a freer matrix pipe (other waves share
+// it), fewer LDS instructions and registers break ties; table order prefers
 // larger tiles and the K-doubled CDNA4 shapes. The FMA estimate (for the
 // fallback decision) is VALU cycles of M*N*K/(64*numWarps) fused multiply-adds
 // per lane plus the LDS bytes of the blocked operand layout. A chain pair is
@@ -52,6 +56,10 @@ struct DotProblem {
   unsigned numWarps = 4;
   bool aInRegisters = false; ///< A is produced in registers (chain tail)
   bool aLoopInvariant = false, bLoopInvariant = false;
+  /// Whether K is the contiguous dimension of the operand as loaded (the
+  /// order of its blocked layout). A lane's run along K is then one vector
+  /// in LDS; otherwise it is gathered (see evaluateMfma).
+  bool aKContiguous = true, bKContiguous = true;
 };
 
 /// Restrictions on the search: user overrides and chain-dot requirements.
@@ -78,6 +86,9 @@ struct MfmaChoice {
   unsigned kWidth = 0;
   DotCost cost;
   unsigned tableIndex = 0;
+  /// The warp split Triton's warpsPerTile would give for this instruction
+  /// (the last tie-breaker: on equal cost, no surprise).
+  bool tritonWarps = false;
   /// Prints e.g. "v_mfma_f32_32x32x8_f16 warps=[2,2] kWidth=8 (kpack 2):
   /// 512 matrix / 256 LDS cycles, 16 ds_read, 96 VGPRs".
   void print(llvm::raw_ostream &os) const;

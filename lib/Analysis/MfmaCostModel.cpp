@@ -71,19 +71,34 @@ int64_t mlir::triton_mfma::ldsRoundTripCycles(int64_t bytes) {
 
 bool mlir::triton_mfma::isCheaper(const MfmaChoice &a, const MfmaChoice &b) {
   auto key = [](const MfmaChoice &c) {
-    return std::make_tuple(c.cost.cycles(), c.cost.dsReads, c.cost.vgprs,
-                           c.tableIndex, c.cost.matrixCycles);
+    return std::make_tuple(c.cost.cycles(), c.cost.matrixCycles, c.cost.vgprs,
+                           c.cost.dsReads, c.tableIndex, !c.tritonWarps);
   };
   if (key(a) != key(b))
     return key(a) < key(b);
-  // Equal cost: the warp split closer to square reads less (stock's habit).
-  auto imbalance = [](const MfmaChoice &c) {
-    unsigned hi = *llvm::max_element(c.warps), lo = *llvm::min_element(c.warps);
-    return hi / std::max(1u, lo);
-  };
-  if (imbalance(a) != imbalance(b))
-    return imbalance(a) < imbalance(b);
   return a.warps > b.warps; // deterministic: more warps along M first
+}
+
+/// Triton 3.9's warpsPerTile for a plain (not chained, rank-2) dot: double
+/// the warps along M while M has at least twice as many instruction rows left
+/// per warp as N has columns, else along N; swap if N is over-split.
+static SmallVector<unsigned> tritonWarpSplit(int64_t m, int64_t n,
+                                             unsigned numWarps, unsigned tm,
+                                             unsigned tn) {
+  SmallVector<unsigned> w = {1, 1};
+  while (w[0] * w[1] < numWarps) {
+    if (m / (tm * 2) / w[0] >= n / tn / w[1]) {
+      if (w[0] < m / tm)
+        w[0] *= 2;
+      else
+        w[1] *= 2;
+    } else {
+      w[1] *= 2;
+    }
+  }
+  if (int64_t(w[1]) * tn > n)
+    return {w[1], w[0]};
+  return w;
 }
 
 std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
@@ -150,8 +165,20 @@ std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
   // Per-lane operand elements and the reads that fetch them.
   int64_t aElems = batchPerWarp * tilesM * instr.m * p.k / 64;
   int64_t bElems = batchPerWarp * tilesN * instr.n * p.k / 64;
-  int64_t vecA = std::min<int64_t>(kWidth, kMaxReadBytes * 8 / aBits);
-  int64_t vecB = std::min<int64_t>(kWidth, kMaxReadBytes * 8 / bBits);
+  // A lane's run along K is one LDS vector when K is contiguous; otherwise
+  // gfx90a gathers it element by element, gfx950 reads it transposed 64 bits
+  // at a time (ds_read_b64_tr_b*), and on gfx942 Triton's in-thread transpose
+  // makes the LDS copy K-contiguous.
+  auto vecOf = [&](bool kContiguous, unsigned bits) -> int64_t {
+    int64_t full = std::min<int64_t>(kWidth, kMaxReadBytes * 8 / bits);
+    if (kContiguous || p.arch == GfxArch::GFX942)
+      return full;
+    if (p.arch == GfxArch::GFX950)
+      return std::min<int64_t>(full, 64 / bits);
+    return 1;
+  };
+  int64_t vecA = vecOf(p.aKContiguous, aBits);
+  int64_t vecB = vecOf(p.bKContiguous, bBits);
   cost.dsReads = (aBytes ? ceilDiv(aElems, vecA) : 0) +
                  (bBytes ? ceilDiv(bElems, vecB) : 0);
   // Accumulator tiles plus the operand tiles of the whole K (a dot_op
@@ -187,10 +214,15 @@ MfmaSearch mlir::triton_mfma::rankMfmaChoices(const DotProblem &p,
       c.kPack ? SmallVector<unsigned>{c.kPack} : SmallVector<unsigned>{1, 2};
   for (const MfmaInstr *i : instrs) {
     unsigned index = i - table.data();
+    SmallVector<unsigned> triton =
+        batched ? SmallVector<unsigned>{p.numWarps, 1, 1}
+                : tritonWarpSplit(p.m, p.n, p.numWarps, i->m, i->n);
     for (ArrayRef<unsigned> w : warpSplits)
       for (unsigned kp : kPacks)
-        if (auto ch = evaluateMfma(p, c, *i, w, kp, index))
+        if (auto ch = evaluateMfma(p, c, *i, w, kp, index)) {
+          ch->tritonWarps = ArrayRef<unsigned>(ch->warps) == ArrayRef(triton);
           s.ranked.push_back(std::move(*ch));
+        }
   }
   if (s.ranked.empty()) {
     std::string why;

@@ -265,6 +265,19 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
          defRegion->getParentOp() == loop->getParentOp();
 }
 
+/// Whether dimension `kDim` is the fastest-varying one of the blocked layout
+/// the operand `v` is converted from (as loaded); true when unknown.
+bool isKContiguous(Value v, unsigned kDim) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isOp(def, "ttg.convert_layout"))
+      break;
+    v = def->getOperand(0);
+  }
+  LayoutPtr layout = getLayout(v.getType());
+  auto *blocked = dyn_cast_or_null<BlockedLayout>(layout.get());
+  return !blocked || blocked->order.empty() || blocked->order[0] == kDim;
+}
+
 /// Layouts of the values that `tt.store`/`tt.atomic_rmw` write from `result`
 /// (followed through same-shape elementwise ops and scf.yield -> scf.for).
 SmallVector<LayoutPtr> findStoreLayouts(Value result) {
@@ -381,6 +394,8 @@ struct MFMAAccelerateDot final
     p.batch = rank == 3 ? cShape[0] : 1;
     p.aStorageBits = aE.isIntOrFloat() ? aE.getIntOrFloatBitWidth() : 0;
     p.bStorageBits = bE.isIntOrFloat() ? bE.getIntOrFloatBitWidth() : 0;
+    p.aKContiguous = isKContiguous(op->getOperand(0), rank - 1);
+    p.bKContiguous = isKContiguous(op->getOperand(1), rank - 2);
     p.aLoopInvariant = isLoopInvariantOperand(op->getOperand(0), op);
     p.bLoopInvariant = isLoopInvariantOperand(op->getOperand(1), op);
     if (a && b) {
@@ -507,8 +522,11 @@ struct MFMAAccelerateDot final
       }
       const MfmaChoice &h = hs.ranked.front(), &t = ts.ranked.front();
       int64_t total = h.cost.cycles() + t.cost.cycles();
-      if (!best ||
-          total < best->first.cost.cycles() + best->second.cost.cycles()) {
+      auto pairKey = [](const MfmaChoice &x, const MfmaChoice &y) {
+        return std::make_pair(x.cost.cycles() + y.cost.cycles(),
+                              x.cost.matrixCycles + y.cost.matrixCycles);
+      };
+      if (!best || pairKey(h, t) < pairKey(best->first, best->second)) {
         if (best)
           runnerUp = llvm::formatv("M={0}: {1} cycles", best->first.instr->m,
                                    best->first.cost.cycles() +

@@ -43,7 +43,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // Decode GEMM, M = 4, gfx942: 16x16 by default; nonkdim 4 gives the 4x64 tile
 // (Triton's default here; every warp split costs the same, each wave computing
-// the whole 4x64 tile), nonkdim 32 pads M to 32.
+// the whole 4x64 tile, and ties go to Triton's split), nonkdim 32 pads M to 32.
 // AUTO-LABEL: sym_name = "decode_m4"
 // AUTO: tensor<4x64xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [16, 16, 16], isTransposed = true}>>
 // NK16-LABEL: sym_name = "decode_m4"
@@ -51,9 +51,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // NK32-LABEL: sym_name = "decode_m4"
 // NK32: "tt.dot"{{.*}} -> tensor<4x64xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>>
 // NK4-LABEL: sym_name = "decode_m4"
-// NK4: tensor<4x64xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [4, 64, 64], isTransposed = true}>, kWidth = 4}>>
-// NK4: "tt.dot"{{.*}} -> tensor<4x64xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [4, 64, 64], isTransposed = true}>>
-// NK4-REMARK: 4x64x64 f16*f16 on gfx942: v_mfma_f32_4x4x4_16b_f16 warps=[2,2] kWidth=4: 128 matrix
+// NK4: tensor<4x64xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [4, 64, 64], isTransposed = true}>, kWidth = 4}>>
+// NK4: "tt.dot"{{.*}} -> tensor<4x64xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [4, 64, 64], isTransposed = true}>>
+// NK4-REMARK: 4x64x64 f16*f16 on gfx942: v_mfma_f32_4x4x4_16b_f16 warps=[4,1] kWidth=4: 128 matrix
 // CHECK-LABEL: sym_name = "decode_m4"
 #blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #opA = #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
@@ -73,8 +73,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // AUTO-LABEL: sym_name = "tall_n4_gfx950"
 // AUTO: tensor<64x4xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 16, 32], isTransposed = true}>>
 // NK4-LABEL: sym_name = "tall_n4_gfx950"
-// NK4: "tt.dot"{{.*}} -> tensor<64x4xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [64, 4, 64], isTransposed = true}>>
-// NK4-REMARK: 64x4x64 f16*f16 on gfx950: v_mfma_f32_4x4x4_16b_f16 warps=[2,2] kWidth=4
+// NK4: "tt.dot"{{.*}} -> tensor<64x4xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [64, 4, 64], isTransposed = true}>>
+// NK4-REMARK: 64x4x64 f16*f16 on gfx950: v_mfma_f32_4x4x4_16b_f16 warps=[4,1] kWidth=4
 // KP2-LABEL: sym_name = "tall_n4_gfx950"
 // KP2: kWidth = 8
 // KP2: tensor<64x4xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 16, 32], isTransposed = true}>>

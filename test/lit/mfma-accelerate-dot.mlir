@@ -377,6 +377,47 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
+// B as loaded is N-major (order [1, 0]): its runs along K are not contiguous in
+// LDS, and gfx90a reads them an element at a time. Warps [1, 4] give each wave
+// a quarter of B's columns (and all of A's rows): 48 ds_read per wave against 72
+// for [2, 2], the same matrix cycles. (Triton's warp rule picks [1, 4] too.)
+// CHECK-LABEL: sym_name = "b_n_major_gfx90a"
+// CHECK: "tt.dot"{{.*}} -> tensor<64x128xf32, #ttg.amd_mfma<{version = 2, warpsPerCTA = [1, 4], instrShape = [32, 32, 8], isTransposed = true}>>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#opA = #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+#opB = #ttg.dot_op<{opIdx = 1, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
+  "tt.func"() <{function_type = (tensor<64x64xf16, #opA>, tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, tensor<64x128xf32, #blocked>) -> tensor<64x128xf32, #blocked>, sym_name = "b_n_major_gfx90a"}> ({
+  ^bb0(%a: tensor<64x64xf16, #opA>, %bl: tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, %c: tensor<64x128xf32, #blocked>):
+    %b = "ttg.convert_layout"(%bl) : (tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> tensor<64x128xf16, #opB>
+    // expected-remark @below {{warps=[1,4] kWidth=8 (kpack 2): 1024 matrix / 384 LDS cycles, 40 ds_read}}
+    %d = "tt.dot"(%a, %b, %c) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<64x64xf16, #opA>, tensor<64x128xf16, #opB>, tensor<64x128xf32, #blocked>) -> tensor<64x128xf32, #blocked>
+    "tt.return"(%d) : (tensor<64x128xf32, #blocked>) -> ()
+  }) : () -> ()
+}
+
+// -----
+
+// The same on gfx942, where Triton transposes N-major operands in threads
+// before LDS: B reads are full vectors, [1, 4] and [2, 2] cost the same, and the
+// tie goes to Triton's split.
+// CHECK-LABEL: sym_name = "b_n_major_gfx942"
+// CHECK: "tt.dot"{{.*}} -> tensor<64x128xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [32, 32, 8], isTransposed = true}>>
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#opA = #ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+#opB = #ttg.dot_op<{opIdx = 1, parent = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  "tt.func"() <{function_type = (tensor<64x64xf16, #opA>, tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, tensor<64x128xf32, #blocked>) -> tensor<64x128xf32, #blocked>, sym_name = "b_n_major_gfx942"}> ({
+  ^bb0(%a: tensor<64x64xf16, #opA>, %bl: tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, %c: tensor<64x128xf32, #blocked>):
+    %b = "ttg.convert_layout"(%bl) : (tensor<64x128xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> tensor<64x128xf16, #opB>
+    // expected-remark @below {{warps=[1,4] kWidth=8 (kpack 2): 512 matrix / 384 LDS cycles, 12 ds_read, 80 VGPRs; runner-up v_mfma_f32_32x32x8_f16 warps=[2,2] kWidth=8 (kpack 2): 512 matrix / 384 LDS cycles, 12 ds_read}}
+    %d = "tt.dot"(%a, %b, %c) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : (tensor<64x64xf16, #opA>, tensor<64x128xf16, #opB>, tensor<64x128xf32, #blocked>) -> tensor<64x128xf32, #blocked>
+    "tt.return"(%d) : (tensor<64x128xf32, #blocked>) -> ()
+  }) : () -> ()
+}
+
+// -----
+
 // Every store of the result is contiguous along M (order = [0, 1]): the
 // non-transposed layout, whose lanes hold runs along M, gives vector stores.
 // CHECK-LABEL: sym_name = "store_column_major"
