@@ -33,3 +33,11 @@ def test_resources_read_from_amdgcn():
     assert gemm.lds == stock_kernel("gemm", "gfx942").metadata.shared > 0
     soft = resources.of_kernel(stock_kernel("softmax", "gfx942"))
     assert soft.mfma_count == 0 and soft.vgpr_spill == 0
+
+
+def test_demo_with_a_transforming_pass():
+    out = io.StringIO()
+    assert demo("gfx942", ["splitk_gemm"], out=out, passes_=["mfma-accelerate-dot"]) == 0
+    text = out.getvalue()
+    assert "['mfma-accelerate-dot']" in text
+    assert "differ between stock and triton-mfma" in text or "identical amdgcn with these passes" in text
