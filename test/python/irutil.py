@@ -3,10 +3,18 @@
 from mlir import ir
 
 
+# Operations found by a walk do not keep their module alive: if the module were freed while a test still
+# holds them (e.g. `ops(parse(text))`), reading them would touch freed memory (a segfault seen in CI).
+# Parsed modules therefore live until the test process ends.
+_KEEP_ALIVE = []
+
+
 def parse(text: str):
     ctx = ir.Context()
     ctx.allow_unregistered_dialects = True
-    return ir.Module.parse(text, ctx)
+    module = ir.Module.parse(text, ctx)
+    _KEEP_ALIVE.append((ctx, module))
+    return module
 
 
 def ops(module, name: str | None = None) -> list:

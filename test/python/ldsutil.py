@@ -7,6 +7,8 @@ with `annotate=true`, read structurally with the upstream MLIR Python bindings.
 """
 from __future__ import annotations
 
+from irutil import ops as walk
+from irutil import parse
 from mlir import ir as mir
 from triton._C.libtriton import amd, ir
 
@@ -41,24 +43,6 @@ def single_convert_module(src_type: str, dst_type: str, target: str, num_warps: 
   }}) : () -> ()
 }}) {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {num_warps} : i32, ttg.target = "{target}", "ttg.threads-per-warp" = {threads_per_warp} : i32}} : () -> ()
 '''
-
-
-def parse(text: str):
-    ctx = mir.Context()
-    ctx.allow_unregistered_dialects = True
-    return mir.Module.parse(text, ctx)
-
-
-def walk(module, name: str) -> list:
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(op)
-        return mir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 def model(generic_text: str) -> dict:

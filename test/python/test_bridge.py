@@ -135,6 +135,7 @@ def test_corpus_covers_the_constructs_the_fidelity_claim_names():
     loops, branches, reductions, selects (masks/where), atomics, assumptions and dots."""
     seen_ops = set()
     for name in CORPUS:
-        seen_ops |= {op.name for op in ops(parse(_capture(name, "gfx942", "ttgir")["generic"]))}
+        module = parse(_capture(name, "gfx942", "ttgir")["generic"])
+        seen_ops |= {op.name for op in ops(module)}
     assert {"scf.for", "scf.if", "tt.reduce", "arith.select", "tt.atomic_rmw", "llvm.intr.assume", "tt.dot",
             "ttg.convert_layout", "ttg.local_alloc"} <= seen_ops

@@ -19,7 +19,8 @@ import os
 import warnings
 
 import pytest
-from ldsutil import kernel_generic_ttgir, parse, walk
+from irutil import ops, parse
+from ldsutil import kernel_generic_ttgir
 
 import triton_mfma
 from triton_mfma import MFMARemark
@@ -75,7 +76,7 @@ def test_budgets_on_real_kernels(name, arch, tmp_path):
     stock_res = of_kernel(stock)
     assert stock.asm["hsaco"]
     text = kernel_generic_ttgir(stock)
-    n_stock_cvts = len(walk(parse(text), "ttg.convert_layout"))
+    n_stock_cvts = len(ops(parse(text), "ttg.convert_layout"))
     for budget in BUDGETS:
         out, remarks = split_ttgir(text, budget)
         changed = out != text
@@ -94,7 +95,7 @@ def test_budgets_on_real_kernels(name, arch, tmp_path):
         assert k.asm["hsaco"], "no hsaco"
         assert k.metadata.shared <= budget < stock.metadata.shared, (budget, k.metadata.shared)
         assert of_kernel(k).vgpr_spill <= stock_res.vgpr_spill
-        assert len(walk(split_module(dump), "ttg.convert_layout")) > n_stock_cvts
+        assert len(ops(split_module(dump), "ttg.convert_layout")) > n_stock_cvts
     if name.startswith("splitk"):
         for budget in BUDGETS:  # the epilogue convert is always splittable within these budgets
             assert reported_success(split_ttgir(text, budget)[1], budget)
