@@ -3,14 +3,17 @@
     python bench/grid_order.py build out/issue6     # here (CPU): cuda:90 cubins, stock and with the pass,
                                                     # the pass's own run-time decision per shape, model predictions
     python bench/grid_order.py run out/issue6 DIR   # on the GPU (torch + cupy): checks + timings -> DIR
-    python bench/grid_order.py sass out/issue6      # here: main-loop size of each GEMM cubin (cuobjdump)
+    python bench/grid_order.py sass out/issue6      # here: main-loop figures of each GEMM cubin (cuobjdump)
 
 Kernels (python/triton_mfma/examples/kernels.py):
   * splitk_decode_slow: split-K decode GEMM, grid (N tiles, SPLIT_K, M tiles), M = 64 = 2 M tiles on the slowest
     axis (the slow order). Stock vs compiled with mfma-grid-order (auto); splitk_decode_fast (M tiles on axis 0,
     no pass) is the hand-ordered reference. Results must be bitwise equal (partials, no atomics).
   * matmul_1d: fp16 GEMM on a 1-D grid in plain row-major tile order; stock vs with the pass, against
-    matmul_1d_grouped (the tutorial's GROUP_M = 8 swizzle written by hand, no pass).
+    matmul_1d_grouped (the tutorial's GROUP_M = 8 swizzle written by hand, no pass), in three tile
+    configurations (GEMM_CONFIGS). Control: matmul_1d_grouped_grid, the hand swizzle in the code shape the pass
+    emits (tile rows from the grid size): same order as hand and pass, so hand vs control is what ptxas makes of
+    the surrounding code, not the order. The main-loop SASS of every cubin is recorded at build time.
 Launch: the non-constexpr arguments then two null scratch pointers (shared/examples/cuda_aot). The kernels are
 specialised as Triton's launcher would (pointers and the listed integers divisible by 16, unit strides constexpr).
 """
@@ -30,6 +33,15 @@ DECODE_SHAPES = [  # (N, K) of W [K, N] fp16; M = 64
 ]
 M_DECODE = 64
 GEMM_SHAPES = [8192, 16384]
+# Tile configurations of the 1-D-grid GEMM (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): Triton's default
+# launch (4 warps, 3 stages) at 128x128x64, and the two 8-warp Hopper configurations of Triton's matmul tutorial.
+GEMM_CONFIGS = [(128, 128, 64, 4, 3), (128, 256, 64, 8, 3), (256, 128, 64, 8, 3)]
+GEMM_VARIANTS = {  # suffix -> (kernel, with the pass)
+    "plain_stock": ("matmul_1d", False),
+    "plain_pass": ("matmul_1d", True),
+    "grouped_hand": ("matmul_1d_grouped", False),
+    "grouped_grid": ("matmul_1d_grouped_grid", False),  # control: hand order, the pass's code shape, no pass
+}
 
 DECODE_ONES = ["stride_ak", "stride_wn"]
 DECODE_DIV16 = ["a_ptr", "w_ptr", "p_ptr", "M", "N", "K", "stride_am", "stride_wk", "stride_pk", "stride_pm"]
@@ -40,20 +52,33 @@ VARIANTS = {  # label -> (kernel, with the pass)
     "decode_stock": ("splitk_decode_slow", False),
     "decode_pass": ("splitk_decode_slow", True),
     "decode_fast_ref": ("splitk_decode_fast", False),
-    "gemm_plain_stock": ("matmul_1d", False),
-    "gemm_plain_pass": ("matmul_1d", True),
-    "gemm_grouped_hand": ("matmul_1d_grouped", False),
 }
+
+
+def gemm_label(cfg, suffix):
+    bm, bn, bk, nw, ns = cfg
+    return f"gemm_{bm}x{bn}x{bk}w{nw}s{ns}_{suffix}"
+
+
+def variants():
+    """label -> (kernel, with the pass, tile constexprs or None, compile options)."""
+    out = {lb: (name, wp, None, {}) for lb, (name, wp) in VARIANTS.items()}
+    for cfg in GEMM_CONFIGS:
+        bm, bn, bk, nw, ns = cfg
+        for suffix, (name, wp) in GEMM_VARIANTS.items():
+            out[gemm_label(cfg, suffix)] = (name, wp, dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk),
+                                            dict(num_warps=nw, num_stages=ns))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------- build (CPU)
 
-def _specialise(name):
+def _specialise(name, tiles=None):
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
     fn, sig, cx = GRID_ORDER_KERNELS[name]
     ones, div16 = (GEMM_ONES, GEMM_DIV16) if name.startswith("matmul") else (DECODE_ONES, DECODE_DIV16)
-    sig, cx = dict(sig), dict(cx)
+    sig, cx = dict(sig), dict(cx, **(tiles or {}))
     for n in ones:
         sig[n], cx[n] = "constexpr", 1
     names = list(sig)
@@ -130,17 +155,18 @@ def build(out):
     os.makedirs(out, exist_ok=True)
     meta = {"variants": {}, "decode_shapes": DECODE_SHAPES, "gemm_shapes": GEMM_SHAPES, "M_decode": M_DECODE}
     dump = os.path.join(out, "dump")
-    for label, (name, with_pass) in VARIANTS.items():
-        fn, sig, cx, attrs, params = _specialise(name)
+    for label, (name, with_pass, tiles, options) in variants().items():
+        fn, sig, cx, attrs, params = _specialise(name, tiles)
         remarks = []
         t0 = time.perf_counter()
         with always_compile(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            src = ASTSource(fn, sig, cx, attrs)
             if with_pass:
                 with triton_mfma.enabled(passes=["mfma-grid-order"], strict=True, dump=os.path.join(dump, label)):
-                    k = triton.compile(ASTSource(fn, sig, cx, attrs), target=target("cuda:90"))
+                    k = triton.compile(src, target=target("cuda:90"), options=options)
             else:
-                k = triton.compile(ASTSource(fn, sig, cx, attrs), target=target("cuda:90"))
+                k = triton.compile(src, target=target("cuda:90"), options=options)
         remarks = [str(w.message) for w in caught if "grid order" in str(w.message)]
         with open(os.path.join(out, f"{label}.cubin"), "wb") as f:
             f.write(k.asm["cubin"])
@@ -148,7 +174,10 @@ def build(out):
                                    "num_warps": k.metadata.num_warps, "shared": k.metadata.shared,
                                    "params": params, "constexprs": {n: v for n, v in cx.items()},
                                    "remarks": remarks, "compile_s": round(time.perf_counter() - t0, 2)}
-        print(f"built {label}: {k.metadata.name} shared={k.metadata.shared} warps={k.metadata.num_warps}")
+        if label.startswith("gemm"):
+            meta["variants"][label]["sass"] = main_loop_stats(os.path.join(out, f"{label}.cubin"))
+        print(f"built {label}: {k.metadata.name} shared={k.metadata.shared} warps={k.metadata.num_warps} "
+              f"{meta['variants'][label].get('sass', '')}")
         for r in remarks:
             print("   ", r.split("remark: ", 1)[-1][:400])
 
@@ -158,7 +187,6 @@ def build(out):
         return open(os.path.join(d, sorted(f for f in os.listdir(d) if "after" in f)[-1])).read()
 
     dec = _guard_evaluator(after_text("decode_pass", "splitk_decode_slow"))
-    gem = _guard_evaluator(after_text("gemm_plain_pass", "matmul_1d"))
     tiles = meta["variants"]["decode_stock"]["constexprs"]
     targets = {k: l2model.TARGETS[k] for k in ("cuda:90", "hip:gfx90a", "hip:gfx942")}
     meta["decode"] = []
@@ -174,19 +202,26 @@ def build(out):
         meta["decode"].append(row)
         print(f"decode N={n} K={kk} W={row['W_MB']:.1f} MB grid={c.grid}: pass remaps at run time: "
               f"{row['pass_remaps']} (python model: {row['model_remaps']}); predicted speedups {row['predicted']}")
-    gt = meta["variants"]["gemm_plain_stock"]["constexprs"]
     meta["gemm"] = []
-    for s in GEMM_SHAPES:
-        c = l2model.GemmConfig(s, s, s, gt["BLOCK_M"], gt["BLOCK_N"], gt["BLOCK_K"])
-        params = meta["variants"]["gemm_plain_pass"]["params"]
-        args = dict(M=s, N=s, K=s, stride_am=s, stride_bk=s, stride_cm=s)
-        n_prog = math.ceil(s / c.BLOCK_M) * math.ceil(s / c.BLOCK_N)
-        row = {"size": s, "pass_remaps": gem((n_prog, 1, 1), {i: args[p] for i, p in enumerate(params) if p in args}),
-               "predicted_plain_over_grouped": {t: l2model.predict_gemm(targets[t], c, False) /
-                                                l2model.predict_gemm(targets[t], c, True) for t in targets}}
-        meta["gemm"].append(row)
-        print(f"gemm {s}^3: pass remaps at run time: {row['pass_remaps']}; predicted grouped speedup over plain "
-              f"{row['predicted_plain_over_grouped']}")
+    for cfg in GEMM_CONFIGS:
+        bm, bn, bk, nw, ns = cfg
+        pass_label = gemm_label(cfg, "plain_pass")
+        gem = _guard_evaluator(after_text(pass_label, "matmul_1d"))
+        params = meta["variants"][pass_label]["params"]
+        for s in GEMM_SHAPES:
+            c = l2model.GemmConfig(s, s, s, bm, bn, bk, nw, ns)
+            args = dict(M=s, N=s, K=s, stride_am=s, stride_bk=s, stride_cm=s)
+            n_prog = math.ceil(s / bm) * math.ceil(s / bn)
+            row = {"config": cfg, "size": s,
+                   "pass_remaps": gem((n_prog, 1, 1), {i: args[p] for i, p in enumerate(params) if p in args}),
+                   "pass_remark": meta["variants"][pass_label]["remarks"][0].split(": ", 1)[-1].split("remark: ")[-1],
+                   "predicted_plain_over_grouped": {t: l2model.predict_gemm(targets[t], c, False) /
+                                                    l2model.predict_gemm(targets[t], c, True) for t in targets}}
+            if row["pass_remaps"] is None:  # no run-time guard: the pass decided at compile time
+                row["pass_remaps"] = "remapped" in row["pass_remark"].split(":", 2)[1]
+            meta["gemm"].append(row)
+            print(f"gemm {gemm_label(cfg, '')[5:-1]} {s}^3: pass remaps at run time: {row['pass_remaps']}; "
+                  f"predicted grouped speedup over plain {row['predicted_plain_over_grouped']}")
     with open(os.path.join(out, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1, default=list)
 
@@ -197,9 +232,8 @@ def predict_ratio_decode(target, c):
     return l2model.predict_decode(target, c, False) / l2model.predict_decode(target, c, True)
 
 
-def sass(out):
-    """Instructions and register moves in the main (HGMMA) loop of each GEMM cubin, and registers per thread:
-    the hand-swizzled kernel's loop is shorter for reasons of ptxas register allocation, not program order."""
+def main_loop_stats(path):
+    """Instructions, register moves and HGMMAs in the main (HGMMA) loop of a cubin, and registers per thread."""
     import collections
     import re
     import subprocess
@@ -207,20 +241,25 @@ def sass(out):
     import triton
 
     tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
-    for label in ("gemm_plain_stock", "gemm_plain_pass", "gemm_grouped_hand"):
-        path = os.path.join(out, f"{label}.cubin")
-        text = subprocess.run([tool, "-sass", path], capture_output=True, text=True, check=True).stdout
-        lines = [(int(m.group(1), 16), m.group(2).strip()) for m in re.finditer(r"/\*([0-9a-f]{4,})\*/\s+(.*?);", text)]
-        first_mma = next(a for a, i in lines if "HGMMA" in i)
-        lo, hi = max((int(re.search(r"BRA (0x[0-9a-f]+)", i).group(1), 16), a) for a, i in lines
-                     if re.search(r"BRA (0x[0-9a-f]+)", i)
-                     and int(re.search(r"BRA (0x[0-9a-f]+)", i).group(1), 16) < first_mma < a)
-        body = [i for a, i in lines if lo <= a <= hi]
-        ops = collections.Counter(re.sub(r"^@!?U?P\w+\s+", "", i).split()[0] for i in body)
-        res = subprocess.run([tool, "-res-usage", path], capture_output=True, text=True, check=True).stdout
-        regs = re.search(r"REG:(\d+)", res).group(1)
-        print(f"{label}: main loop {len(body)} instructions, {ops['IMAD.MOV.U32']} register moves, "
-              f"{ops['HGMMA.64x128x16.F32']} HGMMA; {regs} registers/thread")
+    text = subprocess.run([tool, "-sass", path], capture_output=True, text=True, check=True).stdout
+    lines = [(int(m.group(1), 16), m.group(2).strip()) for m in re.finditer(r"/\*([0-9a-f]{4,})\*/\s+(.*?);", text)]
+    first_mma = next(a for a, i in lines if "HGMMA" in i)
+    branches = [(int(m.group(1), 16), a) for a, i in lines if (m := re.search(r"BRA (0x[0-9a-f]+)", i))]
+    lo, hi = max((t, a) for t, a in branches if t < first_mma < a)  # the back edge around the first HGMMA
+    body = [i for a, i in lines if lo <= a <= hi]
+    ops = collections.Counter(re.sub(r"^@!?U?P\w+\s+", "", i).split()[0] for i in body)
+    res = subprocess.run([tool, "-res-usage", path], capture_output=True, text=True, check=True).stdout
+    return {"instructions": len(body), "moves": ops["IMAD.MOV.U32"],
+            "hgmma": sum(n for op, n in ops.items() if op.startswith("HGMMA")),
+            "registers": int(re.search(r"REG:(\d+)", res).group(1))}
+
+
+def sass(out):
+    """Main-loop figures of each GEMM cubin: the code ptxas made of each variant, next to its speed."""
+    meta = json.load(open(os.path.join(out, "meta.json")))
+    for label, v in meta["variants"].items():
+        if "sass" in v:
+            print(f"{label}: {v['sass']}")
 
 
 # ------------------------------------------------------------------------------------------------- run (GPU)
@@ -256,8 +295,9 @@ def run(out, results):
 
     flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device="cuda")
 
-    def timed(labels, grid_of, tensors, ints, reps):
-        """Median ms per label; labels interleaved, L2 flushed (256 MiB written) before every launch."""
+    def timed(labels, grid_of, tensors, ints, reps, samples=None):
+        """Median ms per label; labels interleaved, L2 flushed (256 MiB written) before every launch. With
+        `samples` (a dict) the per-rep times are stored there too, for ratios of launches adjacent in time."""
         times = {lb: [] for lb in labels}
         for lb in labels:  # warm-up
             launch(lb, grid_of(lb), tensors, ints)
@@ -271,6 +311,8 @@ def run(out, results):
                 e.record()
                 e.synchronize()
                 times[lb].append(s.elapsed_time(e))
+        if samples is not None:
+            samples.update(times)
         return {lb: statistics.median(t) for lb, t in times.items()}
 
     say(f"# mfma-grid-order on {dev}: stock Triton 3.9 vs the pass, same call, L2 flushed before every rep")
@@ -285,6 +327,8 @@ def run(out, results):
     bm, bn, sk = tiles["BLOCK_M"], tiles["BLOCK_N"], tiles["SPLIT_K"]
     say(f"## Split-K decode GEMM, slow order, M = {M} ({math.ceil(M / bm)} M tiles), tiles {bm}x{bn}x"
         f"{tiles['BLOCK_K']}, SPLIT_K = {sk}")
+    say()
+    say("*speedup* = median over reps of the per-rep ratio stock / pass (launches adjacent in time); ms are medians.")
     say()
     say("| N x K | W MB | W / L2 | pass remaps (run time) | stock ms | pass ms | speedup | predicted H200 | "
         "fast-order ref ms | bitwise equal | rel err vs torch | predicted MI210 | predicted MI300X |")
@@ -308,9 +352,10 @@ def run(out, results):
         ref = a.float() @ w.float()
         err = ((outs["decode_pass"].sum(0) - ref).norm() / ref.norm()).item()
         reps = 60 if row["W_MB"] < 200 else 20
+        per_rep = {}
         t = timed(["decode_stock", "decode_pass", "decode_fast_ref"], grid_of,
-                  {"a_ptr": a, "w_ptr": w, "p_ptr": outs["decode_pass"]}, ints, reps)
-        sp = t["decode_stock"] / t["decode_pass"]
+                  {"a_ptr": a, "w_ptr": w, "p_ptr": outs["decode_pass"]}, ints, reps, per_rep)
+        sp = statistics.median(s / p for s, p in zip(per_rep["decode_stock"], per_rep["decode_pass"]))
         pr = row["predicted"]
         say(f"| {n} x {k} | {row['W_MB']:.1f} | {row['W_MB'] / 52.4288:.2f} | {row['pass_remaps']} | "
             f"{t['decode_stock']:.4f} | {t['decode_pass']:.4f} | **{sp:.2f}x** | {pr['cuda:90']:.2f}x | "
@@ -319,44 +364,65 @@ def run(out, results):
         del a, w, outs, ref
         torch.cuda.empty_cache()
     say()
-    gt = meta["variants"]["gemm_plain_stock"]["constexprs"]
-    say(f"## fp16 GEMM on a 1-D grid, tiles {gt['BLOCK_M']}x{gt['BLOCK_N']}x{gt['BLOCK_K']}: plain row-major "
-        f"order (stock / with the pass) vs the hand-written GROUP_M = 8 swizzle (stock)")
+    say("## fp16 GEMM on a 1-D grid: plain row-major order (stock / with the pass) vs the hand-written GROUP_M = 8 "
+        "swizzle (stock)")
     say()
-    say("| M=N=K | pass remaps (run time) | plain stock TFLOP/s | plain + pass TFLOP/s | hand GROUP_M TFLOP/s | "
-        "pass / hand | plain / hand | hand / hand (noise) | predicted plain / grouped H200 | "
-        "bitwise pass = stock = hand | rel err | predicted MI210 | predicted MI300X |")
-    say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    say("*control* = the hand swizzle with the tile rows taken from the grid (`matmul_1d_grouped_grid`): the same "
+        "order as hand and pass, in the code shape the pass emits, no pass. *main loop* = SASS instructions / "
+        "register moves in the HGMMA loop (stock, pass, hand, control). Ratios (x / hand, throughput) are medians "
+        "over reps of per-rep ratios (launches adjacent in time); TFLOP/s are medians.")
+    say()
+    say("| tiles, warps, stages | M=N=K | pass remaps (run time) | plain stock TFLOP/s | plain + pass TFLOP/s | "
+        "hand GROUP_M TFLOP/s | pass / hand | plain / hand | control / hand | hand / hand (noise) | "
+        "predicted plain / grouped H200 | main loop | bitwise stock = pass = hand = control | rel err | "
+        "predicted MI210 | predicted MI300X |")
+    say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     grows = []
-    for row in meta["gemm"]:
-        s = row["size"]
+    suffixes = list(GEMM_VARIANTS)
+    for s in GEMM_SHAPES:
         a = torch.randn(s, s, device="cuda", dtype=torch.float16)
         b = torch.randn(s, s, device="cuda", dtype=torch.float16) / math.sqrt(s)
-        labels = ["gemm_plain_stock", "gemm_plain_pass", "gemm_grouped_hand"]
-        # the hand-swizzled cubin timed twice under two names: the spread between the two is the noise floor
-        outs = {lb: torch.full((s, s), float("nan"), device="cuda", dtype=torch.float16) for lb in labels}
+        ref = torch.matmul(a, b).float()
         ints = dict(M=s, N=s, K=s, stride_am=s, stride_bk=s, stride_cm=s)
-        n_prog = (s // gt["BLOCK_M"]) * (s // gt["BLOCK_N"])
-        for lb in labels:
-            launch(lb, (n_prog, 1, 1), {"a_ptr": a, "b_ptr": b, "c_ptr": outs[lb]}, ints)
-        torch.cuda.synchronize()
-        equal = torch.equal(outs["gemm_plain_stock"], outs["gemm_plain_pass"]) and \
-            torch.equal(outs["gemm_plain_pass"], outs["gemm_grouped_hand"]) and \
-            not torch.isnan(outs["gemm_plain_pass"]).any().item()
-        ref = torch.matmul(a, b)
-        err = ((outs["gemm_plain_pass"].float() - ref.float()).norm() / ref.float().norm()).item()
-        del ref
-        t = timed(labels + ["gemm_grouped_hand#2"], lambda lb: (n_prog, 1, 1),
-                  {"a_ptr": a, "b_ptr": b, "c_ptr": outs["gemm_plain_pass"]}, ints, 40 if s <= 8192 else 16)
-        tf = {lb: 2 * s**3 / (t[lb] * 1e-3) / 1e12 for lb in t}
-        pr = row["predicted_plain_over_grouped"]
-        say(f"| {s} | {row['pass_remaps']} | {tf['gemm_plain_stock']:.0f} | {tf['gemm_plain_pass']:.0f} | "
-            f"{tf['gemm_grouped_hand']:.0f} | **{tf['gemm_plain_pass'] / tf['gemm_grouped_hand']:.3f}** | "
-            f"{tf['gemm_plain_stock'] / tf['gemm_grouped_hand']:.3f} | "
-            f"{tf['gemm_grouped_hand#2'] / tf['gemm_grouped_hand']:.3f} | {1 / pr['cuda:90']:.2f} | {equal} | "
-            f"{err:.1e} | {1 / pr['hip:gfx90a']:.2f} | {1 / pr['hip:gfx942']:.2f} |")
-        grows.append(dict(row, ms=t, tflops=tf, bitwise_equal=equal, rel_err=err))
-        del a, b, outs
+        for row in (r for r in meta["gemm"] if r["size"] == s):
+            cfg = tuple(row["config"])
+            lab = {x: gemm_label(cfg, x) for x in suffixes}
+            n_prog = math.ceil(s / cfg[0]) * math.ceil(s / cfg[1])
+            outs = {x: torch.full((s, s), float("nan"), device="cuda", dtype=torch.float16) for x in suffixes}
+            for x in suffixes:
+                launch(lab[x], (n_prog, 1, 1), {"a_ptr": a, "b_ptr": b, "c_ptr": outs[x]}, ints)
+            torch.cuda.synchronize()
+            equal = all(torch.equal(outs[suffixes[0]], outs[x]) for x in suffixes) and \
+                not torch.isnan(outs["plain_pass"]).any().item()
+            err = ((outs["plain_pass"].float() - ref).norm() / ref.norm()).item()
+            c_out = outs["plain_pass"]
+            del outs
+            # the hand-swizzled cubin timed twice under two names: the spread between the two is the noise floor
+            names = [lab[x] for x in suffixes] + [lab["grouped_hand"] + "#2"]
+            per_rep = {}
+            t = timed(names, lambda lb: (n_prog, 1, 1), {"a_ptr": a, "b_ptr": b, "c_ptr": c_out}, ints,
+                      80 if s <= 8192 else 40, per_rep)
+            tf = {x: 2 * s**3 / (t[lab[x]] * 1e-3) / 1e12 for x in suffixes}
+            hand_t = per_rep[lab["grouped_hand"]]
+
+            def vs_hand(name):  # median over reps of the hand kernel's time over this one's, same rep
+                return statistics.median(h / x for h, x in zip(hand_t, per_rep[name]))
+
+            ratio = {x: vs_hand(lab[x]) for x in suffixes}
+            ratio["hand2"] = vs_hand(lab["grouped_hand"] + "#2")
+            hand = tf["grouped_hand"]
+            loops = ", ".join(f"{meta['variants'][lab[x]]['sass']['instructions']}/"
+                              f"{meta['variants'][lab[x]]['sass']['moves']}" for x in suffixes)
+            pr = row["predicted_plain_over_grouped"]
+            say(f"| {cfg[0]}x{cfg[1]}x{cfg[2]}, {cfg[3]}w, {cfg[4]}s | {s} | {row['pass_remaps']} | "
+                f"{tf['plain_stock']:.0f} | {tf['plain_pass']:.0f} | {hand:.0f} | **{ratio['plain_pass']:.3f}** | "
+                f"{ratio['plain_stock']:.3f} | {ratio['grouped_grid']:.3f} | {ratio['hand2']:.3f} | "
+                f"{1 / pr['cuda:90']:.2f} | {loops} | {equal} | {err:.1e} | {1 / pr['hip:gfx90a']:.2f} | "
+                f"{1 / pr['hip:gfx942']:.2f} |")
+            grows.append(dict(row, ms={x: t[lab[x]] for x in suffixes}, tflops=tf, vs_hand=ratio, bitwise_equal=equal,
+                              rel_err=err))
+            del c_out
+        del a, b, ref
         torch.cuda.empty_cache()
     with open(os.path.join(results, "grid_order.json"), "w") as f:
         json.dump({"device": dev, "decode": rows, "gemm": grows}, f, indent=1, default=list)

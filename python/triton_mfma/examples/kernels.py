@@ -303,6 +303,36 @@ def matmul_1d_grouped(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty))
 
 
+@triton.jit
+def matmul_1d_grouped_grid(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm,
+                           stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                           GROUP_M: tl.constexpr):
+    """matmul_1d_grouped with the number of tile rows taken from the grid (num_programs // num_pid_n) instead of
+    cdiv(M, BLOCK_M): the same program order, written in the form mfma-grid-order emits. A control for benches:
+    it separates what the order is worth from what ptxas makes of the surrounding code."""
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_m = tl.num_programs(0) // num_pid_n
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty))
+
+
 def _decode_sig():
     s = {"a_ptr": "*fp16", "w_ptr": "*fp16", "p_ptr": "*fp32"}
     s.update({k: "i32" for k in ("M", "N", "K", "stride_am", "stride_ak", "stride_wk", "stride_wn", "stride_pk",
@@ -318,4 +348,5 @@ GRID_ORDER_KERNELS = {
     "splitk_decode_fast": (splitk_decode_fast, _decode_sig(), DECODE_TILES),
     "matmul_1d": (matmul_1d, _gemm_sig(), GEMM_1D_TILES),
     "matmul_1d_grouped": (matmul_1d_grouped, _gemm_sig(), dict(GEMM_1D_TILES, GROUP_M=8)),
+    "matmul_1d_grouped_grid": (matmul_1d_grouped_grid, _gemm_sig(), dict(GEMM_1D_TILES, GROUP_M=8)),
 }
