@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 import warnings
 
-# The demo's extended column runs every default pass; until transforming passes are on by default it
-# runs the layout analysis, so the module still makes the full trip through our C++ and back.
+# With no default pass the demo's extended column still runs the layout analysis, so the module makes the
+# full trip through our C++ and back.
 DEMO_ANALYSIS_PASS = "mfma-print-layouts"
 
 
@@ -16,7 +17,10 @@ def _fmt_row(cells, widths):
     return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
 
-def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str] | None = None) -> int:
+def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str] | None = None,
+         showcase: bool | None = None) -> int:
+    """Part 1: the bundled kernels, stock vs the default passes (or `passes_`). Part 2 (`showcase`, default: when
+    neither kernels nor passes are chosen): each transforming pass alone on a case where it acts."""
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silence Triton 3.9's default-change notice
     from . import native, passes, resources
@@ -58,11 +62,72 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
         print(f"{differ} kernel(s) differ between stock and triton-mfma.", file=out)
     elif passes_:
         print("All kernels compile to identical amdgcn with these passes.", file=out)
+    elif passes.DEFAULT_PASSES:
+        print(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act only "
+              "where a kernel\nneeds them (none of these does); the extra compile time is the bridge round trip.",
+              file=out)
     else:
-        print("All kernels compile to identical amdgcn: no transforming pass is enabled by default yet, so the\n"
-              "columns are equal by construction; the extra compile time is the bridge round trip.\n"
-              "See a pass at work with e.g. `triton-mfma demo --passes mfma-accelerate-dot`.", file=out)
+        print("All kernels compile to identical amdgcn: no transforming pass is enabled by default, so the\n"
+              "columns are equal by construction; the extra compile time is the bridge round trip.", file=out)
+    if showcase if showcase is not None else (names is None and passes_ is None):
+        if _showcase(arch, out):
+            return 1
     return 0
+
+
+def _remark_line(text: str, width: int = 150) -> str:
+    """A remark without its location prefix, cut to one line."""
+    text = text.split("remark: ", 1)[-1].replace("\n", " ")
+    if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
+        text = text.split(" (", 1)[0] + ": " + text.split("): ", 1)[1]
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _showcase(arch: str, out) -> int:
+    """Each transforming pass alone, stock vs the pass, on the cases of examples/showcase.py."""
+    from . import native, occupancy, resources
+    from .compile import compile_pair
+    from .examples.showcase import cases
+
+    cols = ["build", "VGPR", "spills", "LDS B", "waves", "wg/CU", "MFMA", "ds ops", "compile s"]
+    widths = [40, 9, 5, 6, 7, 5, 5, 5, 6, 9]
+    print(file=out)
+    print(f"Each transforming pass on its own, where it acts ({arch}); waves = waves/SIMD and wg/CU = "
+          "workgroups/CU\nfrom registers and LDS (0: cannot launch), spills = VGPR + SGPR, ds ops = ds_read + ds_write "
+          "instructions:",
+          file=out)
+    print(_fmt_row(["pass / case"] + cols, widths), file=out)
+    print("-" * (sum(widths) + 2 * len(widths)), file=out)
+    failed, current = 0, None
+    for case in cases(arch):
+        if case.pass_name != current:
+            current = case.pass_name
+            print(case.pass_name, file=out)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                stock, ext, ts, te = compile_pair(case.kernel, case.signature, case.constexprs, arch,
+                                                  [case.pass_name], case.options or None, strict=True,
+                                                  **case.pass_options)
+            except Exception as e:  # noqa: BLE001 - report the case and go on with the others
+                failed += 1
+                print(f"  {case.label}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
+                continue
+        remarks = [str(w.message) for w in caught if issubclass(w.category, native.MFMARemark)]
+        for label, k, t in (("stock", stock, ts), ("with pass", ext, te)):
+            r = resources.of_kernel(k)
+            occ = occupancy.occupancy(arch, k.metadata.num_warps, r.vgpr_total, r.sgpr, k.metadata.shared)
+            print(_fmt_row(["  " + case.label if label == "stock" else "", label, r.vgpr_total,
+                            r.vgpr_spill + r.sgpr_spill, k.metadata.shared, occ.waves_per_simd,
+                            occ.workgroups_per_cu, r.mfma_count, r.ds_read + r.ds_write, f"{t:.2f}"], widths),
+                  file=out)
+        print(textwrap.fill(case.look_at, 116, initial_indent="    look at: ", subsequent_indent=" " * 13), file=out)
+        for rm in remarks[:2]:
+            print(f"    remark: {_remark_line(rm)}", file=out)
+    print("-" * (sum(widths) + 2 * len(widths)), file=out)
+    print("Figures are static (no GPU here); what they are worth at run time is measured in bench/ "
+          "(bench/results/).", file=out)
+    return failed
 
 
 def _load_kernel(spec: str):
@@ -180,6 +245,9 @@ def main(argv=None) -> int:
     d.add_argument("--kernel", action="append", help="only these bundled kernels (repeatable)")
     d.add_argument("--passes", help="comma-separated triton-mfma passes for the extended column "
                                     "(default: the default passes)")
+    d.add_argument("--no-showcase", action="store_true",
+                   help="skip part 2 (each transforming pass on a case where it acts); it runs by default when "
+                        "neither --kernel nor --passes is given")
     r = sub.add_parser("report", help="compile one kernel and print what the compiler produced")
     r.add_argument("kernel", metavar="FILE.py:KERNEL")
     r.add_argument("--arch", default="gfx942", choices=["gfx90a", "gfx942", "gfx950"])
@@ -194,7 +262,8 @@ def main(argv=None) -> int:
     r.add_argument("--plot", metavar="OUT.png", help="draw the comparison (matplotlib)")
     args = ap.parse_args(argv)
     if args.cmd == "demo":
-        return demo(args.arch, args.kernel, passes_=args.passes.split(",") if args.passes else None)
+        return demo(args.arch, args.kernel, passes_=args.passes.split(",") if args.passes else None,
+                    showcase=False if args.no_showcase else None)
     if args.cmd == "report":
         return report_cmd(args)
     return 2

@@ -41,3 +41,29 @@ def test_demo_with_a_transforming_pass():
     text = out.getvalue()
     assert "['mfma-accelerate-dot']" in text
     assert "differ between stock and triton-mfma" in text or "identical amdgcn with these passes" in text
+
+
+def test_demo_showcase_shows_each_pass_at_work():
+    """Part 2 of the demo: every transforming pass on a case where it acts, figures from the real amdgcn."""
+    from triton_mfma import passes
+
+    out = io.StringIO()
+    assert demo("gfx942", ["softmax"], out=out, showcase=True) == 0
+    text = out.getvalue()
+    transforming = [p for p in passes.REGISTRY if p not in ("mfma-print-layouts", "mfma-lds-usage")]
+    for name in transforming:
+        assert f"\n{name}\n" in text, name
+
+    def rows(label):  # (stock, with pass) figure rows of one case
+        lines = text.splitlines()
+        i = next(n for n, ln in enumerate(lines) if ln.strip().startswith(label))
+        return [ln.split()[-8:] for ln in lines[i:i + 2]]
+
+    # columns: VGPR spills LDS waves wg/CU MFMA ds compile
+    stock, ours = rows("split-K GEMM, 256x128 tiles")
+    assert int(stock[2]) > 65536 >= int(ours[2]) and stock[4] == "0" and int(ours[4]) >= 1
+    stock, ours = rows("flash attention 128x128")
+    assert int(ours[2]) < int(stock[2]) and int(ours[6]) < int(stock[6])
+    stock, ours = rows("split-K GEMM, M=1")
+    assert stock[5] == "0" and int(ours[5]) > 0  # FMA -> MFMA
+    assert "remark: grid order of 'splitk_decode_slow': remapped" in text

@@ -43,6 +43,22 @@ def test_composed_pipeline_without_passes_is_stock(name, arch):
 
 
 @pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
+def test_default_passes_leave_kernels_that_fit_unchanged(name, arch):
+    """`enable()` with no pass list (what TRITON_CODEGEN_AMD=1 does) runs the default passes; they act only where
+    a kernel needs more LDS than the target has, which no bundled kernel does: amdgcn equals stock's."""
+    from triton_mfma.passes import DEFAULT_PASSES
+
+    assert DEFAULT_PASSES
+
+    def compile_ours():
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return _compile(name, arch)
+
+    assert_same_as_stock(compile_ours(), name, arch, stages=("amdgcn",), recompile=compile_ours)
+
+
+@pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
 def test_bridge_round_trip_inside_compile_is_stock(name, arch):
     """With the (non-transforming) layout analysis enabled, every module crosses the bridge to C++ and
     back in the middle of make_ttgir; ttgir and amdgcn must still equal stock Triton's byte for byte."""
