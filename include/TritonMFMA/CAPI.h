@@ -52,6 +52,12 @@ TMFMA_EXPORT void tmfma_free(char *p);
 /// Version string, e.g. "0.1.0 (MLIR 22.1.8)". Static storage; do not free.
 TMFMA_EXPORT const char *tmfma_version(void);
 
+/// The MFMA instruction table (lib/Analysis/MfmaTable.cpp), one instruction
+/// per line: "<arch> <mnemonic> <cycles>", cycles = issue cycles of one
+/// hardware instruction (passes x 4). Malloc'ed; free with tmfma_free. Lets
+/// Python read amdgcn with the same figures the cost model uses.
+TMFMA_EXPORT char *tmfma_mfma_table(void);
+
 /// MlirOptMain with the triton-mfma passes registered and
 /// --allow-unregistered-dialect on by default. Returns the process exit code.
 /// Used by the mfma-opt executable.

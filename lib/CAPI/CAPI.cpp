@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/CAPI.h"
+#include "TritonMFMA/MfmaTable.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -212,6 +213,21 @@ extern "C" int tmfma_run_pipeline(const char *input, const char *pipeline,
 }
 
 extern "C" void tmfma_free(char *p) { std::free(p); }
+
+extern "C" char *tmfma_mfma_table(void) {
+  using namespace mlir::triton_mfma;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (GfxArch arch : {GfxArch::GFX90A, GfxArch::GFX942, GfxArch::GFX950})
+    for (const MfmaInstr &i : getMfmaInstrs(arch))
+      os << getArchName(arch) << " " << i.mnemonic << " " << i.passes * 4
+         << "\n";
+  os.flush();
+  char *out = static_cast<char *>(std::malloc(text.size() + 1));
+  if (out)
+    std::memcpy(out, text.c_str(), text.size() + 1);
+  return out;
+}
 
 extern "C" const char *tmfma_version(void) {
   return TMFMA_VERSION_STRING " (MLIR " TMFMA_MLIR_VERSION_STRING ")";

@@ -28,7 +28,9 @@ from .native import MFMARemark, MFMAWarning, PipelineError, run_pipeline_with_di
 from .passes import DEFAULT_PASSES, REGISTRY, REPLACING_POINTS, option_names
 
 GENERAL_OPTIONS = {"strict", "dump"}  # policies: they do not change the code, so not in the cache key
-HOOK_OPTIONS = {"waves_per_eu"}  # handled by the hook itself (int = force for every kernel, or "auto")
+# handled by the hook itself: waves_per_eu (int = force for every kernel, or "auto"); verify_dot (bool, default
+# True: keep mfma-accelerate-dot's layouts only where the kernel's amdgcn is not worse than with Triton's own)
+HOOK_OPTIONS = {"waves_per_eu", "verify_dot"}
 
 
 class PassFailure(RuntimeError):
@@ -215,6 +217,53 @@ def _generic_context(backend_name, src, opts):
                         _kernel_name(src), None)
 
 
+def _has_dot(generic_text: str) -> bool:
+    return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
+
+
+def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn):
+    """mfma-accelerate-dot, verified: make_ttgir with our dot layouts and with Triton's own (every other pass
+    the same), both compiled to amdgcn; ours is kept unless it is worse on a figure of dot_figures (occupancy,
+    spills, main-loop dot cycles, main-loop LDS ops). Returns the chosen TTGIR; a remark says which and why."""
+    from . import dot_figures
+    from .pipeline import amd_make_ttgir
+
+    kernel = _kernel_name(src)
+    md_ours = dict(metadata)
+    ours = amd_make_ttgir(src, md_ours, options, run, ttgir_points)
+    wpe = options.waves_per_eu if isinstance(getattr(options, "waves_per_eu", 0), int) else 0
+
+    def figures(mod, md):
+        copy = import_generic(export_generic(mod), mod.context)
+        md = dict(md)
+        amdgcn = to_amdgcn(copy, md)
+        return dot_figures.of_amdgcn(amdgcn, md["shared"], options.arch, options.num_warps, wpe)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MFMARemark)  # the trial compiles repeat the other passes' remarks
+            md_stock = dict(metadata)
+            stock = amd_make_ttgir(import_generic(snapshot, src.context), md_stock, options, run,
+                                   ttgir_points - {"accelerate_matmul"})
+            f_stock, f_ours = figures(stock, md_stock), figures(ours, md_ours)
+    except Exception as e:  # noqa: BLE001 - without a comparison ours stands, as unverified
+        warnings.warn(f"[{kernel}] mfma-accelerate-dot: not verified (the comparison compile failed: "
+                      f"{str(e).splitlines()[0] if str(e) else type(e).__name__}); keeping its layouts",
+                      MFMARemark, stacklevel=3)
+        metadata.update(md_ours)
+        return ours
+    worse = dot_figures.worse_on(f_stock, f_ours)
+    if worse:
+        warnings.warn(f"[{kernel}] mfma-accelerate-dot: reverted to Triton's dot layouts: ours is worse on "
+                      f"{'; '.join(worse)} ({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
+        metadata.update(md_stock)
+        return stock
+    warnings.warn(f"[{kernel}] mfma-accelerate-dot: kept, not worse than Triton's dot layouts "
+                  f"({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
+    metadata.update(md_ours)
+    return ours
+
+
 def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     from .pipeline import amd_make_ttgir
 
@@ -222,12 +271,26 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     stock_ttgir, stock_llir = stages.get("ttgir"), stages.get("llir")  # noqa: F841
     ttgir_points = set(points) - {"llir_begin"}
 
+    def make_llir_with(src, metadata, opts):
+        if "llir_begin" in points:
+            try:
+                src = run_at_point(act, "hip", "llir_begin", src, opts, _llir_context(backend, src, metadata, opts))
+            except PassFailure as e:
+                _fallback(act, "make_llir input", e.kernel, e)
+        return backend.make_llir(src, metadata, opts)
+
+    verify = "accelerate_matmul" in ttgir_points and act.options.get("verify_dot", True)
+
     if ttgir_points and stock_ttgir is not None:
         def ttgir(src, metadata):
             snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
+            run = lambda pt, m: run_at_point(act, "hip", pt, m, options)  # noqa: E731
             try:
-                return amd_make_ttgir(src, metadata, options,
-                                      lambda pt, m: run_at_point(act, "hip", pt, m, options), ttgir_points)
+                if verify and _has_dot(snapshot):
+                    return _verified_ttgir(
+                        act, src, snapshot, metadata, options, ttgir_points, run,
+                        lambda m, md: backend.make_amdgcn(make_llir_with(m, md, options), md, options))
+                return amd_make_ttgir(src, metadata, options, run, ttgir_points)
             except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                 _fallback(act, "make_ttgir", _kernel_name(src), e)
                 return stock_ttgir(import_generic(snapshot, src.context), metadata)
@@ -242,14 +305,6 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
         return
     if forced is not None:
         options = with_waves_per_eu(options, forced)
-
-    def make_llir_with(src, metadata, opts):
-        if "llir_begin" in points:
-            try:
-                src = run_at_point(act, "hip", "llir_begin", src, opts, _llir_context(backend, src, metadata, opts))
-            except PassFailure as e:
-                _fallback(act, "make_llir input", e.kernel, e)
-        return backend.make_llir(src, metadata, opts)
 
     if not auto:
         stages["llir"] = lambda src, metadata: make_llir_with(src, metadata, options)

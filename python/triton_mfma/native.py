@@ -81,12 +81,31 @@ def library():
         lib.tmfma_free.restype = None
         lib.tmfma_version.argtypes = []
         lib.tmfma_version.restype = ctypes.c_char_p
+        lib.tmfma_mfma_table.argtypes = []
+        lib.tmfma_mfma_table.restype = ctypes.c_void_p
         _lib = lib
     return _lib
 
 
 def native_version() -> str:
     return library().tmfma_version().decode()
+
+
+_mfma_cycles: dict | None = None
+
+
+def mfma_cycles() -> dict:
+    """(arch, amdgcn mnemonic) -> issue cycles of one hardware instruction, from the C++ instruction table
+    (the figures mfma-accelerate-dot's cost model uses)."""
+    global _mfma_cycles
+    if _mfma_cycles is None:
+        lib = library()
+        table = {}
+        for line in _take(lib, ctypes.c_void_p(lib.tmfma_mfma_table())).splitlines():
+            arch, mnemonic, cycles = line.split()
+            table[arch, mnemonic] = int(cycles)
+        _mfma_cycles = table
+    return _mfma_cycles
 
 
 def _take(lib, ptr: ctypes.c_void_p) -> str:

@@ -80,6 +80,9 @@ _cache: dict = {}
 
 
 def compile_ours(fn, sig, constexprs, arch, options=None, **mfma_options) -> Compiled:
+    """The pass's own choice (verify_dot=False unless given): these tests check the pass, not the hook's
+    verification, which may put Triton's layouts back."""
+    mfma_options.setdefault("verify_dot", False)
     key = (fn.__name__, tuple(sorted(sig.items())), tuple(sorted(constexprs.items())), arch,
            tuple(sorted((options or {}).items())), tuple(sorted(mfma_options.items())))
     if key not in _cache:
@@ -334,3 +337,40 @@ def test_emitted_layouts_match_the_instruction_mapping(arch):
             llb = linear_layout(str(b_t.encoding), tuple(b_t.shape), str(b_t.element_type))
             check_operand_mapping(lla, llb, m, n, k, kwidth, kbase, exact=kwidth == kbase or scaled)
     assert len(checked) >= 4
+
+
+# --- verification (verify_dot, the default): ours kept only where the amdgcn is not worse than stock's --------
+
+def _decision(c: Compiled) -> str:
+    return next(r for r in c.remarks if "mfma-accelerate-dot: " in r)
+
+
+def test_verification_reverts_where_ours_is_worse():
+    """gfx942 GEMM 16x64x64: ours (kpack 2) costs 2 SGPRs on an SGPR-limited kernel, occupancy 7 -> 6; the
+    verified compile keeps Triton's layouts, and its amdgcn is stock's."""
+    cx = dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64)
+    raw = compile_ours(matmul, K._gemm_sig(), cx, "gfx942")
+    verified = compile_ours(matmul, K._gemm_sig(), cx, "gfx942", verify_dot=True)
+    stock = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
+    assert raw.amdgcn != stock.asm["amdgcn"]
+    assert "reverted to Triton's dot layouts" in _decision(verified) and "occupancy 7 -> 6" in _decision(verified)
+    assert verified.amdgcn == stock.asm["amdgcn"]
+
+
+def test_verification_keeps_ours_where_not_worse():
+    """gfx942 flash attention 128x128, 8 warps: chain-dot layouts keep P in registers (LDS ops 172 -> 50)."""
+    fn, sig, cx = _attn(64, False, 128, 128)
+    raw = compile_ours(fn, sig, cx, "gfx942", dict(num_warps=8))
+    verified = compile_ours(fn, sig, cx, "gfx942", dict(num_warps=8), verify_dot=True)
+    decision = _decision(verified)
+    assert "kept, not worse" in decision, decision
+    assert re.search(r"LDS ops (\d+) -> (\d+)", decision) and verified.amdgcn == raw.amdgcn
+    before, after = map(int, re.search(r"LDS ops (\d+) -> (\d+)", decision).groups())
+    assert after < before
+
+
+def test_verification_is_off_for_kernels_without_dots_and_when_disabled():
+    fn, sig, cx = K.CORPUS["softmax"]
+    assert not any("mfma-accelerate-dot: " in r for r in compile_ours(fn, sig, cx, "gfx942", verify_dot=True).remarks)
+    gemm = compile_ours(matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64), "gfx942")
+    assert not any("mfma-accelerate-dot: " in r for r in gemm.remarks)

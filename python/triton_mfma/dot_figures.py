@@ -1,0 +1,108 @@
+"""Static figures of a dot kernel's amdgcn, and the "not worse than stock" test on them.
+
+Used by mfma-accelerate-dot's verification (hook.py: the kernel is compiled with Triton's own dot layouts and
+with ours, and ours is kept only when it is not worse on any of these) and by bench/accelerate_dot.py, so the
+bench and the compiler judge by the same figures:
+
+  occupancy   waves per SIMD that actually run (registers and LDS, occupancy.py)
+  spills      VGPR spills
+  dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
+              per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
+  LDS ops     ds_read + ds_write instructions in the main loop
+
+The main loop is the innermost loop with the most MFMA + FMA instructions (loop membership from LLVM's loop
+annotations in the amdgcn).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import loop_order, native
+from . import occupancy as occ_model
+from .resources import from_amdgcn
+
+# VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction
+# issues in 4 clocks on CDNA): counted so that an FMA dot's loop is not "free" next to an MFMA one.
+FMA_PREFIXES = ("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32", "v_fma_mix", "v_dot2", "v_fma_f16", "v_pk_fma_f16",
+                "v_mad_", "v_fmac_f16")
+
+
+@dataclass
+class Figures:
+    instrs: str
+    vgpr: int
+    agpr: int
+    spills: int
+    occupancy: int
+    lds: int
+    loop_mfma: int
+    loop_fma: int
+    loop_cycles: int
+    loop_ds_read: int
+    loop_ds_write: int
+    loop_barriers: int
+
+    @property
+    def loop_ds(self) -> int:
+        return self.loop_ds_read + self.loop_ds_write
+
+
+def main_loop(asm: str) -> list[str]:
+    """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions."""
+    blocks = loop_order._blocks(asm)
+    best: list[str] = []
+    for header in {b[0] for b in blocks if b[2]}:
+        body = [m for b in blocks if b[1] == header for m in b[3]]
+        work = lambda ms: sum(m.startswith("v_mfma") or m.startswith(FMA_PREFIXES) for m in ms)  # noqa: E731
+        if work(body) > work(best):
+            best = body
+    return best
+
+
+def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> Figures:
+    res = from_amdgcn(amdgcn, shared)
+    occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, waves_per_eu)
+    loop = main_loop(amdgcn)
+    cycles = native.mfma_cycles()
+    mfma = [m for m in loop if m.startswith("v_mfma")]
+    fma = [m for m in loop if m.startswith(FMA_PREFIXES)]
+    unknown = {m for m in mfma if (arch, m) not in cycles}
+    if unknown:
+        raise ValueError(f"MFMA instructions missing from the table for {arch}: {sorted(unknown)}")
+    return Figures(
+        instrs="+".join(sorted(res.mfma)) or "FMA",
+        vgpr=res.vgpr, agpr=res.agpr, spills=res.vgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
+        loop_mfma=len(mfma), loop_fma=len(fma),
+        # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
+        # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
+        loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else 4 * len(fma),
+        loop_ds_read=sum(m.startswith(("ds_read", "ds_load")) for m in loop),
+        loop_ds_write=sum(m.startswith(("ds_write", "ds_store")) for m in loop),
+        loop_barriers=loop.count("s_barrier"))
+
+
+def of_kernel(kernel) -> Figures:
+    """Figures of a `triton.compile` result for a hip target."""
+    md = kernel.metadata
+    arch = md.arch if hasattr(md, "arch") else md.target.arch
+    return of_amdgcn(kernel.asm["amdgcn"], md.shared, arch, md.num_warps, int(getattr(md, "waves_per_eu", 0) or 0))
+
+
+def worse_on(stock: Figures, ours: Figures) -> list[str]:
+    """The figures on which `ours` is worse than `stock`, each as "name a -> b" (empty: not worse)."""
+    failed = []
+    if ours.occupancy < stock.occupancy:
+        failed.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
+    if ours.spills > stock.spills:
+        failed.append(f"spills {stock.spills} -> {ours.spills}")
+    if ours.loop_cycles > stock.loop_cycles:
+        failed.append(f"dot cycles {stock.loop_cycles} -> {ours.loop_cycles}")
+    if ours.loop_ds > stock.loop_ds:
+        failed.append(f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
+    return failed
+
+
+def summary(stock: Figures, ours: Figures) -> str:
+    return (f"occupancy {stock.occupancy} -> {ours.occupancy}, spills {stock.spills} -> {ours.spills}, "
+            f"main-loop dot cycles {stock.loop_cycles} -> {ours.loop_cycles}, "
+            f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
