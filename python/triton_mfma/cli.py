@@ -37,17 +37,21 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
           f"through the generic-text bridge ({native.native_version()})", file=out)
     print(_fmt_row(header, widths), file=out)
     print("-" * (sum(widths) + 2 * len(widths)), file=out)
-    differ, failed = 0, []
+    differ, failed, decisions = 0, [], {"kept": [], "reverted": []}
     for name in names or CORPUS:
         fn, sig, cx = CORPUS[name]
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", native.MFMARemark)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", native.MFMARemark)
             try:
                 stock, ext, ts, te = compile_pair(fn, sig, cx, arch, ext_passes, strict=True)
             except Exception as e:  # noqa: BLE001 - report the kernel and go on with the others
                 failed.append(name)
                 print(f"{name}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
                 continue
+        for w in caught:
+            for verdict in decisions:
+                if f"mfma-accelerate-dot: {verdict}" in str(w.message):
+                    decisions[verdict].append(name)
         rows = []
         for label, k, t in (("stock", stock, ts), ("triton-mfma", ext, te)):
             r = resources.of_kernel(k)
@@ -58,8 +62,14 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
     if failed:
         print(f"{len(failed)} kernel(s) failed with triton-mfma (strict mode): {failed}", file=out)
         return 1
+    if decisions["kept"] or decisions["reverted"]:
+        print(textwrap.fill(
+            "mfma-accelerate-dot, verified (ours kept only where the amdgcn is not worse than stock's on occupancy, "
+            f"spills, main-loop dot cycles and LDS ops): kept on {', '.join(decisions['kept']) or 'none'}; "
+            f"reverted to Triton's layouts on {', '.join(decisions['reverted']) or 'none'}.", 116), file=out)
     if differ:
-        print(f"{differ} kernel(s) differ between stock and triton-mfma.", file=out)
+        print(f"{differ} kernel(s) differ between stock and triton-mfma; compile time includes the verification's "
+              "second compile.", file=out)
     elif passes_:
         print("All kernels compile to identical amdgcn with these passes.", file=out)
     elif passes.DEFAULT_PASSES:
@@ -78,6 +88,8 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
 def _remark_line(text: str, width: int = 150) -> str:
     """A remark without its location prefix, cut to one line."""
     text = text.split("remark: ", 1)[-1].replace("\n", " ")
+    if text.startswith("[") and "] " in text:  # "[kernel] ..." (the hook's own remarks)
+        text = text.split("] ", 1)[1]
     if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
         text = text.split(" (", 1)[0] + ": " + text.split("): ", 1)[1]
     return text if len(text) <= width else text[:width - 3] + "..."
@@ -114,6 +126,7 @@ def _showcase(arch: str, out) -> int:
                 print(f"  {case.label}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
                 continue
         remarks = [str(w.message) for w in caught if issubclass(w.category, native.MFMARemark)]
+        remarks.sort(key=lambda r: "mfma-accelerate-dot: " not in r)  # the verification's decision first
         for label, k, t in (("stock", stock, ts), ("with pass", ext, te)):
             r = resources.of_kernel(k)
             occ = occupancy.occupancy(arch, k.metadata.num_warps, r.vgpr_total, r.sgpr, k.metadata.shared)
@@ -122,7 +135,7 @@ def _showcase(arch: str, out) -> int:
                             occ.workgroups_per_cu, r.mfma_count, r.ds_read + r.ds_write, f"{t:.2f}"], widths),
                   file=out)
         print(textwrap.fill(case.look_at, 116, initial_indent="    look at: ", subsequent_indent=" " * 13), file=out)
-        for rm in remarks[:2]:
+        for rm in remarks[:3]:
             print(f"    remark: {_remark_line(rm)}", file=out)
     print("-" * (sum(widths) + 2 * len(widths)), file=out)
     print("Figures are static (no GPU here); what they are worth at run time is measured in bench/ "

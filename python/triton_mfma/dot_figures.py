@@ -5,7 +5,7 @@ with ours, and ours is kept only when it is not worse on any of these) and by be
 bench and the compiler judge by the same figures:
 
   occupancy   waves per SIMD that actually run (registers and LDS, occupancy.py)
-  spills      VGPR spills
+  spills      VGPR + SGPR spills
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
   LDS ops     ds_read + ds_write instructions in the main loop
@@ -71,7 +71,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         raise ValueError(f"MFMA instructions missing from the table for {arch}: {sorted(unknown)}")
     return Figures(
         instrs="+".join(sorted(res.mfma)) or "FMA",
-        vgpr=res.vgpr, agpr=res.agpr, spills=res.vgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
+        vgpr=res.vgpr, agpr=res.agpr, spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.

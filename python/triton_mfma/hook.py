@@ -221,10 +221,12 @@ def _has_dot(generic_text: str) -> bool:
     return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
 
 
-def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn):
+def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn, reuse=None):
     """mfma-accelerate-dot, verified: make_ttgir with our dot layouts and with Triton's own (every other pass
     the same), both compiled to amdgcn; ours is kept unless it is worse on a figure of dot_figures (occupancy,
-    spills, main-loop dot cycles, main-loop LDS ops). Returns the chosen TTGIR; a remark says which and why."""
+    spills, main-loop dot cycles, main-loop LDS ops). Returns the chosen TTGIR; a remark says which and why.
+    `to_amdgcn(module, metadata) -> (llir, amdgcn)`; with `reuse` (a dict) the chosen module's trial results
+    are left there, keyed by its generic text, for the llir/amdgcn stages."""
     from . import dot_figures
     from .pipeline import amd_make_ttgir
 
@@ -233,10 +235,13 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
     ours = amd_make_ttgir(src, md_ours, options, run, ttgir_points)
     wpe = options.waves_per_eu if isinstance(getattr(options, "waves_per_eu", 0), int) else 0
 
+    trials = {}
+
     def figures(mod, md):
-        copy = import_generic(export_generic(mod), mod.context)
+        text = export_generic(mod)
         md = dict(md)
-        amdgcn = to_amdgcn(copy, md)
+        llir, amdgcn = to_amdgcn(import_generic(text, mod.context), md)
+        trials[id(mod)] = (text, llir, amdgcn, md)
         return dot_figures.of_amdgcn(amdgcn, md["shared"], options.arch, options.num_warps, wpe)
 
     try:
@@ -256,12 +261,42 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
     if worse:
         warnings.warn(f"[{kernel}] mfma-accelerate-dot: reverted to Triton's dot layouts: ours is worse on "
                       f"{'; '.join(worse)} ({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
-        metadata.update(md_stock)
-        return stock
-    warnings.warn(f"[{kernel}] mfma-accelerate-dot: kept, not worse than Triton's dot layouts "
-                  f"({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
-    metadata.update(md_ours)
-    return ours
+        chosen, md_chosen = stock, md_stock
+    else:
+        warnings.warn(f"[{kernel}] mfma-accelerate-dot: kept, not worse than Triton's dot layouts "
+                      f"({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
+        chosen, md_chosen = ours, md_ours
+    metadata.update(md_chosen)
+    if reuse is not None:  # the next stages get the chosen TTGIR: hand them its trial llir and amdgcn
+        text, llir, amdgcn, md_after = trials[id(chosen)]
+        reuse[text] = (llir, amdgcn, md_after)
+    return chosen
+
+
+def _reusing_llir(reuse: dict, inner):
+    def llir(src, metadata):
+        if reuse:
+            hit = reuse.pop(export_generic(src), None)
+            if hit is not None:
+                text, amdgcn, md = hit
+                metadata.update(md)
+                reuse[("amdgcn", text)] = amdgcn
+                return text
+        return inner(src, metadata)
+
+    return llir
+
+
+def _reuse_trial_compiles(stages, reuse: dict) -> None:
+    """llir and amdgcn stages that return the verified TTGIR's trial results instead of compiling it again."""
+    stages["llir"] = _reusing_llir(reuse, stages["llir"])
+    inner_amdgcn = stages["amdgcn"]
+
+    def amdgcn(src, metadata):
+        hit = reuse.pop(("amdgcn", src), None)
+        return hit if hit is not None else inner_amdgcn(src, metadata)
+
+    stages["amdgcn"] = amdgcn
 
 
 def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
@@ -280,6 +315,19 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
         return backend.make_llir(src, metadata, opts)
 
     verify = "accelerate_matmul" in ttgir_points and act.options.get("verify_dot", True)
+    forced = act.options.get("waves_per_eu")
+    auto = forced == "auto" or getattr(options, "waves_per_eu", 0) == "auto"
+    if auto:
+        forced = None
+    if forced is not None:
+        options = with_waves_per_eu(options, forced)
+    # the verified TTGIR's trial llir/amdgcn, reused by the next stages (not with waves_per_eu="auto", whose
+    # llir stage compiles its own candidates)
+    reuse = {} if verify and not auto else None
+
+    def to_amdgcn(m, md):
+        llir = make_llir_with(m, md, options)
+        return llir, backend.make_amdgcn(llir, md, options)
 
     if ttgir_points and stock_ttgir is not None:
         def ttgir(src, metadata):
@@ -287,9 +335,8 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
             run = lambda pt, m: run_at_point(act, "hip", pt, m, options)  # noqa: E731
             try:
                 if verify and _has_dot(snapshot):
-                    return _verified_ttgir(
-                        act, src, snapshot, metadata, options, ttgir_points, run,
-                        lambda m, md: backend.make_amdgcn(make_llir_with(m, md, options), md, options))
+                    return _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn,
+                                           reuse)
                 return amd_make_ttgir(src, metadata, options, run, ttgir_points)
             except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                 _fallback(act, "make_ttgir", _kernel_name(src), e)
@@ -297,17 +344,19 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
 
         stages["ttgir"] = ttgir
 
-    forced = act.options.get("waves_per_eu")
-    auto = forced == "auto" or getattr(options, "waves_per_eu", 0) == "auto"
-    if auto:
-        forced = None
+    if reuse is not None and "llir" in stages and "amdgcn" in stages:
+        _reuse_trial_compiles(stages, reuse)
     if stock_llir is None or not ("llir_begin" in points or auto or forced is not None):
         return
-    if forced is not None:
-        options = with_waves_per_eu(options, forced)
 
     if not auto:
-        stages["llir"] = lambda src, metadata: make_llir_with(src, metadata, options)
+        def llir_stage(src, metadata):
+            return make_llir_with(src, metadata, options)
+
+        if reuse is not None:  # keep the reuse wrapper in front
+            stages["llir"] = _reusing_llir(reuse, llir_stage)
+        else:
+            stages["llir"] = llir_stage
         return
 
     chosen_amdgcn = {}  # llir text -> its amdgcn, so the amdgcn stage does not redo the winner

@@ -165,8 +165,14 @@ def option_names() -> set[str]:
 
 # What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given. A pass joins this list
 # once it is at least as good as stock Triton on its bench (see bench/).
-# mfma-split-epilogue-cvt at its default budget (the target's LDS) changes only kernels that need more
-# LDS than the target has, which stock Triton compiles but cannot launch; everything else is left
-# byte-identical. The others are opt-in: each is worse than stock on part of its bench, or (grid
-# order's XCD remap) not yet measured on AMD hardware.
-DEFAULT_PASSES: tuple = ("mfma-split-epilogue-cvt",)
+# - mfma-split-epilogue-cvt at its default budget (the target's LDS) changes only kernels that need more
+#   LDS than the target has, which stock Triton compiles but cannot launch; everything else is left
+#   byte-identical.
+# - mfma-accelerate-dot runs verified (hook option verify_dot, default True): each kernel with a dot is
+#   compiled with Triton's dot layouts and with ours, and ours is kept only where its amdgcn is not worse
+#   (occupancy, spills, main-loop dot cycles and LDS ops: dot_figures.py): not worse than stock on
+#   99/99 bench configurations, ours kept on most. Costs a second make_ttgir + make_llir + make_amdgcn
+#   per kernel with a dot (the chosen one's trial results are reused).
+# The others are opt-in: each is worse than stock on part of its bench, or (grid order's XCD remap)
+# not yet measured on AMD hardware.
+DEFAULT_PASSES: tuple = ("mfma-accelerate-dot", "mfma-split-epilogue-cvt")
