@@ -78,7 +78,7 @@ def run(archs, out):
 
     emit(f"# mfma-accelerate-dot (triton-mfma {triton_mfma.__version__}) vs stock Triton {triton.__version__}'s "
          f"accelerate_matmul -- `PYTHONPATH=python python bench/accelerate_dot.py`")
-    emit("# per config: stock | ours. instr = v_mfma_* in the kernel; vgpr/agpr; sp = VGPR spills; occ = waves/SIMD")
+    emit("# per config: stock | ours. instr = v_mfma_* in the kernel; vgpr/agpr; sp = VGPR + SGPR spills; occ = waves/SIMD")
     emit("# (registers and LDS); loop = main loop: MFMA count / dot issue cycles (MFMA passes x 4, or 4 per v_fma of an")
     emit("# FMA dot), ds_read+ds_write,")
     emit("# s_barrier; LDS bytes per workgroup. verdict (unverified pass): ok = not worse on occupancy, spills, dot")

@@ -244,18 +244,35 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
         trials[id(mod)] = (text, llir, amdgcn, md)
         return dot_figures.of_amdgcn(amdgcn, md["shared"], options.arch, options.num_warps, wpe)
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MFMARemark)  # the trial compiles repeat the other passes' remarks
+    def why(e):
+        return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MFMARemark)  # the trial compiles repeat the other passes' remarks
+        try:
             md_stock = dict(metadata)
             stock = amd_make_ttgir(import_generic(snapshot, src.context), md_stock, options, run,
                                    ttgir_points - {"accelerate_matmul"})
-            f_stock, f_ours = figures(stock, md_stock), figures(ours, md_ours)
-    except Exception as e:  # noqa: BLE001 - without a comparison ours stands, as unverified
+            f_stock = figures(stock, md_stock)
+        except Exception as e:  # noqa: BLE001 - without a comparison ours stands, as unverified
+            stock = None
+            stock_error = why(e)
+        try:
+            f_ours = figures(ours, md_ours)
+        except Exception as e:  # noqa: BLE001 - ours does not compile: the failure policy decides
+            if act.strict or stock is None:
+                raise
+            warnings.warn(f"triton-mfma: mfma-accelerate-dot's layouts do not compile on kernel '{kernel}' "
+                          f"({why(e)}); using Triton's dot layouts", MFMAWarning, stacklevel=3)
+            metadata.update(md_stock)
+            return stock
+    if stock is None:
         warnings.warn(f"[{kernel}] mfma-accelerate-dot: not verified (the comparison compile failed: "
-                      f"{str(e).splitlines()[0] if str(e) else type(e).__name__}); keeping its layouts",
-                      MFMARemark, stacklevel=3)
+                      f"{stock_error}); keeping its layouts", MFMARemark, stacklevel=3)
         metadata.update(md_ours)
+        if reuse is not None:
+            text, llir, amdgcn, md_after = trials[id(ours)]
+            reuse[text] = (llir, amdgcn, md_after)
         return ours
     worse = dot_figures.worse_on(f_stock, f_ours)
     if worse:
@@ -325,9 +342,12 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     # llir stage compiles its own candidates)
     reuse = {} if verify and not auto else None
 
+    # trial compiles of the verification: with waves_per_eu="auto" they use Triton's default (0)
+    trial_options = with_waves_per_eu(options, 0) if auto else options
+
     def to_amdgcn(m, md):
-        llir = make_llir_with(m, md, options)
-        return llir, backend.make_amdgcn(llir, md, options)
+        llir = make_llir_with(m, md, trial_options)
+        return llir, backend.make_amdgcn(llir, md, trial_options)
 
     if ttgir_points and stock_ttgir is not None:
         def ttgir(src, metadata):

@@ -374,3 +374,28 @@ def test_verification_is_off_for_kernels_without_dots_and_when_disabled():
     assert not any("mfma-accelerate-dot: " in r for r in compile_ours(fn, sig, cx, "gfx942", verify_dot=True).remarks)
     gemm = compile_ours(matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64), "gfx942")
     assert not any("mfma-accelerate-dot: " in r for r in gemm.remarks)
+
+
+def test_verification_falls_back_to_stock_when_ours_does_not_compile(monkeypatch):
+    """If our layouts' trial compile fails, a user's compile warns and uses Triton's layouts (strict: raises).
+    The failure is simulated in the figures of the second trial (ours; stock's is the first)."""
+    from triton_mfma import MFMAWarning, dot_figures
+
+    real, calls = dot_figures.of_amdgcn, []
+
+    def flaky(*args, **kwargs):
+        calls.append(1)
+        if len(calls) % 2 == 0:
+            raise RuntimeError("simulated: ours does not compile")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dot_figures, "of_amdgcn", flaky)
+    cx = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=64)
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS]):
+        warnings.simplefilter("always")
+        k = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
+    assert any(issubclass(w.category, MFMAWarning) and "using Triton's dot layouts" in str(w.message)
+               for w in caught)
+    assert k.asm["amdgcn"] == compile_kernel(matmul, K._gemm_sig(), cx, "gfx942").asm["amdgcn"]
+    with pytest.raises(Exception, match="simulated"), triton_mfma.enabled(passes=[PASS], strict=True):
+        compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
