@@ -399,5 +399,6 @@ def test_verification_falls_back_to_stock_when_ours_does_not_compile(monkeypatch
                for w in caught)
     assert k.asm["amdgcn"] == compile_kernel(matmul, K._gemm_sig(), cx, "gfx942").asm["amdgcn"]
     monkeypatch.setenv("TRITON_MFMA_STRICT", "1")
-    with pytest.raises(Exception, match="simulated"), triton_mfma.enabled(passes=[PASS]):
+    with pytest.raises(Exception, match="simulated"), warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS]):
+        warnings.simplefilter("ignore", MFMARemark)
         compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
