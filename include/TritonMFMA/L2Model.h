@@ -41,7 +41,10 @@ struct TargetL2Model {
   int residentWarps = 16;   ///< warps per CU under the register assumption
   int64_t sharedPerCU = 0;  ///< shared memory / LDS per CU
   int64_t sharedReservedPerProgram = 0;
-  int maxProgramsPerCU = 32;
+  /// Allocation granule of a program's shared memory (AMD: LDS in 512-byte
+  /// blocks, as python/triton_mfma/occupancy.py models it).
+  int64_t sharedGranule = 1;
+  int maxProgramsPerCU = 32; ///< hardware workgroup / block slots per CU
 
   int64_t effectiveL2Bytes() const {
     return static_cast<int64_t>(static_cast<double>(l2Bytes) * l2Effective);

@@ -18,8 +18,11 @@ static constexpr int64_t KiB = 1 << 10;
 int64_t TargetL2Model::programsPerCU(int numWarps, int64_t sharedBytes) const {
   int64_t byWarps = residentWarps / std::max(1, numWarps);
   int64_t byShared = maxProgramsPerCU;
-  if (sharedBytes > 0)
-    byShared = sharedPerCU / (sharedBytes + sharedReservedPerProgram);
+  if (sharedBytes > 0) {
+    int64_t g = std::max<int64_t>(1, sharedGranule);
+    int64_t allocated = (sharedBytes + g - 1) / g * g;
+    byShared = sharedPerCU / (allocated + sharedReservedPerProgram);
+  }
   return std::max<int64_t>(
       1, std::min<int64_t>({byWarps, byShared, (int64_t)maxProgramsPerCU}));
 }
@@ -41,6 +44,8 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
   }
   if (target == "hip:gfx90a") {
     m.device = "MI210";
+    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
+    m.maxProgramsPerCU = 16;
     m.l2Bytes = 8 * MiB;
     m.l2Effective = 0.75;
     m.cus = 104;
@@ -49,6 +54,8 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
   }
   if (target == "hip:gfx942") {
     m.device = "MI300X";
+    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
+    m.maxProgramsPerCU = 16;
     m.l2Bytes = 4 * MiB;
     m.l2Effective = 0.75;
     m.cus = 304;
@@ -58,6 +65,8 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
   }
   if (target == "hip:gfx950") {
     m.device = "MI355X";
+    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
+    m.maxProgramsPerCU = 16;
     m.l2Bytes = 4 * MiB;
     m.l2Effective = 0.75;
     m.cus = 256;

@@ -2,9 +2,11 @@
 guard lib/Transforms/GridOrder.cpp emits) and the speedup predictions the bench prints next to measurements.
 
 Decision (same figures and formulas as the C++):
-  * P = programs per CU x CUs run at once; programs per CU = min(resident warps / num_warps, shared per CU /
-    (shared per program + reserved), 32), resident warps = 16 under the assumption of 128 registers per thread
-    (registers are not allocated when the pass runs).
+  * P = programs per CU x CUs run at once; programs per CU = min(resident warps / num_warps, programs the
+    shared memory lets run, slots), resident warps = 16 under the assumption of 128 registers per thread
+    (registers are not allocated when the pass runs). On AMD the LDS term and the 16 slots are the occupancy
+    model's (occupancy.workgroups_by_lds: 512-byte granules); on the H200 shared per SM / (shared + 1 KiB
+    reserved), 32 slots.
   * In the stock order the twin read of the heavy operand's tile is `distance` programs later (the product of
     the sizes of the grid dimensions faster than the dimension the twins differ in). It misses L2 iff the grid
     needs more than one wave (more than P programs: in one wave all start together) and the bytes streamed in
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from . import occupancy
 
 MiB = 1 << 20
 KiB = 1 << 10
@@ -50,8 +54,11 @@ class Target:
 
     def programs_per_cu(self, num_warps: int, shared_bytes: int) -> int:
         by_warps = self.resident_warps // max(1, num_warps)
-        by_shared = self.max_programs_per_cu if shared_bytes <= 0 else \
-            self.shared_per_cu // (shared_bytes + self.shared_reserved)
+        if self.name.startswith("hip:"):  # LDS: the occupancy model's (512-byte granules, 16 workgroup slots)
+            by_shared = occupancy.workgroups_by_lds(self.name.split(":", 1)[1], max(0, shared_bytes))
+        else:
+            by_shared = self.max_programs_per_cu if shared_bytes <= 0 else \
+                self.shared_per_cu // (shared_bytes + self.shared_reserved)
         return max(1, min(by_warps, by_shared, self.max_programs_per_cu))
 
     def concurrent_programs(self, num_warps: int, shared_bytes: int) -> int:
@@ -65,11 +72,11 @@ class Target:
 TARGETS = {
     "cuda:90": Target("cuda:90", "H200", 50 * MiB, 0.5, 132, 1, 228 * KiB, 1 * KiB,
                       dram_bw=4.8e12, fp16_flops=989e12),
-    "hip:gfx90a": Target("hip:gfx90a", "MI210", 8 * MiB, 0.75, 104, 1, 64 * KiB,
+    "hip:gfx90a": Target("hip:gfx90a", "MI210", 8 * MiB, 0.75, 104, 1, 64 * KiB, max_programs_per_cu=16,
                          dram_bw=1.6e12, fp16_flops=104 * 1024 * 1.7e9),
-    "hip:gfx942": Target("hip:gfx942", "MI300X", 4 * MiB, 0.75, 304, 8, 64 * KiB,
+    "hip:gfx942": Target("hip:gfx942", "MI300X", 4 * MiB, 0.75, 304, 8, 64 * KiB, max_programs_per_cu=16,
                          dram_bw=5.3e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=304 * 2048 * 2.1e9),
-    "hip:gfx950": Target("hip:gfx950", "MI355X", 4 * MiB, 0.75, 256, 8, 160 * KiB,
+    "hip:gfx950": Target("hip:gfx950", "MI355X", 4 * MiB, 0.75, 256, 8, 160 * KiB, max_programs_per_cu=16,
                          dram_bw=8e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=256 * 4096 * 2.4e9),
 }
 

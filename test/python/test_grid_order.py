@@ -12,7 +12,7 @@ from irutil import ops, parse
 from mlir import ir
 
 import triton_mfma
-from triton_mfma import MFMARemark, PipelineError, l2model, run_pipeline_with_diagnostics
+from triton_mfma import MFMARemark, PipelineError, l2model, occupancy, run_pipeline_with_diagnostics
 
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "mfma-grid-order.mlir")
 
@@ -241,3 +241,21 @@ def test_l2model_mirrors_the_cpp_figures():
     assert f"P = {t.concurrent_programs(4, 0)} programs ({t.cus} CUs" in msg
     assert f"exceed {t.effective_l2} B" in msg
     assert math.isclose(t.effective_l2, 50 * 2**20 * 0.5)
+
+
+@pytest.mark.parametrize("rows", [64, 85])  # 16 KiB (a whole number of 512-byte granules) and 21760 B (not)
+def test_concurrent_programs_use_the_occupancy_models_lds_granule(rows):
+    """P in the run-time guard (C++ L2Model) counts a program's LDS in 512-byte granules with 16 workgroup slots,
+    as occupancy.workgroups_by_lds does; the Python model (l2model, via occupancy.py) gives the same P."""
+    text = lit_case("splitk_slow")  # gfx90a, 4 warps
+    first = re.search(r'\n(\s*)%\w+ = "tt.get_program_id"[^\n]*\n', text)
+    alloc = (f'{first.group(1)}%lds = "ttg.local_alloc"() : () -> !ttg.memdesc<{rows}x128xf16, '
+             '#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, '
+             'mutable>\n')
+    text = text[:first.end()] + alloc + text[first.end():]
+    _, diags = run_pass(text)
+    msg = next(d.message for d in diags if "remapped" in d.message)
+    t = l2model.TARGETS["hip:gfx90a"]
+    p = t.concurrent_programs(4, rows * 128 * 2)
+    assert p == t.cus * min(4, occupancy.workgroups_by_lds("gfx90a", rows * 128 * 2))
+    assert f"P = {p} programs ({t.cus} CUs x {p // t.cus})" in msg, msg
