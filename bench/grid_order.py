@@ -10,7 +10,7 @@ Kernels (python/triton_mfma/examples/kernels.py):
     axis (the slow order). Stock vs compiled with mfma-grid-order (auto); splitk_decode_fast (M tiles on axis 0,
     no pass) is the hand-ordered reference. Results must be bitwise equal (partials, no atomics).
   * matmul_1d: fp16 GEMM on a 1-D grid in plain row-major tile order; stock vs with the pass, against
-    matmul_1d_grouped (the tutorial's GROUP_M = 8 swizzle written by hand, no pass), in three tile
+    matmul_1d_grouped (the tutorial's GROUP_M = 8 swizzle written by hand, no pass), in seven tile
     configurations (GEMM_CONFIGS). Control: matmul_1d_grouped_grid, the hand swizzle in the code shape the pass
     emits (tile rows from the grid size): same order as hand and pass, so hand vs control is what ptxas makes of
     the surrounding code, not the order. The main-loop SASS of every cubin is recorded at build time.
@@ -34,8 +34,10 @@ DECODE_SHAPES = [  # (N, K) of W [K, N] fp16; M = 64
 M_DECODE = 64
 GEMM_SHAPES = [8192, 16384]
 # Tile configurations of the 1-D-grid GEMM (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages): Triton's default
-# launch (4 warps, 3 stages) at 128x128x64, and the two 8-warp Hopper configurations of Triton's matmul tutorial.
-GEMM_CONFIGS = [(128, 128, 64, 4, 3), (128, 256, 64, 8, 3), (256, 128, 64, 8, 3)]
+# launch (4 warps, 3 stages) at 128x128x64, the two 8-warp Hopper configurations of Triton's matmul tutorial,
+# and four more from the tutorial's autotuning list.
+GEMM_CONFIGS = [(128, 128, 64, 4, 3), (128, 256, 64, 8, 3), (256, 128, 64, 8, 3), (128, 128, 64, 8, 3),
+                (128, 128, 32, 4, 4), (64, 128, 64, 4, 4), (128, 64, 64, 4, 4)]
 GEMM_VARIANTS = {  # suffix -> (kernel, with the pass)
     "plain_stock": ("matmul_1d", False),
     "plain_pass": ("matmul_1d", True),
