@@ -7,9 +7,11 @@
 //  1. Read the target (`ttg.target` = "hip:gfxNNN"), the wave size (must be
 //     64) and, per dot, the number of warps (`ttg.num-warps` on the closest
 //     ancestor). Collect every `tt.dot` whose result layout is
-//     `#ttg.blocked`; a `tt.dot_scaled` with a blocked result, an f64 dot or
-//     a target outside the table is an error (the hook then compiles the
-//     kernel with stock Triton).
+//     `#ttg.blocked`. A module with a `tt.dot_scaled` to lower, an f64 or
+//     rank > 3 dot, a target outside the table or waves of 32 is declined:
+//     IR unchanged and a remark "mfma-accelerate-dot declined: ...", on which
+//     the hook runs Triton's own accelerate_matmul in the pass's place.
+//     Malformed input (no ranked tensors, no num-warps) is an error.
 //  2. Chains: for each dot, walk backwards from its A operand through
 //     same-shape elementwise operations (arith, math, tt.fp_to_fp,
 //     ttg.convert_layout, ...) in the same block. Reaching another dot's
@@ -365,8 +367,7 @@ struct MFMAAccelerateDot final
     if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
       return op->emitError("tt.dot without ranked tensor operands");
     unsigned rank = site.resTy.getRank();
-    if (rank != 2 && rank != 3)
-      return op->emitError("tt.dot of rank ") << rank << " is not supported";
+    assert((rank == 2 || rank == 3) && "declined before analysis");
     std::optional<unsigned> numWarps = lookupNumWarps(op);
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
       return op->emitError("no power-of-two ttg.num-warps for this dot");
@@ -379,9 +380,8 @@ struct MFMAAccelerateDot final
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
     auto a = classifyElementType(aE, tf32 && arch == GfxArch::GFX942);
     auto b = classifyElementType(bE, tf32 && arch == GfxArch::GFX942);
-    if ((a && *a == MfmaElem::F64) || (b && *b == MfmaElem::F64))
-      return op->emitError("f64 dots are not handled by mfma-accelerate-dot; "
-                           "use Triton's accelerate_matmul");
+    assert(!(a && *a == MfmaElem::F64) && !(b && *b == MfmaElem::F64) &&
+           "declined before analysis");
 
     DotProblem &p = site.problem;
     p.arch = arch;
@@ -685,7 +685,11 @@ struct MFMAAccelerateDot final
     }
 
     SmallVector<Operation *> dots;
-    bool hadError = false;
+    std::string declined; // why Triton's accelerate_matmul should run instead
+    auto decline = [&](Operation *op, const Twine &why) {
+      if (declined.empty())
+        declined = (why + " at " + describeLoc(op->getLoc())).str();
+    };
     module.walk([&](Operation *op) {
       if (!isOp(op, "tt.dot") && !isOp(op, "tt.dot_scaled"))
         return;
@@ -694,35 +698,40 @@ struct MFMAAccelerateDot final
       LayoutPtr l = res ? getLayout(res) : nullptr;
       if (!l || !isa<BlockedLayout>(l.get()))
         return; // already lowered (or not a TritonGPU dot)
-      if (isOp(op, "tt.dot_scaled")) {
-        op->emitError("tt.dot_scaled is not handled by mfma-accelerate-dot; "
-                      "use Triton's accelerate_matmul");
-        hadError = true;
-        return;
-      }
+      if (isOp(op, "tt.dot_scaled"))
+        return decline(op, "a tt.dot_scaled");
+      if (res.getRank() != 2 && res.getRank() != 3)
+        return decline(op, "a dot of rank " + Twine(res.getRank()));
+      for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
+        if (auto t = tensorTypeOf(op->getOperand(i)))
+          if (t.getElementType().isF64())
+            return decline(op, "an f64 dot");
       dots.push_back(op);
     });
-    if (hadError)
-      return signalPassFailure();
-    if (dots.empty())
+    if (dots.empty() && declined.empty())
       return markAllAnalysesPreserved();
 
     auto target = module->getAttrOfType<StringAttr>("ttg.target");
     std::optional<GfxArch> parsed =
         target ? parseGfxArch(target.getValue()) : std::nullopt;
-    if (!parsed) {
-      module.emitError("mfma-accelerate-dot: target ")
-          << (target ? target.getValue() : StringRef("<none>"))
-          << " is not gfx90a, gfx942 or gfx950";
-      return signalPassFailure();
+    auto tpw = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp");
+    if (!parsed)
+      declined = ("target " +
+                  (target ? target.getValue() : StringRef("<none>")) +
+                  " (not gfx90a, gfx942 or gfx950)")
+                     .str();
+    else if (!tpw || tpw.getInt() != 64)
+      declined = "waves of " +
+                 (tpw ? std::to_string(tpw.getInt()) : std::string("?")) +
+                 " threads (CDNA MFMA needs 64)";
+    if (!declined.empty()) {
+      // The whole module, so that one pass lowers all of its dots.
+      module.emitRemark() << "mfma-accelerate-dot declined: " << declined
+                          << "; Triton's accelerate_matmul lowers this "
+                             "module's dots";
+      return markAllAnalysesPreserved();
     }
     arch = *parsed;
-    auto tpw = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp");
-    if (!tpw || tpw.getInt() != 64) {
-      module.emitError("mfma-accelerate-dot needs \"ttg.threads-per-warp\" = "
-                       "64 (CDNA waves)");
-      return signalPassFailure();
-    }
 
     // 1. Analysis.
     std::vector<DotSite> sites(dots.size());

@@ -11,7 +11,7 @@ bench and the compiler judge by the same figures:
   LDS ops     ds_read + ds_write instructions in the main loop
 
 The main loop is the innermost loop with the most MFMA + FMA instructions (loop membership from LLVM's loop
-annotations in the amdgcn).
+annotations in the amdgcn); a kernel with its dots outside any loop is counted whole.
 """
 from __future__ import annotations
 
@@ -47,15 +47,21 @@ class Figures:
         return self.loop_ds_read + self.loop_ds_write
 
 
+def _work(mnemonics) -> int:
+    return sum(m.startswith("v_mfma") or m.startswith(FMA_PREFIXES) for m in mnemonics)
+
+
 def main_loop(asm: str) -> list[str]:
-    """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions."""
+    """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions; for a kernel
+    whose dots are in no loop, the whole kernel."""
     blocks = loop_order._blocks(asm)
     best: list[str] = []
     for header in {b[0] for b in blocks if b[2]}:
         body = [m for b in blocks if b[1] == header for m in b[3]]
-        work = lambda ms: sum(m.startswith("v_mfma") or m.startswith(FMA_PREFIXES) for m in ms)  # noqa: E731
-        if work(body) > work(best):
+        if _work(body) > _work(best):
             best = body
+    if not _work(best):
+        best = [m for b in blocks for m in b[3]]
     return best
 
 

@@ -161,10 +161,12 @@ def _report(diagnostics, kernel: str) -> None:
             warnings.warn(f"[{kernel}] {d}", MFMARemark, stacklevel=3)
 
 
-def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_options, ctx=None):
+def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_options, ctx=None, declined=None):
     """Run the passes placed at `point` on `mod` through the bridge; returns the (new) module.
 
-    `ctx` (lds_budget.PointContext) lets a pass resolve symbolic options (ProjectPass.resolve)."""
+    `ctx` (lds_budget.PointContext) lets a pass resolve symbolic options (ProjectPass.resolve). A pass that
+    replaces a Triton pass may decline a module (IR unchanged, a remark "<pass> declined: ..."); the point is
+    then added to `declined` (a set), and the composed make_ttgir runs Triton's own pass there."""
     todo = act.points_for(backend_name).get(point)
     if not todo:
         return mod
@@ -181,6 +183,9 @@ def run_at_point(act: Activation, backend_name: str, point: str, mod, triton_opt
         _dump(act, kernel, f"{point}-before-{names}", before)
         after, diagnostics = run_pipeline_with_diagnostics(before, pipeline)
         _report(diagnostics, kernel)
+        if declined is not None and any(d.severity == "remark" and f"{p.name} declined: " in d.message
+                                        for d in diagnostics for p in todo):
+            declined.add(point)
         _dump(act, kernel, f"{point}-after-{names}", after)
         return import_generic(after, mod.context, pass_name=names)
     except (PipelineError, BridgeError, OSError) as e:
@@ -221,7 +226,8 @@ def _has_dot(generic_text: str) -> bool:
     return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
 
 
-def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn, reuse=None):
+def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn, reuse=None,
+                    declined=None):
     """mfma-accelerate-dot, verified: make_ttgir with our dot layouts and with Triton's own (every other pass
     the same), both compiled to amdgcn; ours is kept unless it is worse on a figure of dot_figures (occupancy,
     spills, main-loop dot cycles, main-loop LDS ops). Returns the chosen TTGIR; a remark says which and why.
@@ -232,7 +238,11 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
 
     kernel = _kernel_name(src)
     md_ours = dict(metadata)
-    ours = amd_make_ttgir(src, md_ours, options, run, ttgir_points)
+    declined = declined if declined is not None else set()
+    ours = amd_make_ttgir(src, md_ours, options, run, ttgir_points, declined)
+    if "accelerate_matmul" in declined:  # Triton's accelerate_matmul ran: nothing to compare
+        metadata.update(md_ours)
+        return ours
     wpe = options.waves_per_eu if isinstance(getattr(options, "waves_per_eu", 0), int) else 0
 
     trials = {}
@@ -252,7 +262,7 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
         try:
             md_stock = dict(metadata)
             stock = amd_make_ttgir(import_generic(snapshot, src.context), md_stock, options, run,
-                                   ttgir_points - {"accelerate_matmul"})
+                                   ttgir_points - {"accelerate_matmul"}, set())
             f_stock = figures(stock, md_stock)
         except Exception as e:  # noqa: BLE001 - without a comparison ours stands, as unverified
             stock = None
@@ -352,12 +362,13 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     if ttgir_points and stock_ttgir is not None:
         def ttgir(src, metadata):
             snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
-            run = lambda pt, m: run_at_point(act, "hip", pt, m, options)  # noqa: E731
+            declined = set()
+            run = lambda pt, m: run_at_point(act, "hip", pt, m, options, declined=declined)  # noqa: E731
             try:
                 if verify and _has_dot(snapshot):
                     return _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn,
-                                           reuse)
-                return amd_make_ttgir(src, metadata, options, run, ttgir_points)
+                                           reuse, declined)
+                return amd_make_ttgir(src, metadata, options, run, ttgir_points, declined)
             except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                 _fallback(act, "make_ttgir", _kernel_name(src), e)
                 return stock_ttgir(import_generic(snapshot, src.context), metadata)

@@ -23,10 +23,11 @@ OursAt = Callable[[str, object], object]
 class _Composer:
     """Accumulates Triton passes in a pass manager; flushes it at insertion points that have work."""
 
-    def __init__(self, mod, ours_at: OursAt, active_points: set):
+    def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None):
         self.mod = mod
         self._ours_at = ours_at
         self._active = active_points
+        self._declined = declined if declined is not None else set()
         self._new_pm()
 
     def _new_pm(self):
@@ -35,6 +36,10 @@ class _Composer:
 
     def replaces(self, point: str) -> bool:
         return point in self._active
+
+    def declined(self, point: str) -> bool:
+        """Whether our pass at a replacing point declined the module (then Triton's own pass runs there)."""
+        return point in self._declined
 
     def at(self, point: str) -> None:
         if point not in self._active:
@@ -48,7 +53,7 @@ class _Composer:
         return self.mod
 
 
-def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set):
+def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None):
     from triton.backends.amd.compiler import (is_async_copy_enabled, is_enabled, is_fpsan_supported,
                                               is_in_thread_transpose_enabled, is_pingpong_schedule_enabled)
 
@@ -58,7 +63,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set):
                                        options.num_ctas)
     pm.run(mod, "make_ttgir_early")
 
-    c = _Composer(mod, ours_at, active_points)
+    c = _Composer(mod, ours_at, active_points, declined)
     pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
     emuTF32 = False
     passes.ttgpuir.add_coalesce(pm())
@@ -68,7 +73,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set):
     c.at("pre_accelerate")
     if c.replaces("accelerate_matmul"):
         c.at("accelerate_matmul")
-    else:
+    if not c.replaces("accelerate_matmul") or c.declined("accelerate_matmul"):
         amd.passes.ttgpuir.add_accelerate_matmul(pm(), options.arch, options.matrix_instr_nonkdim, options.kpack)
     passes.ttgpuir.add_remove_layout_conversions(pm())
     c.at("post_accelerate")

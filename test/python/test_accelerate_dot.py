@@ -13,6 +13,7 @@ import warnings
 
 import pytest
 import triton
+import triton.language as tl
 from irutil import ops, parse
 from linear_layouts import is_register_permutation, linear_layout, position
 from mlir import ir
@@ -402,3 +403,30 @@ def test_verification_falls_back_to_stock_when_ours_does_not_compile(monkeypatch
     with pytest.raises(Exception, match="simulated"), warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS]):
         warnings.simplefilter("ignore", MFMARemark)
         compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
+
+
+
+@triton.jit
+def _dot_scaled_kernel(a_ptr, b_ptr, sa_ptr, sb_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    om, on, ok, oks = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K), tl.arange(0, K // 32)
+    a = tl.load(a_ptr + om[:, None] * K + ok[None, :])
+    b = tl.load(b_ptr + ok[:, None] * N + on[None, :])
+    sa = tl.load(sa_ptr + om[:, None] * (K // 32) + oks[None, :])
+    sb = tl.load(sb_ptr + on[:, None] * (K // 32) + oks[None, :])
+    tl.store(c_ptr + om[:, None] * N + on[None, :], tl.dot_scaled(a, sa, "e4m3", b, sb, "e4m3"))
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+def test_declined_module_gets_tritons_accelerate_matmul(arch):
+    """tt.dot_scaled is declined (remark, IR unchanged); the hook runs Triton's accelerate_matmul in the pass's
+    place, so even in strict mode the kernel compiles, and its amdgcn is stock's."""
+    sig = {"a_ptr": "*fp8e4nv", "b_ptr": "*fp8e4nv", "sa_ptr": "*u8", "sb_ptr": "*u8", "c_ptr": "*fp32"}
+    cx = dict(M=64, N=64, K=128)
+    sig.update({k: "constexpr" for k in cx})
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS], strict=True):
+        warnings.simplefilter("always")
+        ours = compile_kernel(_dot_scaled_kernel, sig, cx, arch)
+    remarks = [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
+    assert any("mfma-accelerate-dot declined: a tt.dot_scaled" in r for r in remarks), remarks
+    assert not any("mfma-accelerate-dot: kept" in r or "reverted" in r for r in remarks)
+    assert ours.asm["amdgcn"] == compile_kernel(_dot_scaled_kernel, sig, cx, arch).asm["amdgcn"]
