@@ -85,7 +85,8 @@ def test_auto_as_a_kernel_option_and_cached_with_the_kernel(tmp_path):
 
 def test_forced_waves_per_eu_and_bad_values():
     fn, sig, cx = CORPUS["gemm"]
-    with triton_mfma.enabled(waves_per_eu=3):
+    with triton_mfma.enabled(waves_per_eu=3), warnings.catch_warnings():
+        warnings.simplefilter("ignore", MFMARemark)  # the default passes' remarks
         k = compile_kernel(fn, sig, cx, "gfx942")
     assert of_kernel(k).occupancy == 3
     with pytest.raises(ValueError, match="waves_per_eu"):
