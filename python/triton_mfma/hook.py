@@ -272,32 +272,28 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
         except Exception as e:  # noqa: BLE001 - ours does not compile: the failure policy decides
             if act.strict or stock is None:
                 raise
-            warnings.warn(f"triton-mfma: mfma-accelerate-dot's layouts do not compile on kernel '{kernel}' "
-                          f"({why(e)}); using Triton's dot layouts", MFMAWarning, stacklevel=3)
+            warnings.warn(f"triton-mfma: mfma-accelerate-dot's layouts could not be compiled or measured on kernel "
+                          f"'{kernel}' ({why(e)}); using Triton's dot layouts", MFMAWarning, stacklevel=3)
             metadata.update(md_stock)
             return stock
-    if stock is None:
-        warnings.warn(f"[{kernel}] mfma-accelerate-dot: not verified (the comparison compile failed: "
-                      f"{stock_error}); keeping its layouts", MFMARemark, stacklevel=3)
-        metadata.update(md_ours)
-        if reuse is not None:
-            text, llir, amdgcn, md_after = trials[id(ours)]
+
+    def choose(chosen, md_chosen, remark):
+        warnings.warn(f"[{kernel}] mfma-accelerate-dot: {remark}", MFMARemark, stacklevel=4)
+        metadata.update(md_chosen)
+        if reuse is not None:  # the next stages get the chosen TTGIR: hand them its trial llir and amdgcn
+            text, llir, amdgcn, md_after = trials[id(chosen)]
             reuse[text] = (llir, amdgcn, md_after)
-        return ours
+        return chosen
+
+    if stock is None:
+        return choose(ours, md_ours, f"not verified (the comparison compile failed: {stock_error}); keeping "
+                                     "its layouts")
     worse = dot_figures.worse_on(f_stock, f_ours)
+    figures_text = dot_figures.summary(f_stock, f_ours)
     if worse:
-        warnings.warn(f"[{kernel}] mfma-accelerate-dot: reverted to Triton's dot layouts: ours is worse on "
-                      f"{'; '.join(worse)} ({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
-        chosen, md_chosen = stock, md_stock
-    else:
-        warnings.warn(f"[{kernel}] mfma-accelerate-dot: kept, not worse than Triton's dot layouts "
-                      f"({dot_figures.summary(f_stock, f_ours)})", MFMARemark, stacklevel=3)
-        chosen, md_chosen = ours, md_ours
-    metadata.update(md_chosen)
-    if reuse is not None:  # the next stages get the chosen TTGIR: hand them its trial llir and amdgcn
-        text, llir, amdgcn, md_after = trials[id(chosen)]
-        reuse[text] = (llir, amdgcn, md_after)
-    return chosen
+        return choose(stock, md_stock, f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
+                                       f"({figures_text})")
+    return choose(ours, md_ours, f"kept, not worse than Triton's dot layouts ({figures_text})")
 
 
 def _reusing_llir(reuse: dict, inner):
