@@ -32,7 +32,10 @@
 //     is known at the top of this iteration. Loops that write global memory,
 //     hold another loop, have a non-constant or non-positive step, or run
 //     with num_stages <= 1 (the kernel's option, or the loop's own
-//     tt.num_stages, which wins) are left alone.
+//     tt.num_stages, which wins) are left alone, with a remark. A module
+//     where no loop is pipelined is declined (remark "mfma-stream-pipeline
+//     declined: ..."): the hook then runs Triton's own loop pipeliner, which
+//     this pass replaces, in its place.
 //  2. Buffers and prologue (before the loop): one mutable local_alloc per
 //     operand; S cloned with iv = lb and the arguments = their initial
 //     values, the loads predicated on lb < ub (trip count 0 touches no
@@ -915,6 +918,7 @@ struct MFMAStreamPipeline final
       if (isOp(op, "scf.for"))
         loops.push_back(op);
     });
+    unsigned pipelined = 0;
     for (Operation *forOp : loops) {
       std::string why;
       FailureOr<LoopPlan> plan = analyzeLoop(forOp, numStages, why);
@@ -922,6 +926,7 @@ struct MFMAStreamPipeline final
         forOp->emitRemark() << "loop not stream-pipelined: " << why;
         continue;
       }
+      ++pipelined;
       int64_t bytes = 0;
       std::string names;
       for (Operand &op : plan->operands) {
@@ -940,6 +945,12 @@ struct MFMAStreamPipeline final
                  << "[" DEBUG_TYPE "] pipelining " << *forOp << "\n");
       transform(*plan);
     }
+    // Nothing pipelined: Triton's own loop pipeliner, which this pass
+    // replaces, runs instead (the hook reads this remark).
+    if (pipelined == 0)
+      getOperation()->emitRemark()
+          << "mfma-stream-pipeline declined: no loop stream-pipelined; "
+             "Triton's loop pipeliner runs instead";
   }
 };
 

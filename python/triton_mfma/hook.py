@@ -432,9 +432,11 @@ def _wrap_cuda_stages(act: Activation, backend, stages, options, capability) -> 
 
     def ttgir(src, metadata):
         snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
+        declined = set()
         try:
             return nvidia_make_ttgir(src, metadata, options, capability,
-                                     lambda pt, m: run_at_point(act, "cuda", pt, m, options), ttgir_points)
+                                     lambda pt, m: run_at_point(act, "cuda", pt, m, options, declined=declined),
+                                     ttgir_points, declined)
         except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
             _fallback(act, "make_ttgir", _kernel_name(src), e)
             return stock_ttgir(import_generic(snapshot, src.context), metadata)

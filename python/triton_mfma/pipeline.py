@@ -92,7 +92,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     amd.passes.ttgpuir.add_optimize_descriptor_encoding(pm())
     if c.replaces("pipeline"):
         c.at("pipeline")
-    else:
+    if not c.replaces("pipeline") or c.declined("pipeline"):
         amd.passes.ttgpuir.add_schedule_loops(pm(), options.num_stages)
         amd.passes.ttgpuir.add_pipeline(pm(), use_async_copy, use_block_pingpong)
     if use_async_copy:
@@ -133,7 +133,8 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     return mod
 
 
-def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_points: set):
+def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_points: set,
+                      declined: set | None = None):
     """`CUDABackend.make_ttgir` (triton 3.9.0) with insertion points.
 
     `pipeline` replaces `assign_latencies` + `schedule_loops` + `pipeline` (on capability 8.x/9.x after
@@ -148,7 +149,7 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
     if opt.maxnreg is not None:
         mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(opt.maxnreg))
 
-    c = _Composer(mod, ours_at, active_points)
+    c = _Composer(mod, ours_at, active_points, declined)
     pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
     emuTF32 = (capability // 10 >= 8)
     passes.ttir.add_convert_to_ttgpuir(pm(), f"cuda:{capability}", opt.num_warps, 32, opt.num_ctas)
@@ -182,7 +183,7 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
         nvidia.passes.hopper.add_hopper_warpspec(pm(), opt.num_stages, c.dump_enabled)
         if c.replaces("pipeline"):
             c.at("pipeline")
-        else:
+        if not c.replaces("pipeline") or c.declined("pipeline"):
             passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)
             passes.ttgpuir.add_schedule_loops(pm())
             passes.ttgpuir.add_pipeline(pm(), opt.num_stages, c.dump_enabled)
@@ -195,6 +196,7 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
         nvidia.passes.ttnvgpuir.add_promote_lhs_to_tmem(pm())
         if c.replaces("pipeline"):
             c.at("pipeline")
+        if c.replaces("pipeline") and not c.declined("pipeline"):
             passes.ttgpuir.add_warp_specialize(pm(), opt.num_stages)
         else:
             passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)

@@ -5,6 +5,7 @@
 
 // CHECK-LABEL: sym_name = "no_malformed_loops"
 // CHECK-NOT: "ttg.local_alloc"
+// expected-remark @below {{mfma-stream-pipeline declined: no loop stream-pipelined; Triton's loop pipeliner runs instead}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (i32) -> (), sym_name = "no_malformed_loops", sym_visibility = "public"}> ({
   ^bb0(%n: i32):
@@ -33,6 +34,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // CHECK-LABEL: sym_name = "no_malformed_load"
 // CHECK-NOT: "ttg.local_alloc"
+// expected-remark @below {{mfma-stream-pipeline declined: no loop stream-pipelined; Triton's loop pipeliner runs instead}}
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (tensor<64x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, i32) -> (), sym_name = "no_malformed_load", sym_visibility = "public"}> ({
   ^bb0(%p: tensor<64x64x!tt.ptr<f16>, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>, %n: i32):
