@@ -226,20 +226,20 @@ def _has_dot(generic_text: str) -> bool:
     return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
 
 
-def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn, reuse=None,
-                    declined=None):
+def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, make_run, to_amdgcn, reuse=None):
     """mfma-accelerate-dot, verified: make_ttgir with our dot layouts and with Triton's own (every other pass
     the same), both compiled to amdgcn; ours is kept unless it is worse on a figure of dot_figures (occupancy,
     spills, main-loop dot cycles, main-loop LDS ops). Returns the chosen TTGIR; a remark says which and why.
     `to_amdgcn(module, metadata) -> (llir, amdgcn)`; with `reuse` (a dict) the chosen module's trial results
-    are left there, keyed by its generic text, for the llir/amdgcn stages."""
+    are left there, keyed by its generic text, for the llir/amdgcn stages. `make_run(declined)` gives the
+    callback that runs our passes at a point and records the points whose pass declined in `declined`."""
     from . import dot_figures
     from .pipeline import amd_make_ttgir
 
     kernel = _kernel_name(src)
     md_ours = dict(metadata)
-    declined = declined if declined is not None else set()
-    ours = amd_make_ttgir(src, md_ours, options, run, ttgir_points, declined)
+    declined = set()
+    ours = amd_make_ttgir(src, md_ours, options, make_run(declined), ttgir_points, declined)
     if "accelerate_matmul" in declined:  # Triton's accelerate_matmul ran: nothing to compare
         metadata.update(md_ours)
         return ours
@@ -261,8 +261,9 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to
         warnings.simplefilter("ignore", MFMARemark)  # the trial compiles repeat the other passes' remarks
         try:
             md_stock = dict(metadata)
-            stock = amd_make_ttgir(import_generic(snapshot, src.context), md_stock, options, run,
-                                   ttgir_points - {"accelerate_matmul"}, set())
+            stock_declined = set()
+            stock = amd_make_ttgir(import_generic(snapshot, src.context), md_stock, options,
+                                   make_run(stock_declined), ttgir_points - {"accelerate_matmul"}, stock_declined)
             f_stock = figures(stock, md_stock)
         except Exception as e:  # noqa: BLE001 - without a comparison ours stands, as unverified
             stock = None
@@ -358,13 +359,16 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
     if ttgir_points and stock_ttgir is not None:
         def ttgir(src, metadata):
             snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for a fallback
-            declined = set()
-            run = lambda pt, m: run_at_point(act, "hip", pt, m, options, declined=declined)  # noqa: E731
+
+            def make_run(declined):
+                return lambda pt, m: run_at_point(act, "hip", pt, m, options, declined=declined)
+
             try:
                 if verify and _has_dot(snapshot):
-                    return _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, run, to_amdgcn,
-                                           reuse, declined)
-                return amd_make_ttgir(src, metadata, options, run, ttgir_points, declined)
+                    return _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, make_run, to_amdgcn,
+                                           reuse)
+                declined = set()
+                return amd_make_ttgir(src, metadata, options, make_run(declined), ttgir_points, declined)
             except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                 _fallback(act, "make_ttgir", _kernel_name(src), e)
                 return stock_ttgir(import_generic(snapshot, src.context), metadata)

@@ -430,3 +430,23 @@ def test_declined_module_gets_tritons_accelerate_matmul(arch):
     assert any("mfma-accelerate-dot declined: a tt.dot_scaled" in r for r in remarks), remarks
     assert not any("mfma-accelerate-dot: kept" in r or "reverted" in r for r in remarks)
     assert ours.asm["amdgcn"] == compile_kernel(_dot_scaled_kernel, sig, cx, arch).asm["amdgcn"]
+
+
+def test_verification_compares_against_stock_with_the_other_passes_declining():
+    """With mfma-stream-pipeline on as well, a loop it declines gets Triton's pipeliner in both compiles the
+    verification makes; the stock side of its comparison is then stock Triton's kernel, figure for figure."""
+    from triton_mfma import dot_figures
+    from triton_mfma.examples.pipeline_kernels import PIPELINE_CORPUS
+
+    fn, sig, cx = PIPELINE_CORPUS["gemm_store_in_loop"]
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(
+            passes=[PASS, "mfma-stream-pipeline"], verify_dot=True):
+        warnings.simplefilter("always")
+        ours = compile_kernel(fn, sig, cx, "gfx942")
+    decision = next(str(w.message) for w in caught if "mfma-accelerate-dot: " in str(w.message))
+    assert any("mfma-stream-pipeline declined" in str(w.message) for w in caught)
+    stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942"))
+    compared = dict(re.findall(r"(occupancy|spills|main-loop dot cycles|LDS ops) (\d+) ->", decision))
+    assert compared == {"occupancy": str(stock.occupancy), "spills": str(stock.spills),
+                        "main-loop dot cycles": str(stock.loop_cycles), "LDS ops": str(stock.loop_ds)}, decision
+    assert not dot_figures.worse_on(stock, dot_figures.of_kernel(ours))
