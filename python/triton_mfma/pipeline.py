@@ -21,7 +21,9 @@ OursAt = Callable[[str, object], object]
 
 
 class _Composer:
-    """Accumulates Triton passes in a pass manager; flushes it at insertion points that have work."""
+    """Accumulates Triton passes in a pass manager; flushes it at insertion points that have work. At a
+    replacing point whose pass declined the module (`declined`, filled by the hook), the caller adds the
+    Triton passes the point replaces, as if the point were not active."""
 
     def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None):
         self.mod = mod
