@@ -242,6 +242,7 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, make_ru
     ours = amd_make_ttgir(src, md_ours, options, make_run(declined), ttgir_points, declined)
     if "accelerate_matmul" in declined:  # Triton's accelerate_matmul ran: nothing to compare
         metadata.update(md_ours)
+        metadata["triton_mfma_accelerate_dot"] = {"decision": "declined", "reason": "see the pass's remark"}
         return ours
     wpe = options.waves_per_eu if isinstance(getattr(options, "waves_per_eu", 0), int) else 0
 
@@ -276,25 +277,28 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, make_ru
             warnings.warn(f"triton-mfma: mfma-accelerate-dot's layouts could not be compiled or measured on kernel "
                           f"'{kernel}' ({why(e)}); using Triton's dot layouts", MFMAWarning, stacklevel=3)
             metadata.update(md_stock)
+            metadata["triton_mfma_accelerate_dot"] = {"decision": "failed", "reason": why(e)}
             return stock
 
-    def choose(chosen, md_chosen, remark):
+    def choose(chosen, md_chosen, decision, remark):
         warnings.warn(f"[{kernel}] mfma-accelerate-dot: {remark}", MFMARemark, stacklevel=4)
         metadata.update(md_chosen)
+        # kept with the compiled kernel (and its cache entry), like waves_per_eu="auto"'s decision
+        metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": remark}
         if reuse is not None:  # the next stages get the chosen TTGIR: hand them its trial llir and amdgcn
             text, llir, amdgcn, md_after = trials[id(chosen)]
             reuse[text] = (llir, amdgcn, md_after)
         return chosen
 
     if stock is None:
-        return choose(ours, md_ours, f"not verified (the comparison compile failed: {stock_error}); keeping "
-                                     "its layouts")
+        return choose(ours, md_ours, "unverified", f"not verified (the comparison compile failed: {stock_error}); "
+                                                   "keeping its layouts")
     worse = dot_figures.worse_on(f_stock, f_ours)
     figures_text = dot_figures.summary(f_stock, f_ours)
     if worse:
-        return choose(stock, md_stock, f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
-                                       f"({figures_text})")
-    return choose(ours, md_ours, f"kept, not worse than Triton's dot layouts ({figures_text})")
+        return choose(stock, md_stock, "reverted", f"reverted to Triton's dot layouts: ours is worse on "
+                                                   f"{'; '.join(worse)} ({figures_text})")
+    return choose(ours, md_ours, "kept", f"kept, not worse than Triton's dot layouts ({figures_text})")
 
 
 def _reusing_llir(reuse: dict, inner):

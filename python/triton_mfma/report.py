@@ -18,6 +18,7 @@ class KernelReport:
     occupancy: occ_model.Occupancy
     modelled_register_occupancy: int
     auto_waves: dict | None = None  # the waves_per_eu="auto" decision, when there was one
+    accelerate_dot: dict | None = None  # mfma-accelerate-dot's verification decision, when there was one
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -37,7 +38,8 @@ class KernelReport:
             ("global loads", loads),
             ("ds_read / ds_write", f"{r.ds_read} / {r.ds_write}"),
             ("loops", str(r.loops)),
-        ] + ([("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else [])
+        ] + ([("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else []) \
+          + ([("mfma-accelerate-dot", self.accelerate_dot["reason"])] if self.accelerate_dot else [])
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -54,4 +56,5 @@ def report(compiled) -> KernelReport:
     eff = occ_model.occupancy(arch, md.num_warps, res.vgpr_total, res.sgpr, res.lds, wpe)
     modelled = occ_model.register_occupancy(arch, res.vgpr_total, res.sgpr, wpe)
     auto = getattr(md, "triton_mfma_waves_per_eu", None)
-    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto)
+    dot = getattr(md, "triton_mfma_accelerate_dot", None)
+    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot)

@@ -450,3 +450,25 @@ def test_verification_compares_against_stock_with_the_other_passes_declining():
     assert compared == {"occupancy": str(stock.occupancy), "spills": str(stock.spills),
                         "main-loop dot cycles": str(stock.loop_cycles), "LDS ops": str(stock.loop_ds)}, decision
     assert not dot_figures.worse_on(stock, dot_figures.of_kernel(ours))
+
+
+def test_verification_decision_is_kept_with_the_kernel_and_reported(tmp_path, monkeypatch):
+    """The decision travels in the kernel's metadata (so a cached kernel still has it) and in its report."""
+    from triton import knobs
+
+    monkeypatch.setattr(knobs.cache, "dir", str(tmp_path))  # a fresh cache: the first compile is a real one
+    cx = dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64)
+    saved = knobs.compilation.always_compile
+    knobs.compilation.always_compile = False  # this test is about the cache
+    try:
+        with warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS]):
+            warnings.simplefilter("ignore", MFMARemark)
+            first = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
+            again = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
+    finally:
+        knobs.compilation.always_compile = saved
+    assert first.hash == again.hash
+    assert again.metadata.triton_mfma_accelerate_dot == first.metadata.triton_mfma_accelerate_dot
+    assert first.metadata.triton_mfma_accelerate_dot["decision"] == "reverted"
+    rows = dict(triton_mfma.report(again).rows())
+    assert rows["mfma-accelerate-dot"].startswith("reverted to Triton's dot layouts")
