@@ -42,10 +42,12 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
     m.maxProgramsPerCU = 32;
     return m;
   }
+  if (target.starts_with("hip:")) { // LDS granule and workgroup slots: occupancy.py
+    m.sharedGranule = 512;
+    m.maxProgramsPerCU = 16;
+  }
   if (target == "hip:gfx90a") {
     m.device = "MI210";
-    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
-    m.maxProgramsPerCU = 16;
     m.l2Bytes = 8 * MiB;
     m.l2Effective = 0.75;
     m.cus = 104;
@@ -54,8 +56,6 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
   }
   if (target == "hip:gfx942") {
     m.device = "MI300X";
-    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
-    m.maxProgramsPerCU = 16;
     m.l2Bytes = 4 * MiB;
     m.l2Effective = 0.75;
     m.cus = 304;
@@ -65,8 +65,6 @@ mlir::triton_mfma::lookupL2Model(llvm::StringRef target) {
   }
   if (target == "hip:gfx950") {
     m.device = "MI355X";
-    m.sharedGranule = 512; // LDS granule and workgroup slots: occupancy.py
-    m.maxProgramsPerCU = 16;
     m.l2Bytes = 4 * MiB;
     m.l2Effective = 0.75;
     m.cus = 256;

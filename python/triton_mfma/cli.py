@@ -8,11 +8,6 @@ import sys
 import textwrap
 import warnings
 
-# With no default pass the demo's extended column still runs the layout analysis, so the module makes the
-# full trip through our C++ and back.
-DEMO_ANALYSIS_PASS = "mfma-print-layouts"
-
-
 def _fmt_row(cells, widths):
     return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
@@ -27,7 +22,7 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
     from .compile import compile_pair
     from .examples import CORPUS
 
-    ext_passes = list(passes_ or passes.DEFAULT_PASSES) or [DEMO_ANALYSIS_PASS]
+    ext_passes = list(passes_ or passes.DEFAULT_PASSES)
     cols = ["VGPR", "AGPR", "spills", "LDS B", "occ", "MFMA", "compile s"]
     header = ["kernel", "build"] + cols
     widths = [22, 11, 5, 5, 6, 7, 4, 5, 9]
@@ -40,18 +35,17 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
     differ, failed, decisions = 0, [], {"kept": [], "reverted": []}
     for name in names or CORPUS:
         fn, sig, cx = CORPUS[name]
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", native.MFMARemark)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", native.MFMARemark)
             try:
                 stock, ext, ts, te = compile_pair(fn, sig, cx, arch, ext_passes, strict=True)
             except Exception as e:  # noqa: BLE001 - report the kernel and go on with the others
                 failed.append(name)
                 print(f"{name}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
                 continue
-        for w in caught:
-            for verdict in decisions:
-                if f"mfma-accelerate-dot: {verdict}" in str(w.message):
-                    decisions[verdict].append(name)
+        verdict = (getattr(ext.metadata, "triton_mfma_accelerate_dot", None) or {}).get("decision")
+        if verdict in decisions:
+            decisions[verdict].append(name)
         rows = []
         for label, k, t in (("stock", stock, ts), ("triton-mfma", ext, te)):
             r = resources.of_kernel(k)
@@ -72,13 +66,10 @@ def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str]
               "second compile.", file=out)
     elif passes_:
         print("All kernels compile to identical amdgcn with these passes.", file=out)
-    elif passes.DEFAULT_PASSES:
+    else:
         print(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act only "
               "where a kernel\nneeds them (none of these does); the extra compile time is the bridge round trip.",
               file=out)
-    else:
-        print("All kernels compile to identical amdgcn: no transforming pass is enabled by default, so the\n"
-              "columns are equal by construction; the extra compile time is the bridge round trip.", file=out)
     if showcase if showcase is not None else (names is None and passes_ is None):
         if _showcase(arch, out):
             return 1

@@ -89,9 +89,11 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
 
 def of_kernel(kernel) -> Figures:
     """Figures of a `triton.compile` result for a hip target."""
+    from .report import kernel_arch
+
     md = kernel.metadata
-    arch = md.arch if hasattr(md, "arch") else md.target.arch
-    return of_amdgcn(kernel.asm["amdgcn"], md.shared, arch, md.num_warps, int(getattr(md, "waves_per_eu", 0) or 0))
+    return of_amdgcn(kernel.asm["amdgcn"], md.shared, kernel_arch(md), md.num_warps,
+                     int(getattr(md, "waves_per_eu", 0) or 0))
 
 
 def worse_on(stock: Figures, ours: Figures) -> list[str]:

@@ -301,30 +301,24 @@ def _verified_ttgir(act, src, snapshot, metadata, options, ttgir_points, make_ru
     return choose(ours, md_ours, "kept", f"kept, not worse than Triton's dot layouts ({figures_text})")
 
 
-def _reusing_llir(reuse: dict, inner):
-    def llir(src, metadata):
-        if reuse:
-            hit = reuse.pop(export_generic(src), None)
-            if hit is not None:
-                text, amdgcn, md = hit
-                metadata.update(md)
-                reuse[("amdgcn", text)] = amdgcn
-                return text
-        return inner(src, metadata)
-
-    return llir
-
-
 def _reuse_trial_compiles(stages, reuse: dict) -> None:
     """llir and amdgcn stages that return the verified TTGIR's trial results instead of compiling it again."""
-    stages["llir"] = _reusing_llir(reuse, stages["llir"])
-    inner_amdgcn = stages["amdgcn"]
+    inner_llir, inner_amdgcn = stages["llir"], stages["amdgcn"]
+
+    def llir(src, metadata):
+        hit = reuse.pop(export_generic(src), None) if reuse else None
+        if hit is None:
+            return inner_llir(src, metadata)
+        text, amdgcn, md = hit
+        metadata.update(md)
+        reuse[("amdgcn", text)] = amdgcn
+        return text
 
     def amdgcn(src, metadata):
         hit = reuse.pop(("amdgcn", src), None)
         return hit if hit is not None else inner_amdgcn(src, metadata)
 
-    stages["amdgcn"] = amdgcn
+    stages["llir"], stages["amdgcn"] = llir, amdgcn
 
 
 def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
@@ -379,21 +373,18 @@ def _wrap_hip_stages(act: Activation, backend, stages, options) -> None:
 
         stages["ttgir"] = ttgir
 
+    if stock_llir is not None and ("llir_begin" in points or auto or forced is not None):
+        if auto:
+            _auto_waves_stages(backend, stages, options, make_llir_with)
+        else:
+            stages["llir"] = lambda src, metadata: make_llir_with(src, metadata, options)
     if reuse is not None and "llir" in stages and "amdgcn" in stages:
         _reuse_trial_compiles(stages, reuse)
-    if stock_llir is None or not ("llir_begin" in points or auto or forced is not None):
-        return
 
-    if not auto:
-        def llir_stage(src, metadata):
-            return make_llir_with(src, metadata, options)
 
-        if reuse is not None:  # keep the reuse wrapper in front
-            stages["llir"] = _reusing_llir(reuse, llir_stage)
-        else:
-            stages["llir"] = llir_stage
-        return
-
+def _auto_waves_stages(backend, stages, options, make_llir_with) -> None:
+    """waves_per_eu="auto": the llir stage compiles the candidates and keeps the best; the amdgcn stage returns
+    the winner's amdgcn instead of compiling it again."""
     chosen_amdgcn = {}  # llir text -> its amdgcn, so the amdgcn stage does not redo the winner
 
     def llir(src, metadata):

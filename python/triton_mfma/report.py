@@ -47,10 +47,15 @@ class KernelReport:
         return "\n".join(f"{k.ljust(w)}  {v}" for k, v in rows)
 
 
+def kernel_arch(metadata) -> str:
+    """The gfx architecture of a compiled hip kernel's metadata."""
+    return metadata.arch if hasattr(metadata, "arch") else metadata.target.arch
+
+
 def report(compiled) -> KernelReport:
     """Report of a `triton.compile` result (or a launched kernel's compiled object) for a hip target."""
     md = compiled.metadata
-    arch = md.arch if hasattr(md, "arch") else md.target.arch
+    arch = kernel_arch(md)
     wpe = int(getattr(md, "waves_per_eu", 0) or 0)
     res = from_amdgcn(compiled.asm["amdgcn"], md.shared)
     eff = occ_model.occupancy(arch, md.num_warps, res.vgpr_total, res.sgpr, res.lds, wpe)
