@@ -66,6 +66,7 @@ class Activation:
                 raise ValueError(f"passes {by_point[p.point][0].name} and {n} both replace '{p.point}'")
             by_point.setdefault(p.point, []).append(p)
         self.passes = tuple(names)
+        self.explicit = explicit
         self.by_point = by_point
         self.options = checked
         # the default set acts on hip only (TRITON_CODEGEN_AMD=1 leaves cuda compiles alone); passes named
@@ -85,8 +86,11 @@ class Activation:
         """Insertion point -> the enabled passes placed there that act on `backend`."""
         if backend not in self.backends:
             return {}
-        return {pt: [p for p in ps if backend in p.targets] for pt, ps in self.by_point.items()
-                if any(backend in p.targets for p in ps)}
+
+        def acts(p):
+            return backend in p.targets and (self.explicit or backend not in p.by_name_only)
+
+        return {pt: [p for p in ps if acts(p)] for pt, ps in self.by_point.items() if any(acts(p) for p in ps)}
 
     def __repr__(self) -> str:
         return f"Activation(passes={list(self.passes)}, options={self.options})"

@@ -69,7 +69,7 @@ def emit(message: str, *, kernel: str = "", location: str = "", category=MFMARem
     m = _LOC.match(location or "")
     if m and os.path.isfile(m["file"]):
         registry = sys.modules[__name__].__dict__.setdefault("__warningregistry__", {})
-        warnings.warn_explicit(text, category, m["file"], int(m["line"]), module=None, registry=registry)
+        warnings.warn_explicit(text, category, m["file"], int(m["line"]), registry=registry)
         return
     warnings.warn(text, category, stacklevel=_user_stacklevel())
 

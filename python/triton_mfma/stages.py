@@ -118,6 +118,7 @@ class HipCompile:
         except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
             self.handoff, self.final_w = None, self.fixed_w
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
+            metadata["waves_per_eu"] = self.final_w
             return self.stock["ttgir"](import_generic(snapshot, src.context), metadata)
         finally:
             self.kernel_remarks.flush()
@@ -141,12 +142,15 @@ class HipCompile:
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir)
         chosen = self.engine.ttgir(interior, metadata, first=src)
+        if "pipeline" in interior:
+            chosen = self._decide_pipeline(chosen, metadata)
         if "accelerate_matmul" in interior:
             chosen = self._verify_dot(chosen, metadata)
         compiled = self.engine.compiled(chosen, self.fixed_w)
         if self.auto:
             compiled = self._auto_waves(chosen, metadata)
         metadata.update(chosen.metadata)
+        metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None
         if self.kernel_remarks.decisions:
             metadata["triton_mfma"] = dict(self.kernel_remarks.decisions)
@@ -179,33 +183,83 @@ class HipCompile:
         if "accelerate_matmul" in ours.declined:
             why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
             return record("declined", f"declined: {why}; Triton's accelerate_matmul ran", "pass", ours)
-        if not self.act.options.get("verify_dot", True):
-            return record("unverified", "not verified (verify_dot=False); keeping its layouts", "none", ours)
+        if not self.act.options.get("verify_dot", True):  # no decision taken: metadata only
+            metadata["triton_mfma_accelerate_dot"] = {"decision": "unverified", "evidence": "none",
+                                                      "reason": "not verified (verify_dot=False)"}
+            return ours
         theirs = self.engine.ttgir(ours.choice - {"accelerate_matmul"}, metadata)
         if theirs.text == ours.text:
             return record("kept", "the same TTGIR as with Triton's dot layouts", "identical", ours)
         w = self.fixed_w
-        results = self._compile_each([(ours, w), (theirs, w)])
-        c_ours, c_theirs = results
-        if isinstance(c_theirs, Exception):
-            return record("unverified", f"not verified (the comparison compile failed: {_first_line(c_theirs)}); "
+        f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
+        if isinstance(f_theirs, Exception):
+            return record("unverified", f"not verified (the comparison compile failed: {_first_line(f_theirs)}); "
                                         "keeping its layouts", "trial", ours)
-        if isinstance(c_ours, Exception):
+        if isinstance(f_ours, Exception):
             if self.act.strict:
-                raise c_ours
+                raise f_ours
             remarks.warn(f"triton-mfma: {name}'s layouts could not be compiled or measured on kernel "
-                         f"'{kernel_name(ours.module)}' ({_first_line(c_ours)}); using Triton's dot layouts")
-            metadata["triton_mfma_fallback"] = f"{name}: {_first_line(c_ours)}"
-            return record("failed", _first_line(c_ours), "trial", theirs)
-        arch, nw = self.options.arch, self.options.num_warps
-        f_ours = dot_figures.of_amdgcn(c_ours.amdgcn, c_ours.metadata["shared"], arch, nw, w)
-        f_theirs = dot_figures.of_amdgcn(c_theirs.amdgcn, c_theirs.metadata["shared"], arch, nw, w)
+                         f"'{kernel_name(ours.module)}' ({_first_line(f_ours)}); using Triton's dot layouts")
+            metadata["triton_mfma_fallback"] = f"{name}: {_first_line(f_ours)}"
+            return record("failed", _first_line(f_ours), "trial", theirs)
         worse = dot_figures.worse_on(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
         if worse:
             return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
                                       f"({figures})", "trial", theirs)
         return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours)
+
+    # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
+    def _decide_pipeline(self, ours, metadata):
+        """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
+        main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
+        where the LDS model says ours needs no less LDS than Triton's pipeliner, there is nothing it could win
+        that the compile would not show as a loss, so Triton's pipeliner is kept without a trial compile."""
+        from .lds_budget import lds_total
+
+        name = "mfma-stream-pipeline"
+
+        def record(decision, reason, evidence, chosen):
+            metadata["triton_mfma_stream_pipeline"] = {"decision": decision, "reason": reason, "evidence": evidence}
+            self.kernel_remarks.decide(name, f"{decision}: {reason}")
+            return chosen
+
+        if "pipeline" in ours.declined:
+            why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
+            return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
+        theirs = self.engine.ttgir(ours.choice - {"pipeline"}, metadata)
+        if theirs.text == ours.text:
+            return record("unchanged", "the same TTGIR as Triton's loop pipeliner", "identical", ours)
+        lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
+        if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
+                and not self.act.options.get("trial_all"):
+            return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
+                          "model", theirs)
+        f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
+        if isinstance(f_theirs, Exception):
+            raise f_theirs
+        if isinstance(f_ours, Exception):
+            return record("declined", f"ours does not compile ({_first_line(f_ours)})", "trial", theirs)
+        worse, gains = dot_figures.pipeline_verdict(f_theirs, f_ours)
+        figures = dot_figures.summary(f_theirs, f_ours)
+        if worse or not gains:
+            why = f"worse on {'; '.join(worse)}" if worse else "no gain"
+            return record("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
+        return record("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
+                      "trial", ours)
+
+    def _figures_each(self, jobs):
+        """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
+        out = []
+        for (build, w), c in zip(jobs, self._compile_each(jobs)):
+            try:
+                if isinstance(c, Exception):
+                    raise c
+                out.append(dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.options.arch,
+                                                 self.options.num_warps, w))
+            except Exception as e:  # noqa: BLE001 - the caller's policy decides
+                out.append(e)
+        return out
 
     def _compile_each(self, jobs):
         try:
@@ -237,13 +291,13 @@ class HipCompile:
     def llir(self, src, metadata):
         if self.handoff is not None and src is self.handoff[0]:
             compiled = self.handoff[1]
-            metadata.update({k: v for k, v in compiled.metadata.items() if k != "name"})
+            metadata.update({k: v for k, v in compiled.metadata.items() if k not in ("name", "waves_per_eu")})
             return compiled.llir
         return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
     def amdgcn(self, src, metadata):
         if self.handoff is not None and src == self.handoff[1].llir:
-            metadata.update(self.handoff[1].metadata)
+            metadata.update({k: v for k, v in self.handoff[1].metadata.items() if k != "waves_per_eu"})
             return self.handoff[1].amdgcn
         return self.backend.make_amdgcn(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
