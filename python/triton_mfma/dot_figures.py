@@ -33,6 +33,7 @@ class Figures:
     vgpr: int
     agpr: int
     vgpr_total: int
+    sgpr: int
     vgpr_spills: int
     sgpr_spills: int
     spills: int
@@ -80,7 +81,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         raise ValueError(f"MFMA instructions missing from the table for {arch}: {sorted(unknown)}")
     return Figures(
         instrs="+".join(sorted(res.mfma)) or "FMA",
-        vgpr=res.vgpr, agpr=res.agpr, vgpr_total=res.vgpr_total, vgpr_spills=res.vgpr_spill, sgpr_spills=res.sgpr_spill,
+        vgpr=res.vgpr, agpr=res.agpr, vgpr_total=res.vgpr_total, sgpr=res.sgpr, vgpr_spills=res.vgpr_spill, sgpr_spills=res.sgpr_spill,
         spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);

@@ -25,7 +25,7 @@ import os
 import threading
 
 from . import __version__
-from .passes import BACKENDS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS, find_option
+from .passes import BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS, find_option
 
 
 def _env_flag(name: str) -> bool:
@@ -41,6 +41,8 @@ class Activation:
         if isinstance(passes, str):  # "mfma-a,mfma-b" or one name: never iterate its characters
             passes = [p.strip() for p in passes.split(",") if p.strip()]
         names = list(DEFAULT_PASSES if passes is None else passes)
+        if passes is None:  # the default set comes with its default options (an explicit value wins)
+            options = {**DEFAULT_OPTIONS, **options}
         unknown = [n for n in names if n not in REGISTRY]
         if unknown:
             raise ValueError(f"unknown triton-mfma pass(es) {unknown}; known: {sorted(REGISTRY)}")

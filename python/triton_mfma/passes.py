@@ -230,13 +230,18 @@ HOOK_OPTIONS = (
 )
 POLICY_OPTIONS = {"strict", "dump", "remarks"}
 
-# What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given. A pass joins once it is not worse
-# than stock Triton on its bench (bench/results/).
-# - mfma-split-epilogue-cvt at its default budget (the target's LDS) changes only kernels that need more
-#   LDS than the target has, which stock Triton compiles but cannot launch.
-# - mfma-accelerate-dot runs verified (verify_dot): where our dot layouts differ from Triton's, the kernel is
-#   compiled with both and ours is kept only where its amdgcn is not worse (dot_figures.py).
-DEFAULT_PASSES: tuple = ("mfma-accelerate-dot", "mfma-split-epilogue-cvt")
+# What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given: every transforming pass, each deciding
+# per kernel where it helps (a remark and the kernel's metadata say what it decided and why), and waves_per_eu
+# "auto" for kernels that set no waves_per_eu of their own (DEFAULT_OPTIONS).
+# - mfma-accelerate-dot: where our dot layouts differ from Triton's, both are compiled and ours is kept only where
+#   the amdgcn is not worse (dot_figures.worse_on).
+# - mfma-stream-pipeline: kept only where it wins occupancy, LDS ops or registers and loses nothing against
+#   Triton's loop pipeliner (the LDS model first, a trial compile where LDS could be gained); hip only.
+# - mfma-split-epilogue-cvt at the target's LDS: changes only kernels that need more LDS than the target has.
+# - mfma-grid-order: remaps program ids where the L2 model says the stock order misses L2 (at run time where the
+#   sizes are only known then), XCD-aware on gfx942/gfx950.
+DEFAULT_PASSES: tuple = ("mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt", "mfma-grid-order")
+DEFAULT_OPTIONS: dict = {"waves_per_eu": "auto"}
 
 
 def option_names() -> set[str]:

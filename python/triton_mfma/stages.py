@@ -19,13 +19,14 @@ Failure policy: any failure in our part of a stage warns (pass, kernel, reason),
 """
 from __future__ import annotations
 
-from . import dot_figures, remarks
+from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic
 from .engine import Engine, with_waves_per_eu
 from .passes import REPLACING_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
 INTERIOR_POINTS = ("accelerate_matmul", "pipeline")
+GRID_ORDER = "mfma-grid-order"
 
 
 def _has_dot(generic_text: str) -> bool:
@@ -39,9 +40,9 @@ def _first_line(e: BaseException) -> str:
 class PointRunner:
     """Runs the passes of one activation at an insertion point; collects outcomes, remarks and declines."""
 
-    def __init__(self, act, backend_name: str, triton_options, kernel_remarks, ctx_factory=None):
+    def __init__(self, act, backend_name: str, triton_options, kernel_remarks, ctx_factory=None, skip=()):
         self.act = act
-        self.points = act.points_for(backend_name)
+        self.points = {pt: [p for p in ps if p.name not in skip] for pt, ps in act.points_for(backend_name).items()}
         self.triton_options = triton_options
         self.remarks = kernel_remarks
         self.ctx_factory = ctx_factory  # (module) -> lds_budget.PointContext
@@ -123,17 +124,18 @@ class HipCompile:
         finally:
             self.kernel_remarks.flush()
 
-    def _point_runner(self):
-        return PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context)
-
     def _make_ttgir(self, src, md, choice):
+        """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
+        ttgir_end left out."""
         from .pipeline import amd_make_ttgir
 
-        run = self._point_runner()
+        skip = {c[5:] for c in choice if c.startswith("skip:")}
+        run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
         declined, outcomes = set(), []
         ours_at = lambda pt, m: run(pt, m, declined, outcomes)  # noqa: E731
-        if choice:
-            mod = amd_make_ttgir(src, md, self.options, ours_at, set(choice), declined)
+        interior = {c for c in choice if c in INTERIOR_POINTS}
+        if interior:
+            mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined)
         else:
             mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
         return mod, declined, outcomes
@@ -146,6 +148,8 @@ class HipCompile:
             chosen = self._decide_pipeline(chosen, metadata)
         if "accelerate_matmul" in interior:
             chosen = self._verify_dot(chosen, metadata)
+        if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
+            chosen = self._check_grid_order(chosen, metadata)
         compiled = self.engine.compiled(chosen, self.fixed_w)
         if self.auto:
             compiled = self._auto_waves(chosen, metadata)
@@ -208,6 +212,40 @@ class HipCompile:
             return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
                                       f"({figures})", "trial", theirs)
         return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours)
+
+    # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
+    def _check_grid_order(self, ours, metadata):
+        """The remap's index arithmetic is mostly scalar; where the compiled kernel spills or is limited by its
+        SGPRs, the kernel is compiled without the remap too and the remap is dropped if it cost spills or
+        occupancy (its gain is in L2, which no static figure shows)."""
+        outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
+        if outcome is not None and outcome.status != "applied":
+            return ours
+        w = self.fixed_w
+        f_ours = self._figures_each([(ours, w)])[0]
+        if isinstance(f_ours, Exception):
+            raise f_ours
+        limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
+                                      f_ours.lds, w).limiter
+        if not f_ours.spills and limiter != "sgpr":
+            return ours
+        without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
+        if without.text == ours.text:
+            return ours
+        f_without = self._figures_each([(without, w)])[0]
+        if isinstance(f_without, Exception):
+            return ours
+        lost = [f"{k} {a} -> {b}" for k, a, b in (("VGPR spills", f_without.vgpr_spills, f_ours.vgpr_spills),
+                                                    ("SGPR spills", f_without.sgpr_spills, f_ours.sgpr_spills))
+                if b > a]
+        if f_ours.occupancy < f_without.occupancy:
+            lost.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
+        if not lost:
+            return ours
+        why = f"remap dropped: it costs {'; '.join(lost)}"
+        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "trial"}
+        self.kernel_remarks.decide(GRID_ORDER, why)
+        return without
 
     # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
     def _decide_pipeline(self, ours, metadata):
