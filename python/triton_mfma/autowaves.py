@@ -16,7 +16,8 @@ Model first: a candidate is compiled only when the occupancy model says it can w
   - w above it: only when the base does not spill VGPRs and its registers are within REGISTER_SLACK of the
     budget for w (granule-aligned 512 / w): the allocator can trim a little without spilling, rarely a lot.
 `trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
-Candidates share one make_llir (engine.py) and compile concurrently where cores are idle.
+Candidates share one make_llir (engine.py: the attribute is inserted into the base's LLVM IR) and compile
+concurrently where cores are idle.
 """
 from __future__ import annotations
 

@@ -187,6 +187,25 @@ class Engine:
             self._compiled.setdefault(key, result)
             return self._compiled[key]
 
+    def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:
+        """amdgcn of one LLVM IR (compiled with waves_per_eu=0) for each waves_per_eu in `ws`, concurrently where
+        cores are idle; each from the w=0 text with the attribute inserted (or make_llir's, where it cannot be)."""
+        ws = list(ws)
+
+        def one(w):
+            llir = llir_with_waves(llir0, w)
+            if llir is None:
+                raise ValueError("the waves_per_eu attribute cannot be inserted exactly")
+            md = dict(md0)
+            amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
+            with self._lock:
+                self.trials += 1
+            return Compiled(w, llir, amdgcn, md)
+
+        if trial_threads(len(ws)) > 1:
+            return list(_executor().map(one, ws))
+        return [one(w) for w in ws]
+
     def compile(self, jobs) -> list[Compiled]:
         """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
         A failing job raises its exception (after the others finished)."""

@@ -100,6 +100,7 @@ class HipCompile:
         self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
         self.final_w = self.fixed_w
         self.kernel_remarks = None
+        self.engine = None
 
     def needed(self) -> bool:
         return bool(self.points) or self.auto or self.act.options.get("waves_per_eu") is not None
@@ -122,7 +123,8 @@ class HipCompile:
             metadata["waves_per_eu"] = self.final_w
             return self.stock["ttgir"](import_generic(snapshot, src.context), metadata)
         finally:
-            self.kernel_remarks.flush()
+            if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
+                self.kernel_remarks.flush()
 
     def _make_ttgir(self, src, md, choice):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
@@ -151,16 +153,18 @@ class HipCompile:
         if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
             chosen = self._check_grid_order(chosen, metadata)
         compiled = self.engine.compiled(chosen, self.fixed_w)
-        if self.auto:
-            compiled = self._auto_waves(chosen, metadata)
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None
+        self._record(metadata)
+        return chosen.module
+
+    def _record(self, metadata):
         if self.kernel_remarks.decisions:
             metadata["triton_mfma"] = dict(self.kernel_remarks.decisions)
-        if self.engine.trials:
-            metadata["triton_mfma_trials"] = self.engine.trials
-        return chosen.module
+        trials = self.engine.trials if self.engine is not None else 0
+        if trials:
+            metadata["triton_mfma_trials"] = trials
 
     def _point_context(self, mod):
         from .lds_budget import PointContext
@@ -312,26 +316,45 @@ class HipCompile:
             return out
 
     # -- waves_per_eu "auto" ------------------------------------------------------------------------------------
-    def _auto_waves(self, build, metadata):
-        from .autowaves import choose
+    # -- llir / amdgcn: waves_per_eu "auto" and the hand-off ----------------------------------------------------
+    def llir(self, src, metadata):
+        handed = self.handoff[1] if self.handoff is not None and src is self.handoff[0] else None
+        if self.auto:
+            try:
+                return self._auto_waves(src, metadata, handed)
+            finally:
+                self.kernel_remarks.flush()
+        if handed is not None:
+            metadata.update({k: v for k, v in handed.metadata.items() if k not in ("name", "waves_per_eu")})
+            return handed.llir
+        return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
-        base = self.engine.compile([(build, 0)])[0]
+    def _auto_waves(self, src, metadata, base):
+        """waves_per_eu="auto" on the chosen TTGIR: the base (w=0) is the decisions' trial compile when there was
+        one, else Triton's module compiled in place; candidates are the base's LLVM IR with the attribute."""
+        from .autowaves import choose
+        from .engine import Compiled
+
+        if base is None:
+            llir0 = self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, 0))
+            md = dict(metadata)
+            base = Compiled(0, llir0, self.backend.make_amdgcn(llir0, md, with_waves_per_eu(self.options, 0)), md)
+        else:
+            metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})
+        if self.engine is None:
+            self.engine = Engine(self.backend, self.options, "", None, None)
+        md0 = {k: v for k, v in base.metadata.items() if k != "name"}
         choice = choose(self.options.arch, self.options.num_warps, base,
-                        lambda ws: self.engine.compile([(build, w) for w in ws]),
+                        lambda ws: self.engine.candidates(base.llir, md0, ws),
                         trial_all=bool(self.act.options.get("trial_all")))
-        self.final_w = choice.chosen.waves_per_eu
+        chosen = choice.chosen.compiled
+        self.final_w = chosen.waves_per_eu
+        self.handoff = (src, chosen)
         metadata["waves_per_eu"] = self.final_w
         metadata["triton_mfma_waves_per_eu"] = choice.as_metadata()
         self.kernel_remarks.decide("waves_per_eu", choice.reason())
-        return choice.chosen.compiled
-
-    # -- llir / amdgcn: the hand-off ----------------------------------------------------------------------------
-    def llir(self, src, metadata):
-        if self.handoff is not None and src is self.handoff[0]:
-            compiled = self.handoff[1]
-            metadata.update({k: v for k, v in compiled.metadata.items() if k not in ("name", "waves_per_eu")})
-            return compiled.llir
-        return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
+        self._record(metadata)
+        return chosen.llir
 
     def amdgcn(self, src, metadata):
         if self.handoff is not None and src == self.handoff[1].llir:
