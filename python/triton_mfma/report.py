@@ -2,7 +2,7 @@
 MFMA instructions, memory instruction mix. `triton_mfma.report(compiled_kernel)`."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
@@ -44,7 +44,8 @@ class KernelReport:
     def as_dict(self) -> dict:
         """Every figure, JSON-ready (`triton-mfma report --json`)."""
         r = self.res
-        res = {k: (dict(v) if isinstance(v, dict) else v) for k, v in asdict(r).items()}
+        res = {f.name: getattr(r, f.name) for f in fields(r)}  # (asdict would mangle the Counters)
+        res = {k: (dict(v) if isinstance(v, dict) else v) for k, v in res.items()}
         res["mfma_count"] = r.mfma_count
         res["lds_allocated"] = occ_model.lds_bytes_allocated(self.arch, r.lds)
         return {"kernel": self.name, "arch": self.arch, "num_warps": self.num_warps,
