@@ -544,7 +544,7 @@ def _triton_context():
     return ctx
 
 
-def parse_triton_ir(path: str, ctx=None):
+def parse_triton_ir(path: str, ctx=None, display_name: str | None = None):
     """Parse a .ttir/.ttgir as Triton prints it (kernel.asm["ttgir"], the cache's .ttgir, MLIR_ENABLE_DUMP
     output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic."""
     from triton._C.libtriton import ir
@@ -560,9 +560,42 @@ def parse_triton_ir(path: str, ctx=None):
     if module is None:
         first = next((ln for ln in err.text.splitlines() if "error" in ln), err.text.strip().splitlines()[0]
                      if err.text.strip() else "Triton's parser rejected it")
-        raise CliError(f"could not parse {path}: {first.strip()}")
+        first = first.strip().replace(path, display_name) if display_name else first.strip()
+        raise CliError(f"could not parse {display_name or path}: {first}")
     module.context = ctx
     return module
+
+
+_DUMP_HEADER = "// -----// IR Dump "
+
+
+def module_from_dump(text: str, pass_name: str | None = None) -> tuple[str, str, int, int]:
+    """One module of MLIR_ENABLE_DUMP output (many modules, each after a `// -----// IR Dump Before <pass>`
+    header): the one printed before the last pass whose header names `pass_name`, else the last one that is
+    still Triton IR (holds a `tt.func`). -> (module text, its header, its index, how many there are)."""
+    sections, header, body = [], None, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith(_DUMP_HEADER):
+            if header is not None:
+                sections.append((header, "".join(body)))
+            header, body = line.strip(), []
+        elif header is not None:
+            body.append(line)
+    if header is not None:
+        sections.append((header, "".join(body)))
+    if pass_name:
+        chosen = [i for i, (h, _) in enumerate(sections) if pass_name in h]
+        if not chosen:
+            names = sorted({h[len(_DUMP_HEADER):].split(":")[0].split(" ")[1] for h, _ in sections
+                            if len(h[len(_DUMP_HEADER):].split(":")[0].split(" ")) > 1})
+            raise CliError(f"no IR dump before a pass named like {pass_name!r}; the dump has "
+                           f"{', '.join(names[:40])}{' ...' if len(names) > 40 else ''}")
+    else:
+        chosen = [i for i, (_, b) in enumerate(sections) if "tt.func" in b]
+        if not chosen:
+            raise CliError("the dump holds no Triton IR module (no tt.func)")
+    i = chosen[-1]
+    return sections[i][1], sections[i][0], i, len(sections)
 
 
 def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
@@ -597,20 +630,29 @@ def opt_cmd(args, out=None) -> int:
     options = dict(args.option or [])
     if args.pipeline and options:
         raise CliError("--option goes with --passes (a --pipeline carries its own options)")
-    path = args.file
-    if path == "-":
-        import tempfile
+    import tempfile
 
-        with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
-            f.write(sys.stdin.read())
-            path = f.name
-    elif not os.path.isfile(path):
-        raise CliError(f"no such file: {path}")
+    if args.file == "-":
+        text = sys.stdin.read()
+    elif not os.path.isfile(args.file):
+        raise CliError(f"no such file: {args.file}")
+    else:
+        with open(args.file, errors="replace") as f:
+            text = f.read()
+    if _DUMP_HEADER in text:  # MLIR_ENABLE_DUMP output: many modules
+        text, header, i, n = module_from_dump(text, args.dump_pass)
+        if not args.quiet:
+            print(f"note: module {i + 1} of {n} in the dump: {header}", file=sys.stderr)
+    elif args.dump_pass:
+        raise CliError(f"--dump-pass: {args.file} is not MLIR_ENABLE_DUMP output (no '{_DUMP_HEADER}' headers)")
+    suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
+    with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
+        f.write(text)
+        path = f.name
     try:
-        module = parse_triton_ir(path)
+        module = parse_triton_ir(path, display_name=args.file)
     finally:
-        if args.file == "-":
-            os.unlink(path)
+        os.unlink(path)
     if args.pipeline:
         pipeline = args.pipeline if args.pipeline.startswith("builtin.module(") else f"builtin.module({args.pipeline})"
     elif args.passes:
@@ -737,7 +779,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        description=textwrap.dedent("""\
                            Reads Triton's own textual IR (kernel.asm["ttgir"], a .ttgir from Triton's cache,
-                           MLIR_ENABLE_DUMP output cut to one module, or a TRITON_MFMA_DUMP file), runs our passes
+                           MLIR_ENABLE_DUMP output (--dump-pass), or a TRITON_MFMA_DUMP file), runs our passes
                            through the bridge and prints the result as Triton prints it. Without --passes or
                            --pipeline it only reprints the module (e.g. a generic TRITON_MFMA_DUMP file in
                            Triton's pretty form). Remarks go to stderr."""))
@@ -745,6 +787,9 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order")
     o.add_argument("--pipeline", help="an MLIR pass pipeline of our passes, e.g. 'mfma-grid-order{mode=on}'")
     o.add_argument("--num-stages", type=int, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
+    o.add_argument("--dump-pass", metavar="NAME",
+                   help="FILE is MLIR_ENABLE_DUMP output: take the module printed before the last pass named like "
+                        "NAME (default: the last module that is still Triton IR)")
     o.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     o.add_argument("--generic", action="store_true", help="print generic MLIR (what crosses the bridge)")
     o.add_argument("--no-locations", action="store_true", help="print without debug locations")

@@ -331,6 +331,44 @@ def test_opt_prints_a_dump_in_triton_form(tmp_path):
     assert "tt.func public @softmax" in r.stdout and "#ttg.blocked" in r.stdout
 
 
+def test_opt_reads_mlir_enable_dump_output(tmp_path):
+    """MLIR_ENABLE_DUMP=1 prints a module before each of Triton's passes; opt takes one of them."""
+    code = ("from triton_mfma.compile import compile_kernel\nfrom triton_mfma.examples import CORPUS\n"
+            "fn, sig, cx = CORPUS['gemm']\ncompile_kernel(fn, sig, cx, 'gfx942')")
+    env = {**_env(), "MLIR_ENABLE_DUMP": "1", "TRITON_ALWAYS_COMPILE": "1"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0 and "// -----// IR Dump Before" in r.stderr
+    dump = tmp_path / "dump.txt"
+    dump.write_text(r.stderr)
+    # before Triton's accelerate_matmul: blocked layouts only; ours picks the MFMA layout
+    r = run_cli("opt", str(dump), "--dump-pass", "TritonAMDGPUAccelerateMatmul", "--passes", "mfma-accelerate-dot",
+                "--option", "matrix_instr_nonkdim=16")
+    assert r.returncode == 0, r.stderr
+    assert "note: module" in r.stderr and "TritonAMDGPUAccelerateMatmul" in r.stderr.splitlines()[0]
+    assert "#ttg.amd_mfma" in r.stdout and "instrShape = [16, 16" in r.stdout
+    # default: the last module still in Triton IR
+    r = run_cli("opt", str(dump), "-q")
+    assert r.returncode == 0 and "tt.func public @matmul" in r.stdout and "ttg.shared" in r.stdout
+    assert_user_error(run_cli("opt", str(dump), "--dump-pass", "NoSuchPass"), "NoSuchPass", "TritonGPUCoalesce")
+
+
+def test_readme_no_gpu_recipe_runs(tmp_path):
+    """The README's "Compiling without a GPU" block, on a small kernel."""
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    section = readme[readme.index("## Compiling without a GPU"):]
+    block = section[section.index("```python") + len("```python"):section.index("```", section.index("```python") + 9)]
+    kernel = ("import triton, triton.language as tl\n"
+              "@triton.jit\n"
+              "def my_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n"
+              "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+              "    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n")
+    script = tmp_path / "recipe.py"
+    script.write_text(kernel + block)
+    r = _run_example(str(script))
+    assert r.returncode == 0, r.stderr
+    assert "my_kernel (gfx942, 4 warps" in r.stdout
+
+
 # ---------------------------------------------------------------------------------------------------------
 # plot
 
