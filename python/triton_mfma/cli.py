@@ -684,6 +684,13 @@ def opt_cmd(args, out=None) -> int:
 # main
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; option help wrapped without splitting pass names at their hyphens."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse whose errors are one line on stderr (exit status 2)."""
 
@@ -715,6 +722,13 @@ class _Version(argparse.Action):
         parser.exit(0)
 
 
+def _passes_help() -> str:
+    from . import passes as passes_mod
+
+    return (f"comma-separated triton-mfma passes (default: {','.join(passes_mod.DEFAULT_PASSES)}); known: "
+            f"{', '.join(passes_mod.REGISTRY)} (`triton-mfma passes` describes them)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
@@ -725,16 +739,15 @@ def build_parser() -> argparse.ArgumentParser:
                                  "as an int, true/false or a string")
 
     ap = _Parser(prog=PROG, description=__doc__, parents=[common],
-                 formatter_class=argparse.RawDescriptionHelpFormatter)
+                 formatter_class=_Formatter)
     ap.add_argument("--version", action=_Version, help="print the versions of triton-mfma, Triton and the C++ library")
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
 
-    d = sub.add_parser("demo", parents=[common, opt_common],
+    d = sub.add_parser("demo", parents=[common, opt_common], formatter_class=_Formatter,
                        help="compile the bundled kernels with stock Triton and with triton-mfma")
     d.add_argument("--arch", default="gfx942", type=_amd_arch, help="gfx90a, gfx942 (default) or gfx950")
     d.add_argument("--kernel", action="append", help="only these bundled kernels (repeatable or comma-separated)")
-    d.add_argument("--passes", help="comma-separated triton-mfma passes for the extended column "
-                                    "(default: the default passes; `triton-mfma passes` lists them)")
+    d.add_argument("--passes", help=_passes_help())
     d.add_argument("--no-showcase", action="store_true",
                    help="skip part 2 (each transforming pass on a case where it acts); it runs by default when "
                         "neither --kernel, --passes nor --option is given")
@@ -742,7 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("report", parents=[common, opt_common],
                        help="compile one kernel and print what the compiler produced",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=_Formatter,
                        description=textwrap.dedent("""\
                            Compile FILE.py:KERNEL for an AMD target (no GPU needed) and report registers, spills,
                            LDS, occupancy, MFMA and memory instructions.
@@ -762,21 +775,20 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--num-warps", type=int, default=4)
     r.add_argument("--num-stages", type=int, default=2)
     r.add_argument("--waves-per-eu", type=_waves_per_eu, help="a non-negative int, or 'auto'")
-    r.add_argument("--passes", help="comma-separated triton-mfma passes (default: the default passes; "
-                                    "`triton-mfma passes` lists them)")
+    r.add_argument("--passes", help=_passes_help())
     r.add_argument("--large-tensors", action="store_true",
                    help="pointers may address more than 2 GiB (no tt.pointer_range=32)")
     r.add_argument("--compare", action="store_true", help="stock Triton and triton-mfma side by side")
     r.add_argument("--plot", metavar="OUT.png", help="draw the builds (needs matplotlib)")
     r.add_argument("--json", action="store_true", help="the figures as JSON")
 
-    ps = sub.add_parser("passes", parents=[common],
+    ps = sub.add_parser("passes", parents=[common], formatter_class=_Formatter,
                         help="list the passes, their insertion points and options, and which are on by default")
     ps.add_argument("--json", action="store_true")
 
     o = sub.add_parser("opt", parents=[common, opt_common],
                        help="run triton-mfma passes on a .ttir/.ttgir file as Triton prints it (like triton-opt)",
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       formatter_class=_Formatter,
                        description=textwrap.dedent("""\
                            Reads Triton's own textual IR (kernel.asm["ttgir"], a .ttgir from Triton's cache,
                            MLIR_ENABLE_DUMP output (--dump-pass), or a TRITON_MFMA_DUMP file), runs our passes
@@ -784,7 +796,8 @@ def build_parser() -> argparse.ArgumentParser:
                            --pipeline it only reprints the module (e.g. a generic TRITON_MFMA_DUMP file in
                            Triton's pretty form). Remarks go to stderr."""))
     o.add_argument("file", metavar="FILE", help="a .ttir/.ttgir/.mlir file, or - for stdin")
-    o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order")
+    o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order; known: "
+                                    + ", ".join(__import__("triton_mfma.passes", fromlist=["REGISTRY"]).REGISTRY))
     o.add_argument("--pipeline", help="an MLIR pass pipeline of our passes, e.g. 'mfma-grid-order{mode=on}'")
     o.add_argument("--num-stages", type=int, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
     o.add_argument("--dump-pass", metavar="NAME",

@@ -229,8 +229,12 @@ def test_report_json_with_aot_signature_and_option(capsys):
 
 
 def test_report_help_lists_the_aot_syntax():
+    from triton_mfma import passes
+
     r = run_cli("report", "--help")
     assert r.returncode == 0 and "*fp16:16" in r.stdout and "i32:1" in r.stdout
+    flat = " ".join(r.stdout.split())
+    assert all(name in flat for name in passes.REGISTRY), "report --help lists the passes"
 
 
 def test_passes_command_lists_passes_points_options_and_defaults():
