@@ -285,7 +285,7 @@ def _amd_arch(text: str) -> str:
     if text in AMD_ARCHS:
         return text
     if text.startswith(("cuda", "sm")):
-        raise argparse.ArgumentTypeError(f"{text!r} is not an AMD target: the report reads AMD amdgcn "
+        raise argparse.ArgumentTypeError(f"{text!r} is not an AMD target: triton-mfma reads AMD amdgcn "
                                          f"({', '.join(AMD_ARCHS)})")
     raise argparse.ArgumentTypeError(f"unsupported arch {text!r}; choose one of {', '.join(AMD_ARCHS)}")
 
