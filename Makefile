@@ -1,15 +1,22 @@
 # `make test` is the README's test command and what .ci/run runs: lit (mfma-opt + FileCheck) then pytest.
 PYTHON ?= python3
+LIT ?= lit
+# What differs between Triton versions: the bridge, the composed pipelines (stock identity), the hook, the CLI.
+VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py
 
-.PHONY: test lit pytest build
+.PHONY: test lit pytest pytest-versions build
 
 test: lit pytest
 
 lit:
-	lit -v test/lit
+	$(LIT) -v test/lit
 
 pytest:
 	$(PYTHON) -m pytest test/python -q -p no:cacheprovider
+
+# The Triton-version-dependent subset (CI runs it on the second Triton version: PYTHON=<venv>/bin/python).
+pytest-versions:
+	$(PYTHON) -m pytest $(VERSION_TESTS) -q -p no:cacheprovider
 
 # Developer build without pip: C++ artifacts into python/triton_mfma/_native (see setup.py for pip).
 build:

@@ -1,79 +1,157 @@
-"""Command line: `triton-mfma demo [--arch gfx942]`, `triton-mfma report FILE.py:KERNEL ...`, and the
-`mfma-opt` launcher."""
+"""Command line: `triton-mfma demo`, `report FILE.py:KERNEL`, `passes`, `opt FILE`, and the `mfma-opt` launcher.
+
+Every user error is one line on stderr and exit status 2 (`--debug` shows the traceback).
+"""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import textwrap
 import warnings
 
+PROG = "triton-mfma"
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
 def _fmt_row(cells, widths):
     return "  ".join(str(c).rjust(w) if i else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))
 
 
-def demo(arch: str, names: list[str] | None = None, out=None, passes_: list[str] | None = None,
-         showcase: bool | None = None) -> int:
+def _as_list(value, what: str) -> list[str] | None:
+    """None, "a,b" or ["a", "b"] -> a list of names (a string is never iterated character by character)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [value]
+    out = [p.strip() for v in value for p in str(v).split(",") if p.strip()]
+    if not out:
+        raise CliError(f"empty {what} list")
+    return out
+
+
+def _check_activation(passes, options: dict) -> None:
+    """Validate a pass list and options exactly as `triton_mfma.enabled(...)` does (ValueError -> one line)."""
+    from . import hook
+
+    with hook.enabled(passes=passes, **options):
+        pass
+
+
+def _triton_version_text() -> str:
+    from .pipeline import check_triton_version
+
+    check_triton_version()
+    import triton
+
+    return triton.__version__
+
+
+# ---------------------------------------------------------------------------------------------------------
+# demo
+
+
+def _figures(k) -> dict:
+    from . import resources
+
+    r = resources.of_kernel(k)
+    return {"vgpr": r.vgpr, "agpr": r.agpr, "spills": r.vgpr_spill + r.sgpr_spill, "lds": r.lds,
+            "occupancy": r.occupancy, "mfma": r.mfma_count}
+
+
+def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = None, options: dict | None = None,
+         as_json: bool = False) -> int:
     """Part 1: the bundled kernels, stock vs the default passes (or `passes_`). Part 2 (`showcase`, default: when
-    neither kernels nor passes are chosen): each transforming pass alone on a case where it acts."""
+    neither kernels nor passes are chosen): each transforming pass alone on a case where it acts.
+
+    `names` and `passes_` are lists or comma-separated strings. `as_json`: one JSON document on `out` instead
+    of the tables."""
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silence Triton 3.9's default-change notice
+    triton_version = _triton_version_text()
     from . import native, passes, resources
     from .compile import compile_pair
     from .examples import CORPUS
 
+    names = _as_list(names, "kernel")
+    passes_ = _as_list(passes_, "pass")
+    options = dict(options or {})
+    unknown = [n for n in names or [] if n not in CORPUS]
+    if unknown:
+        raise CliError(f"no bundled kernel {', '.join(map(repr, unknown))}; the bundled kernels are "
+                       f"{', '.join(CORPUS)}")
+    _check_activation(passes_, options)
     ext_passes = list(passes_ or passes.DEFAULT_PASSES)
+    verifies = "mfma-accelerate-dot" in ext_passes and options.get("verify_dot", True)
+    text = (lambda *a, **k: None) if as_json else (lambda *a, **k: print(*a, file=out, **k))
+    doc = {"arch": arch, "triton": triton_version, "triton_mfma": native.native_version(), "passes": ext_passes,
+           "options": options, "kernels": [], "showcase": []}
+
     cols = ["VGPR", "AGPR", "spills", "LDS B", "occ", "MFMA", "compile s"]
     header = ["kernel", "build"] + cols
     widths = [22, 11, 5, 5, 6, 7, 4, 5, 9]
-    print(f"triton-mfma demo: {len(names or CORPUS)} kernels for {arch} (no GPU needed; figures from the amdgcn)",
-          file=out)
-    print(f"extended = stock Triton 3.9 pipeline + triton-mfma passes {ext_passes} "
-          f"through the generic-text bridge ({native.native_version()})", file=out)
-    print(_fmt_row(header, widths), file=out)
-    print("-" * (sum(widths) + 2 * len(widths)), file=out)
+    text(f"triton-mfma demo: {len(names or CORPUS)} kernels for {arch} (no GPU needed; figures from the amdgcn)")
+    text(f"extended = stock Triton {triton_version} pipeline + triton-mfma passes {ext_passes}"
+         + (f" {options}" if options else "") + f" through the generic-text bridge ({native.native_version()})")
+    text(_fmt_row(header, widths))
+    text("-" * (sum(widths) + 2 * len(widths)))
     differ, failed, decisions = 0, [], {"kept": [], "reverted": []}
     for name in names or CORPUS:
         fn, sig, cx = CORPUS[name]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", native.MFMARemark)
             try:
-                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, ext_passes, strict=True)
+                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, ext_passes, strict=True, **options)
             except Exception as e:  # noqa: BLE001 - report the kernel and go on with the others
                 failed.append(name)
-                print(f"{name}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
+                first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                doc["kernels"].append({"kernel": name, "error": first})
+                text(f"{name}: triton-mfma failed: {first}")
                 continue
         verdict = (getattr(ext.metadata, "triton_mfma_accelerate_dot", None) or {}).get("decision")
         if verdict in decisions:
             decisions[verdict].append(name)
+        entry = {"kernel": name, "accelerate_dot": verdict,
+                 "identical_amdgcn": stock.asm["amdgcn"] == ext.asm["amdgcn"]}
         rows = []
         for label, k, t in (("stock", stock, ts), ("triton-mfma", ext, te)):
-            r = resources.of_kernel(k)
-            rows.append([r.vgpr, r.agpr, r.vgpr_spill + r.sgpr_spill, r.lds, r.occupancy, r.mfma_count, f"{t:.2f}"])
-            print(_fmt_row([name if label == "stock" else "", label] + rows[-1], widths), file=out)
-        differ += rows[0][:-1] != rows[1][:-1] or stock.asm["amdgcn"] != ext.asm["amdgcn"]
-    print("-" * (sum(widths) + 2 * len(widths)), file=out)
+            f = _figures(k)
+            entry[label] = {**f, "compile_s": round(t, 3)}
+            rows.append([f["vgpr"], f["agpr"], f["spills"], f["lds"], f["occupancy"], f["mfma"], f"{t:.2f}"])
+            text(_fmt_row([name if label == "stock" else "", label] + rows[-1], widths))
+        doc["kernels"].append(entry)
+        differ += rows[0][:-1] != rows[1][:-1] or not entry["identical_amdgcn"]
+    text("-" * (sum(widths) + 2 * len(widths)))
+    rc = 0
     if failed:
-        print(f"{len(failed)} kernel(s) failed with triton-mfma (strict mode): {failed}", file=out)
-        return 1
-    if decisions["kept"] or decisions["reverted"]:
-        print(textwrap.fill(
-            "mfma-accelerate-dot, verified (ours kept only where the amdgcn is not worse than stock's on occupancy, "
-            f"spills, main-loop dot cycles and LDS ops): kept on {', '.join(decisions['kept']) or 'none'}; "
-            f"reverted to Triton's layouts on {', '.join(decisions['reverted']) or 'none'}.", 116), file=out)
-    if differ:
-        print(f"{differ} kernel(s) differ between stock and triton-mfma; compile time includes the verification's "
-              "second compile.", file=out)
-    elif passes_:
-        print("All kernels compile to identical amdgcn with these passes.", file=out)
+        text(f"{len(failed)} kernel(s) failed with triton-mfma (strict mode): {failed}")
+        rc = 1
     else:
-        print(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act only "
-              "where a kernel\nneeds them (none of these does); the extra compile time is the bridge round trip.",
-              file=out)
-    if showcase if showcase is not None else (names is None and passes_ is None):
-        if _showcase(arch, out):
-            return 1
-    return 0
+        if decisions["kept"] or decisions["reverted"]:
+            text(textwrap.fill(
+                "mfma-accelerate-dot, verified (ours kept only where the amdgcn is not worse than stock's on "
+                "occupancy, spills, main-loop dot cycles and LDS ops): kept on "
+                f"{', '.join(decisions['kept']) or 'none'}; reverted to Triton's layouts on "
+                f"{', '.join(decisions['reverted']) or 'none'}.", 116))
+        if differ:
+            text(f"{differ} kernel(s) differ between stock and triton-mfma"
+                 + ("; compile time includes the verification's second compile." if verifies else "."))
+        elif passes_:
+            text("All kernels compile to identical amdgcn with these passes.")
+        else:
+            text(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act "
+                 "only where a kernel\nneeds them (none of these does); the extra compile time is the bridge "
+                 "round trip.")
+        if showcase if showcase is not None else (names is None and passes_ is None and not options):
+            if _showcase(arch, out, doc["showcase"], text):
+                rc = 1
+    if as_json:
+        print(json.dumps(doc, indent=1, default=str), file=out)
+    return rc
 
 
 def _remark_line(text: str, width: int = 150) -> str:
@@ -86,26 +164,27 @@ def _remark_line(text: str, width: int = 150) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def _showcase(arch: str, out) -> int:
+def _showcase(arch: str, out, records: list | None = None, text=None) -> int:
     """Each transforming pass alone, stock vs the pass, on the cases of examples/showcase.py."""
     from . import native, occupancy, resources
     from .compile import compile_pair
     from .examples.showcase import cases
 
+    records = records if records is not None else []
+    text = text or (lambda *a, **k: print(*a, file=out, **k))
     cols = ["build", "VGPR", "spills", "LDS B", "waves", "wg/CU", "MFMA", "ds ops", "compile s"]
     widths = [40, 9, 5, 6, 7, 5, 5, 5, 6, 9]
-    print(file=out)
-    print(f"Each transforming pass on its own, where it acts ({arch}); waves = waves/SIMD and wg/CU = "
-          "workgroups/CU\nfrom registers and LDS (0: cannot launch), spills = VGPR + SGPR, ds ops = ds_read + ds_write "
-          "instructions:",
-          file=out)
-    print(_fmt_row(["pass / case"] + cols, widths), file=out)
-    print("-" * (sum(widths) + 2 * len(widths)), file=out)
+    text()
+    text(f"Each transforming pass on its own, where it acts ({arch}); waves = waves/SIMD and wg/CU = "
+         "workgroups/CU\nfrom registers and LDS (0: cannot launch), spills = VGPR + SGPR, ds ops = ds_read + ds_write "
+         "instructions:")
+    text(_fmt_row(["pass / case"] + cols, widths))
+    text("-" * (sum(widths) + 2 * len(widths)))
     failed, current = 0, None
     for case in cases(arch):
         if case.pass_name != current:
             current = case.pass_name
-            print(case.pass_name, file=out)
+            text(case.pass_name)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -114,81 +193,143 @@ def _showcase(arch: str, out) -> int:
                                                   **case.pass_options)
             except Exception as e:  # noqa: BLE001 - report the case and go on with the others
                 failed += 1
-                print(f"  {case.label}: triton-mfma failed: {str(e).splitlines()[0]}", file=out)
+                first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                records.append({"pass": case.pass_name, "case": case.label, "error": first})
+                text(f"  {case.label}: triton-mfma failed: {first}")
                 continue
         remarks = [str(w.message) for w in caught if issubclass(w.category, native.MFMARemark)]
         remarks.sort(key=lambda r: "mfma-accelerate-dot: " not in r)  # the verification's decision first
+        record = {"pass": case.pass_name, "case": case.label, "look_at": case.look_at,
+                  "remarks": [_remark_line(rm, 10000) for rm in remarks]}
         for label, k, t in (("stock", stock, ts), ("with pass", ext, te)):
             r = resources.of_kernel(k)
             occ = occupancy.occupancy(arch, k.metadata.num_warps, r.vgpr_total, r.sgpr, k.metadata.shared)
-            print(_fmt_row(["  " + case.label if label == "stock" else "", label, r.vgpr_total,
-                            r.vgpr_spill + r.sgpr_spill, k.metadata.shared, occ.waves_per_simd,
-                            occ.workgroups_per_cu, r.mfma_count, r.ds_read + r.ds_write, f"{t:.2f}"], widths),
-                  file=out)
-        print(textwrap.fill(case.look_at, 116, initial_indent="    look at: ", subsequent_indent=" " * 13), file=out)
+            record["stock" if label == "stock" else "with_pass"] = {
+                "vgpr_total": r.vgpr_total, "spills": r.vgpr_spill + r.sgpr_spill, "lds": k.metadata.shared,
+                "waves_per_simd": occ.waves_per_simd, "workgroups_per_cu": occ.workgroups_per_cu,
+                "mfma": r.mfma_count, "ds_ops": r.ds_read + r.ds_write, "compile_s": round(t, 3)}
+            text(_fmt_row(["  " + case.label if label == "stock" else "", label, r.vgpr_total,
+                           r.vgpr_spill + r.sgpr_spill, k.metadata.shared, occ.waves_per_simd,
+                           occ.workgroups_per_cu, r.mfma_count, r.ds_read + r.ds_write, f"{t:.2f}"], widths))
+        records.append(record)
+        text(textwrap.fill(case.look_at, 116, initial_indent="    look at: ", subsequent_indent=" " * 13))
         for rm in remarks[:3]:
-            print(f"    remark: {_remark_line(rm)}", file=out)
-    print("-" * (sum(widths) + 2 * len(widths)), file=out)
-    print("Figures are static (no GPU here); what they are worth at run time is measured in bench/ "
-          "(bench/results/).", file=out)
+            text(f"    remark: {_remark_line(rm)}")
+    text("-" * (sum(widths) + 2 * len(widths)))
+    text("Figures are static (no GPU here); what they are worth at run time is measured in bench/ "
+         "(bench/results/).")
     return failed
 
 
+# ---------------------------------------------------------------------------------------------------------
+# report
+
+
 def _load_kernel(spec: str):
-    """`path/to/file.py:KERNEL` -> the @triton.jit function."""
+    """`path/to/file.py:KERNEL` -> the @triton.jit function (an @autotune/@heuristics wrapper is unwrapped)."""
     import importlib.util
 
     path, sep, name = spec.rpartition(":")
-    if not sep or not path.endswith(".py"):
-        raise SystemExit(f"triton-mfma report: expected FILE.py:KERNEL, got {spec!r}")
-    mod_spec = importlib.util.spec_from_file_location(os.path.splitext(os.path.basename(path))[0], path)
+    if not sep or not path.endswith(".py") or not name:
+        raise CliError(f"expected FILE.py:KERNEL, got {spec!r}")
+    if not os.path.isfile(path):
+        raise CliError(f"no such file: {path}")
+    mod_name = os.path.splitext(os.path.basename(path))[0]
+    mod_spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(mod_spec)
     sys.modules[mod_spec.name] = module  # Triton resolves globals of the kernel through its module
-    mod_spec.loader.exec_module(module)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))  # as triton/tools/compile.py does
     try:
-        return getattr(module, name)
-    except AttributeError:
-        raise SystemExit(f"triton-mfma report: {path} has no kernel {name!r}") from None
+        mod_spec.loader.exec_module(module)
+    except Exception as e:  # noqa: BLE001 - the user's file: one line
+        first = str(e).splitlines()[0] if str(e) else ""
+        raise CliError(f"importing {path} failed: {type(e).__name__}: {first}") from e
+    from triton.runtime.jit import JITFunction
+
+    kernels = sorted(k for k, v in vars(module).items() if isinstance(v, JITFunction)
+                     or isinstance(getattr(v, "fn", None), JITFunction))
+    fn = getattr(module, name, None)
+    while fn is not None and not isinstance(fn, JITFunction) and hasattr(fn, "fn"):
+        fn = fn.fn  # Autotuner / Heuristics
+    if not isinstance(fn, JITFunction):
+        what = "no kernel" if getattr(module, name, None) is None else "no @triton.jit kernel"
+        raise CliError(f"{path} has {what} {name!r}; its kernels: {', '.join(kernels) or 'none'}")
+    return fn
 
 
-def _parse_value(v: str):
-    for conv in (int, float):
-        try:
-            return conv(v)
-        except ValueError:
-            pass
-    return {"True": True, "False": False}.get(v, v)
+def _parse_option(text: str) -> tuple[str, object]:
+    """`name=value` with value as int, float, bool (true/false) or string."""
+    from .compile import parse_value
+
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), parse_value(value.strip())
 
 
-def _signature(fn, spec: str, constexprs: dict) -> dict:
-    """`--signature` is either `name=type,...` or types in argument order (constexprs excluded)."""
-    parts = [p.strip() for p in spec.split(",") if p.strip()]
-    if all("=" in p for p in parts):
-        sig = dict(p.split("=", 1) for p in parts)
-    else:
-        names = [a for a in fn.arg_names if a not in constexprs]
-        if len(names) != len(parts):
-            raise SystemExit(f"triton-mfma report: {len(parts)} types for {len(names)} arguments {names}")
-        sig = dict(zip(names, parts))
-    for name in constexprs:
-        sig[name] = "constexpr"
-    return sig
+def _waves_per_eu(text: str):
+    if text == "auto":
+        return "auto"
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer or 'auto', got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer or 'auto', got {text!r}")
+    return v
+
+
+def _amd_arch(text: str) -> str:
+    from .compile import AMD_ARCHS
+
+    if text in AMD_ARCHS:
+        return text
+    if text.startswith(("cuda", "sm")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an AMD target: triton-mfma reads AMD amdgcn "
+                                         f"({', '.join(AMD_ARCHS)})")
+    raise argparse.ArgumentTypeError(f"unsupported arch {text!r}; choose one of {', '.join(AMD_ARCHS)}")
+
+
+def _default_passes():
+    from .passes import DEFAULT_PASSES
+
+    return DEFAULT_PASSES
+
+
+def _check_plot_dependency() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install matplotlib (or 'triton-mfma[plot]')") from None
 
 
 def report_cmd(args, out=None) -> int:
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    if args.plot:
+        _check_plot_dependency()  # before compiling anything
+    _triton_version_text()
     from . import hook, native
-    from .compile import always_compile, compile_kernel
+    from .compile import aot_signature, always_compile, compile_kernel
     from .report import report
 
+    passes = _as_list(args.passes, "pass")
+    mfma_options = dict(args.option or [])
+    _check_activation(passes, mfma_options)
     fn = _load_kernel(args.kernel)
-    constexprs = dict((k, _parse_value(v)) for k, v in (c.split("=", 1) for c in args.constexpr or []))
-    sig = _signature(fn, args.signature, constexprs)
+    constexprs = {}
+    for c in args.constexpr or []:
+        k, sep, v = c.partition("=")
+        if not sep or not k.strip():
+            raise CliError(f"--constexpr expects NAME=VALUE, got {c!r}")
+        constexprs[k.strip()] = v.strip()
+    from .compile import parse_value
+
+    constexprs = {k: parse_value(v) for k, v in constexprs.items()}
+    sig, constexprs, attrs = aot_signature(fn, args.signature, constexprs, args.arch, args.large_tensors)
     options = {"num_warps": args.num_warps, "num_stages": args.num_stages}
     if args.waves_per_eu is not None:
-        options["waves_per_eu"] = "auto" if args.waves_per_eu == "auto" else int(args.waves_per_eu)
-    passes = args.passes.split(",") if args.passes else None
+        options["waves_per_eu"] = args.waves_per_eu
     builds = []
     with warnings.catch_warnings(), always_compile():
         warnings.simplefilter("ignore", native.MFMARemark)
@@ -197,10 +338,16 @@ def report_cmd(args, out=None) -> int:
             stock_opts = dict(options)
             if stock_opts.get("waves_per_eu") == "auto":
                 stock_opts["waves_per_eu"] = 0  # stock Triton has no "auto": compare with its default
-            builds.append(("stock", report(compile_kernel(fn, sig, constexprs, args.arch, stock_opts))))
-        with hook.enabled(passes=passes):
-            builds.append(("triton-mfma", report(compile_kernel(fn, sig, constexprs, args.arch, options))))
-    if len(builds) == 1:
+            builds.append(("stock", report(compile_kernel(fn, sig, constexprs, args.arch, stock_opts, attrs))))
+        with hook.enabled(passes=passes, **mfma_options):
+            builds.append(("triton-mfma", report(compile_kernel(fn, sig, constexprs, args.arch, options, attrs))))
+    config = {"kernel": fn.__name__, "arch": args.arch, **options,
+              "passes": list(passes) if passes is not None else list(_default_passes()), **mfma_options,
+              "constexprs": {k: v for k, v in constexprs.items()}}
+    if args.json:
+        doc = {"config": config, **{label: r.as_dict() for label, r in builds}}
+        print(json.dumps(doc, indent=1, default=str), file=out)
+    elif len(builds) == 1:
         print(builds[0][1], file=out)
     else:
         stock, ext = (dict(b[1].rows()) for b in builds)
@@ -210,67 +357,513 @@ def report_cmd(args, out=None) -> int:
         for k, b in ext.items():
             print(f"{k:{w0}}  {stock.get(k, ''):{w1}}  {b}", file=out)
     if args.plot:
-        _plot(builds, args.plot)
-        print(f"plot written to {args.plot}", file=out)
+        plot(builds, args.plot, config)
+        print(f"plot written to {args.plot}", file=sys.stderr if args.json else out)
     return 0
 
 
-def _plot(builds, path: str) -> None:
+# (label, value of a KernelReport, which direction is better)
+PLOT_METRICS = [
+    ("VGPR+AGPR", lambda r: r.res.vgpr_total, "lower"),
+    ("SGPR", lambda r: r.res.sgpr, "lower"),
+    ("spills (VGPR+SGPR)", lambda r: r.res.vgpr_spill + r.res.sgpr_spill, "lower"),
+    ("LDS KiB", lambda r: r.res.lds / 1024, "lower"),
+    ("waves/SIMD", lambda r: r.occupancy.waves_per_simd, "higher"),
+    ("workgroups/CU", lambda r: r.occupancy.workgroups_per_cu, "higher"),
+    ("MFMA instructions", lambda r: r.res.mfma_count, "lower"),
+    ("ds_read", lambda r: r.res.ds_read, "lower"),
+    ("ds_write", lambda r: r.res.ds_write, "lower"),
+]
+PLOT_COLOURS = ["#9a9a9a", "#4a6d8c"]  # stock: grey; triton-mfma: slate blue (neither reads as good or bad)
+
+
+def plot(builds, path: str, config: dict | None = None) -> None:
+    """Bar panels of `builds` [(label, KernelReport)]: each panel says which direction is better; the title
+    carries the kernel, arch and configuration."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    metrics = [("VGPR+AGPR", lambda r: r.res.vgpr_total), ("SGPR", lambda r: r.res.sgpr),
-               ("spills", lambda r: r.res.vgpr_spill + r.res.sgpr_spill), ("LDS KiB", lambda r: r.res.lds / 1024),
-               ("waves/SIMD", lambda r: r.occupancy.waves_per_simd), ("MFMA", lambda r: r.res.mfma_count),
-               ("ds_read", lambda r: r.res.ds_read), ("ds_write", lambda r: r.res.ds_write)]
-    fig, axes = plt.subplots(1, len(metrics), figsize=(2.2 * len(metrics), 3.2))
-    for ax, (label, get) in zip(axes, metrics):
+    fig, axes = plt.subplots(1, len(PLOT_METRICS), figsize=(2.0 * len(PLOT_METRICS), 3.6))
+    for ax, (label, get, better) in zip(axes, PLOT_METRICS):
         values = [get(r) for _, r in builds]
-        ax.bar(range(len(builds)), values, color=["#888888", "#d62728"][: len(builds)])
+        ax.bar(range(len(builds)), values, color=PLOT_COLOURS[-len(builds):] if len(builds) == 1 else PLOT_COLOURS)
         ax.set_xticks(range(len(builds)), [n for n, _ in builds], rotation=30, fontsize=7)
-        ax.set_title(label, fontsize=9)
-        ax.set_ylim(0, max(values + [1]) * 1.15)
+        ax.set_title(f"{label}\n{'↓ lower' if better == 'lower' else '↑ higher'} is better", fontsize=8)
+        ax.set_ylim(0, max(values + [1]) * 1.2)
+        ax.tick_params(axis="y", labelsize=7)
         for i, v in enumerate(values):
             ax.annotate(f"{v:g}", (i, v), ha="center", va="bottom", fontsize=7)
     r = builds[-1][1]
-    fig.suptitle(f"{r.name} on {r.arch}", fontsize=10)
+    config = dict(config or {})
+    parts = [f"{k}={v}" for k, v in config.items() if k not in ("kernel", "arch", "constexprs")]
+    cx = ", ".join(f"{k}={v}" for k, v in (config.get("constexprs") or {}).items())
+    title = f"{r.name} on {r.arch}: " + ", ".join(parts)
+    fig.suptitle(textwrap.fill(title, 160) + (f"\n{textwrap.fill(cx, 160)}" if cx else ""), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="triton-mfma", description=__doc__)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("demo", help="compile the bundled kernels with stock Triton and with triton-mfma")
-    d.add_argument("--arch", default="gfx942", choices=["gfx90a", "gfx942", "gfx950"])
-    d.add_argument("--kernel", action="append", help="only these bundled kernels (repeatable)")
-    d.add_argument("--passes", help="comma-separated triton-mfma passes for the extended column "
-                                    "(default: the default passes)")
+_plot = plot  # the old private name
+
+
+# ---------------------------------------------------------------------------------------------------------
+# passes
+
+
+def _native_pass_info() -> dict:
+    """{pass: {option: {"type", "default", "help"}}} read from the shipped mfma-opt (--help and
+    --dump-pass-pipeline): the C++ passes' own option declarations."""
+    import re
+    import subprocess
+
+    from . import passes as passes_mod
+    from .native import MFMA_OPT_PATH
+
+    info: dict = {}
+    if not os.path.exists(MFMA_OPT_PATH):
+        return info
+    try:
+        helptext = subprocess.run([MFMA_OPT_PATH, "--help"], capture_output=True, text=True, timeout=60).stdout
+        pipeline = "builtin.module(" + ",".join(passes_mod.REGISTRY) + ")"
+        dumped = subprocess.run([MFMA_OPT_PATH, "--dump-pass-pipeline", f"--pass-pipeline={pipeline}", "-o",
+                                 os.devnull], input="module {}\n", capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return info
+    current = None
+    for line in helptext.splitlines():
+        m = re.match(r"^      --(mfma-[\w-]+)\s+-\s+", line)
+        if m:
+            current = info.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"^        --([\w-]+)(?:=<(\w+)>)?\s+-\s+(.*)$", line)
+        if m and current is not None:
+            current[m.group(1)] = {"type": m.group(2) or "bool", "help": m.group(3).strip(), "default": None}
+            continue
+        if not line.startswith("        "):
+            current = None
+    for m in re.finditer(r"(mfma-[\w-]+)\{([^}]*)\}", dumped.stdout + dumped.stderr):
+        for kv in m.group(2).split():
+            k, _, v = kv.partition("=")
+            info.setdefault(m.group(1), {}).setdefault(k, {"type": "?", "help": ""})["default"] = v
+    return info
+
+
+_OPTION_NOTES = {
+    "lds_limit": 'bytes, or "occupancy" (the budget that keeps the workgroups/CU the registers allow)',
+    "grid_order": '"auto", "on" or "off"',
+}
+_ACTIVATION_OPTIONS = {
+    "waves_per_eu": ("int 0..8 or \"auto\"", "the kernel's", "force waves_per_eu for every kernel, or "
+                     "\"auto\": compile the candidates and keep the best that can run"),
+    "verify_dot": ("bool", "true", "keep mfma-accelerate-dot's layouts only where the amdgcn is not worse"),
+    "strict": ("bool", "TRITON_MFMA_STRICT", "a failing pass raises instead of falling back to stock"),
+    "dump": ("directory", "TRITON_MFMA_DUMP", "write each module before/after each of our pass groups"),
+}
+
+
+def passes_doc() -> dict:
+    """Passes, insertion points, options (types, allowed values, defaults), defaults on: JSON-ready."""
+    from . import hook
+    from . import passes as passes_mod
+
+    native = _native_pass_info()
+    default = list(passes_mod.DEFAULT_PASSES)
+    out = {"default_passes": default, "points": dict(passes_mod.POINTS), "passes": [], "activation_options": []}
+    for name, p in passes_mod.REGISTRY.items():
+        cxx = native.get(name, {})
+        opts = []
+        for py_name, spec in p.options.items():
+            mlir_name, py_default = spec[0], spec[1] if len(spec) > 1 else None
+            c = cxx.get(mlir_name, {})
+            opts.append({"name": py_name, "pass_option": mlir_name, "type": c.get("type"),
+                         "values": _OPTION_NOTES.get(py_name),
+                         "default": py_default if py_default is not None else c.get("default"),
+                         "from_triton_option": (p.triton_options.get(py_name) or [None])[0]
+                         if getattr(p, "triton_options", None) else None,
+                         "help": c.get("help", "")})
+        out["passes"].append({"name": name, "point": p.point, "targets": list(p.targets), "default": name in default,
+                              "summary": p.summary, "options": opts})
+    known = set(getattr(hook, "HOOK_OPTIONS", set())) | set(getattr(hook, "GENERAL_OPTIONS", set()))
+    for name in sorted(known):
+        ty, dflt, what = _ACTIVATION_OPTIONS.get(name, ("?", "?", ""))
+        out["activation_options"].append({"name": name, "type": ty, "default": dflt, "help": what})
+    return out
+
+
+def passes_cmd(args, out=None) -> int:
+    out = out or sys.stdout
+    doc = passes_doc()
+    if args.json:
+        print(json.dumps(doc, indent=1, default=str), file=out)
+        return 0
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(f"triton-mfma passes; on by default (enable() / TRITON_CODEGEN_AMD=1): {', '.join(doc['default_passes'])}")
+    p("Choose others with --passes P1,P2 (CLI), enable(passes=[...]) or TRITON_CODEGEN_AMD=P1,P2; options with "
+      "--option NAME=VALUE (CLI) or enable(..., NAME=VALUE).")
+    for ps in doc["passes"]:
+        p()
+        p(f"{ps['name']}{'  [default]' if ps['default'] else ''}")
+        p(f"  at {ps['point']} ({doc['points'].get(ps['point'], '')}); targets: {', '.join(ps['targets'])}")
+        p(textwrap.fill(ps["summary"], 110, initial_indent="  ", subsequent_indent="  "))
+        for o in ps["options"]:
+            values = o["values"] or o["type"] or "?"
+            dflt = o["default"] if o["default"] is not None else "the pass decides"
+            src = f"; the kernel's Triton option {o['from_triton_option']} when set" if o["from_triton_option"] else ""
+            p(f"  option {o['name']} (pass option {o['pass_option']}): {values}; default {dflt}{src}")
+            if o["help"]:
+                p(textwrap.fill(o["help"], 110, initial_indent="      ", subsequent_indent="      "))
+    p()
+    p("Insertion points:")
+    w = max(len(k) for k in doc["points"])
+    for k, v in doc["points"].items():
+        p(f"  {k:{w}}  {v}")
+    if doc["activation_options"]:
+        p()
+        p("Options of the activation itself (any pass list):")
+        for o in doc["activation_options"]:
+            p(f"  {o['name']}: {o['type']}; default {o['default']}" + (f" - {o['help']}" if o["help"] else ""))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# opt
+
+
+def _triton_context():
+    """A Triton MLIR context with Triton's dialects loaded (as triton.compiler's IRSource does), for hip and
+    cuda modules."""
+    from triton._C.libtriton import amd, ir, nvidia
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    amd.load_dialects(ctx)
+    nvidia.load_dialects(ctx)
+    return ctx
+
+
+def parse_triton_ir(path: str, ctx=None, display_name: str | None = None):
+    """Parse a .ttir/.ttgir as Triton prints it (kernel.asm["ttgir"], the cache's .ttgir, MLIR_ENABLE_DUMP
+    output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic."""
+    from triton._C.libtriton import ir
+
+    from .bridge import _LOCK, _CapturedStderr
+
+    ctx = ctx or _triton_context()
+    with _LOCK, _CapturedStderr() as err:
+        try:
+            module = ir.parse_mlir_module(path, ctx)
+        except RuntimeError:
+            module = None
+    if module is None:
+        first = next((ln for ln in err.text.splitlines() if "error" in ln), err.text.strip().splitlines()[0]
+                     if err.text.strip() else "Triton's parser rejected it")
+        first = first.strip().replace(path, display_name) if display_name else first.strip()
+        raise CliError(f"could not parse {display_name or path}: {first}")
+    module.context = ctx
+    return module
+
+
+_DUMP_HEADER = "// -----// IR Dump "
+
+
+def module_from_dump(text: str, pass_name: str | None = None) -> tuple[str, str, int, int]:
+    """One module of MLIR_ENABLE_DUMP output (many modules, each after a `// -----// IR Dump Before <pass>`
+    header): the one printed before the last pass whose header names `pass_name`, else the last one that is
+    still Triton IR (holds a `tt.func`). -> (module text, its header, its index, how many there are)."""
+    sections, header, body = [], None, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith(_DUMP_HEADER):
+            if header is not None:
+                sections.append((header, "".join(body)))
+            header, body = line.strip(), []
+        elif header is not None:
+            body.append(line)
+    if header is not None:
+        sections.append((header, "".join(body)))
+    if pass_name:
+        chosen = [i for i, (h, _) in enumerate(sections) if pass_name in h]
+        if not chosen:
+            names = sorted({h[len(_DUMP_HEADER):].split(":")[0].split(" ")[1] for h, _ in sections
+                            if len(h[len(_DUMP_HEADER):].split(":")[0].split(" ")) > 1})
+            raise CliError(f"no IR dump before a pass named like {pass_name!r}; the dump has "
+                           f"{', '.join(names[:40])}{' ...' if len(names) > 40 else ''}")
+    else:
+        chosen = [i for i, (_, b) in enumerate(sections) if "tt.func" in b]
+        if not chosen:
+            raise CliError("the dump holds no Triton IR module (no tt.func)")
+    i = chosen[-1]
+    return sections[i][1], sections[i][0], i, len(sections)
+
+
+def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
+    """MLIR pipeline text for `passes` with `options` (the Python option names of `triton-mfma passes`)."""
+    from types import SimpleNamespace
+
+    from . import passes as passes_mod
+
+    triton_options = SimpleNamespace(num_stages=num_stages) if num_stages is not None else None
+    elements = []
+    for name in passes:
+        p = passes_mod.REGISTRY[name]
+        opts = options
+        if getattr(p, "resolve", None):
+            try:
+                opts = p.resolve(options, None)
+            except ValueError as e:
+                raise CliError(f"{name}: {e} (`opt` works on IR alone, without a compile)") from None
+        elements.append(p.pipeline_element(opts, triton_options))
+    return "builtin.module(" + ",".join(elements) + ")"
+
+
+def opt_cmd(args, out=None) -> int:
+    out = out or sys.stdout
+    os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+    _triton_version_text()
+    from . import bridge
+    from .native import run_pipeline_with_diagnostics
+
+    if args.passes and args.pipeline:
+        raise CliError("give --passes or --pipeline, not both")
+    options = dict(args.option or [])
+    if args.pipeline and options:
+        raise CliError("--option goes with --passes (a --pipeline carries its own options)")
+    import tempfile
+
+    if args.file == "-":
+        text = sys.stdin.read()
+    elif not os.path.isfile(args.file):
+        raise CliError(f"no such file: {args.file}")
+    else:
+        with open(args.file, errors="replace") as f:
+            text = f.read()
+    if _DUMP_HEADER in text:  # MLIR_ENABLE_DUMP output: many modules
+        text, header, i, n = module_from_dump(text, args.dump_pass)
+        if not args.quiet:
+            print(f"note: module {i + 1} of {n} in the dump: {header}", file=sys.stderr)
+    elif args.dump_pass:
+        raise CliError(f"--dump-pass: {args.file} is not MLIR_ENABLE_DUMP output (no '{_DUMP_HEADER}' headers)")
+    suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
+    with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        module = parse_triton_ir(path, display_name=args.file)
+    finally:
+        os.unlink(path)
+    if args.pipeline:
+        pipeline = args.pipeline if args.pipeline.startswith("builtin.module(") else f"builtin.module({args.pipeline})"
+    elif args.passes:
+        passes = _as_list(args.passes, "pass")
+        _check_activation(passes, options)
+        pipeline = opt_pipeline(passes, options, args.num_stages)
+    else:
+        pipeline = None
+    if pipeline is not None:
+        text = bridge.export_generic(module)
+        after, diagnostics = run_pipeline_with_diagnostics(text, pipeline)
+        if not args.quiet:
+            for d in diagnostics:
+                print(str(d), file=sys.stderr)
+        module = bridge.import_generic(after, module.context, pass_name=pipeline)
+    if args.generic:
+        result = bridge.export_generic(module)
+    else:
+        result = module.str_nodebug() if args.no_locations else module.str()
+    if args.output and args.output != "-":
+        with open(args.output, "w") as f:
+            f.write(result)
+    else:
+        out.write(result if result.endswith("\n") else result + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# main
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; option help wrapped without splitting pass names at their hyphens."""
+
+    def _split_lines(self, text, width):
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line on stderr (exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+
+        parts = [f"{PROG} {__version__}"]
+        try:
+            import triton
+
+            parts.append(f"Triton {triton.__version__} ({os.path.dirname(triton.__file__)})")
+        except ImportError:
+            parts.append("Triton not installed")
+        try:
+            from .native import native_version
+
+            parts.append(f"libTritonMFMA {native_version()}")
+        except (ImportError, OSError) as e:
+            parts.append(f"libTritonMFMA missing ({e})")
+        print(", ".join(parts))
+        parser.exit(0)
+
+
+def _passes_help() -> str:
+    from . import passes as passes_mod
+
+    return (f"comma-separated triton-mfma passes (default: {','.join(passes_mod.DEFAULT_PASSES)}); known: "
+            f"{', '.join(passes_mod.REGISTRY)} (`triton-mfma passes` describes them)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the traceback of an error")
+    opt_common = argparse.ArgumentParser(add_help=False)
+    opt_common.add_argument("--option", action="append", type=_parse_option, metavar="NAME=VALUE",
+                            help="a triton-mfma option (repeatable; `triton-mfma passes` lists them); VALUE is read "
+                                 "as an int, true/false or a string")
+
+    ap = _Parser(prog=PROG, description=__doc__, parents=[common],
+                 formatter_class=_Formatter)
+    ap.add_argument("--version", action=_Version, help="print the versions of triton-mfma, Triton and the C++ library")
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+
+    d = sub.add_parser("demo", parents=[common, opt_common], formatter_class=_Formatter,
+                       help="compile the bundled kernels with stock Triton and with triton-mfma")
+    d.add_argument("--arch", default="gfx942", type=_amd_arch, help="gfx90a, gfx942 (default) or gfx950")
+    d.add_argument("--kernel", action="append", help="only these bundled kernels (repeatable or comma-separated)")
+    d.add_argument("--passes", help=_passes_help())
     d.add_argument("--no-showcase", action="store_true",
                    help="skip part 2 (each transforming pass on a case where it acts); it runs by default when "
-                        "neither --kernel nor --passes is given")
-    r = sub.add_parser("report", help="compile one kernel and print what the compiler produced")
+                        "neither --kernel, --passes nor --option is given")
+    d.add_argument("--json", action="store_true", help="one JSON document instead of the tables")
+
+    r = sub.add_parser("report", parents=[common, opt_common],
+                       help="compile one kernel and print what the compiler produced",
+                       formatter_class=_Formatter,
+                       description=textwrap.dedent("""\
+                           Compile FILE.py:KERNEL for an AMD target (no GPU needed) and report registers, spills,
+                           LDS, occupancy, MFMA and memory instructions.
+
+                           --signature takes Triton's AOT syntax (triton/tools/compile.py), one entry per argument:
+                             *fp16:16   a pointer, 16-byte aligned (as torch tensors are)
+                             i32:16     an int that is a multiple of 16;  i32:1  the constant 1;  i32  any int
+                             64, True   a constant (for a tl.constexpr, or a value to specialize on)
+                           so the report compiles the kernel a launch on such arguments compiles. Also accepted:
+                           entries for the arguments without --constexpr only, or name=entry,... in any order.
+                           On AMD, pointers get tt.pointer_range=32 as a launch on tensors under 2 GiB gives them
+                           (--large-tensors: not).""")) 
     r.add_argument("kernel", metavar="FILE.py:KERNEL")
-    r.add_argument("--arch", default="gfx942", choices=["gfx90a", "gfx942", "gfx950"])
-    r.add_argument("--signature", required=True,
-                   help="argument types: 'a_ptr=*fp16,M=i32,...' or '*fp16,i32,...' in argument order")
+    r.add_argument("--arch", default="gfx942", type=_amd_arch, help="gfx90a, gfx942 (default) or gfx950")
+    r.add_argument("--signature", required=True, help="'*fp16:16,*fp16:16,i32,...,64' (see above)")
     r.add_argument("--constexpr", action="append", metavar="NAME=VALUE", help="repeatable")
     r.add_argument("--num-warps", type=int, default=4)
     r.add_argument("--num-stages", type=int, default=2)
-    r.add_argument("--waves-per-eu", help="an int, or 'auto'")
-    r.add_argument("--passes", help="comma-separated triton-mfma passes (default: the default passes)")
+    r.add_argument("--waves-per-eu", type=_waves_per_eu, help="a non-negative int, or 'auto'")
+    r.add_argument("--passes", help=_passes_help())
+    r.add_argument("--large-tensors", action="store_true",
+                   help="pointers may address more than 2 GiB (no tt.pointer_range=32)")
     r.add_argument("--compare", action="store_true", help="stock Triton and triton-mfma side by side")
-    r.add_argument("--plot", metavar="OUT.png", help="draw the comparison (matplotlib)")
-    args = ap.parse_args(argv)
-    if args.cmd == "demo":
-        return demo(args.arch, args.kernel, passes_=args.passes.split(",") if args.passes else None,
-                    showcase=False if args.no_showcase else None)
-    if args.cmd == "report":
-        return report_cmd(args)
-    return 2
+    r.add_argument("--plot", metavar="OUT.png", help="draw the builds (needs matplotlib)")
+    r.add_argument("--json", action="store_true", help="the figures as JSON")
+
+    ps = sub.add_parser("passes", parents=[common], formatter_class=_Formatter,
+                        help="list the passes, their insertion points and options, and which are on by default")
+    ps.add_argument("--json", action="store_true")
+
+    o = sub.add_parser("opt", parents=[common, opt_common],
+                       help="run triton-mfma passes on a .ttir/.ttgir file as Triton prints it (like triton-opt)",
+                       formatter_class=_Formatter,
+                       description=textwrap.dedent("""\
+                           Reads Triton's own textual IR (kernel.asm["ttgir"], a .ttgir from Triton's cache,
+                           MLIR_ENABLE_DUMP output (--dump-pass), or a TRITON_MFMA_DUMP file), runs our passes
+                           through the bridge and prints the result as Triton prints it. Without --passes or
+                           --pipeline it only reprints the module (e.g. a generic TRITON_MFMA_DUMP file in
+                           Triton's pretty form). Remarks go to stderr."""))
+    o.add_argument("file", metavar="FILE", help="a .ttir/.ttgir/.mlir file, or - for stdin")
+    o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order; known: "
+                                    + ", ".join(__import__("triton_mfma.passes", fromlist=["REGISTRY"]).REGISTRY))
+    o.add_argument("--pipeline", help="an MLIR pass pipeline of our passes, e.g. 'mfma-grid-order{mode=on}'")
+    o.add_argument("--num-stages", type=int, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
+    o.add_argument("--dump-pass", metavar="NAME",
+                   help="FILE is MLIR_ENABLE_DUMP output: take the module printed before the last pass named like "
+                        "NAME (default: the last module that is still Triton IR)")
+    o.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
+    o.add_argument("--generic", action="store_true", help="print generic MLIR (what crosses the bridge)")
+    o.add_argument("--no-locations", action="store_true", help="print without debug locations")
+    o.add_argument("-q", "--quiet", action="store_true", help="do not print the passes' remarks")
+    return ap
+
+
+def _error_line(e: BaseException) -> tuple[str, int]:
+    """(one-line message, exit status) of an exception."""
+    first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    try:
+        from triton.compiler.errors import CompilationError
+    except ImportError:  # no Triton at all
+        CompilationError = ()  # noqa: N806
+    if CompilationError and isinstance(e, CompilationError):
+        msg = e.error_message or (str(e.__cause__).strip().splitlines()[0] if e.__cause__ else "")
+        if not msg:
+            msg = str(e).strip().splitlines()[-1]
+        where = f" (kernel line {e.node.lineno})" if hasattr(e.node, "lineno") else ""
+        return f"Triton could not compile the kernel{where}: {msg}", 2
+    from .bridge import BridgeError
+    from .native import PipelineError
+
+    if isinstance(e, PipelineError):
+        diag = next((d for d in e.diagnostics if d.severity == "error"), None)
+        return (f"pipeline '{e.pipeline}' failed: {diag.location + ': ' if diag and diag.location else ''}"
+                f"{diag.message.splitlines()[0] if diag else '(no diagnostic)'}"), 2
+    if isinstance(e, (CliError, ValueError, ImportError, BridgeError, OSError)):
+        return first, 2
+    return f"internal error: {type(e).__name__}: {first} (--debug shows the traceback)", 1
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv)
+    debug = getattr(args, "debug", False)
+    try:
+        if args.cmd == "demo":
+            return demo(args.arch, args.kernel, passes_=args.passes, options=dict(args.option or []),
+                        showcase=False if args.no_showcase else None, as_json=args.json)
+        if args.cmd == "report":
+            return report_cmd(args)
+        if args.cmd == "passes":
+            return passes_cmd(args)
+        if args.cmd == "opt":
+            return opt_cmd(args)
+        return 2
+    except BrokenPipeError:  # `triton-mfma opt ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - every error is one line unless --debug
+        if debug:
+            raise
+        msg, rc = _error_line(e)
+        print(f"{PROG} {args.cmd}: error: {msg}", file=sys.stderr)
+        return rc
 
 
 def mfma_opt() -> None:

@@ -1,20 +1,65 @@
-"""Extended compile stages: Triton 3.9's own passes, in Triton's order, with named insertion points.
+"""Extended compile stages: Triton's own passes, in Triton's order, with named insertion points.
 
-`amd_make_ttgir` is a faithful copy of `HIPBackend.make_ttgir` (triton 3.9.0,
-third_party/amd/backend/compiler.py) with `at(point)` calls between its steps; `nvidia_make_ttgir` is
-the same for `CUDABackend.make_ttgir` (third_party/nvidia/backend/compiler.py), so that passes that
-are not MFMA-specific (the stream pipeliner) also run, and are checked on real hardware, for cuda. With no project pass
-at any point it builds exactly one pass manager holding exactly Triton's passes, so the result is
-byte-identical to stock (test/python/test_hook.py checks ttgir and amdgcn). When a point has passes,
-the pass manager built so far runs, the module crosses the bridge to our C++ passes, comes back
-verified, and a new pass manager continues.
+`amd_make_ttgir` is a faithful copy of `HIPBackend.make_ttgir` (third_party/amd/backend/compiler.py) with
+`at(point)` calls between its steps; `nvidia_make_ttgir` is the same for `CUDABackend.make_ttgir`
+(third_party/nvidia/backend/compiler.py), so that passes that are not MFMA-specific (the stream pipeliner)
+also run, and are checked on real hardware, for cuda. Both are composed for the installed Triton: 3.9.x
+(the reference) and 3.8.x (the Triton PyTorch 2.14 pins), whose make_ttgir differ in a few steps, each
+marked `_V38` below. Any other Triton is refused at import with a clear message (SUPPORTED_TRITON). With no
+project pass at any point it builds exactly one pass manager holding exactly Triton's passes, so the result
+is byte-identical to stock (test/python/test_hook.py checks ttgir and amdgcn, on both versions). When a
+point has passes, the pass manager built so far runs, the module crosses the bridge to our C++ passes,
+comes back verified, and a new pass manager continues.
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
-from triton import knobs
-from triton._C.libtriton import amd, ir, passes
+# Triton versions whose make_ttgir this module reproduces (major, minor), and how to get one.
+SUPPORTED_TRITON = ((3, 8), (3, 9))
+SUPPORTED_TRITON_TEXT = "Triton 3.8 or 3.9"
+
+
+class UnsupportedTritonError(ImportError):
+    """The installed Triton is not one whose compile pipeline triton-mfma reproduces."""
+
+
+def triton_version(version: str | None = None) -> tuple:
+    """(major, minor) of `version` (default: the installed Triton's `triton.__version__`)."""
+    if version is None:
+        try:
+            import triton
+        except ImportError as e:
+            raise UnsupportedTritonError(
+                f"triton-mfma needs {SUPPORTED_TRITON_TEXT}, and no Triton is installed ({e}); install one with "
+                "`pip install 'triton>=3.8,<3.10'` (or `pip install 'triton-mfma[triton]'`), or use the one your "
+                "PyTorch brings") from None
+        version = triton.__version__
+    m = re.match(r"(\d+)\.(\d+)", version)
+    if not m:
+        raise UnsupportedTritonError(f"triton-mfma cannot read the Triton version {version!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def check_triton_version(version: str | None = None) -> tuple:
+    """(major, minor) of the installed Triton; UnsupportedTritonError (one clear line) if it is not supported."""
+    v = triton_version(version)
+    if v not in SUPPORTED_TRITON:
+        import triton
+
+        found = version or f"{triton.__version__} (from {triton.__file__})"
+        raise UnsupportedTritonError(
+            f"triton-mfma supports {SUPPORTED_TRITON_TEXT}; the installed Triton is {found}. Install a supported "
+            "one (`pip install 'triton>=3.8,<3.10'`), or the PyTorch that brings one (PyTorch 2.14: Triton 3.8)")
+    return v
+
+
+TRITON_VERSION = check_triton_version()
+_V38 = TRITON_VERSION == (3, 8)  # steps where Triton 3.8.0's make_ttgir differs from 3.9.0's
+
+from triton import knobs  # noqa: E402
+from triton._C.libtriton import amd, ir, passes  # noqa: E402
 
 # OursAt(point, module) -> module: runs the project passes placed at `point` (identity if none).
 OursAt = Callable[[str, object], object]
@@ -56,8 +101,19 @@ class _Composer:
 
 
 def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None):
-    from triton.backends.amd.compiler import (is_async_copy_enabled, is_enabled, is_fpsan_supported,
+    """`HIPBackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points."""
+    from triton.backends.amd.compiler import (is_async_copy_enabled, is_fpsan_supported,
                                               is_in_thread_transpose_enabled, is_pingpong_schedule_enabled)
+    if _V38:
+        def fpsan_on():
+            return options.instrumentation_mode == "fpsan" and is_fpsan_supported(options.arch)
+        base_arch = options.arch
+    else:
+        from triton.backends.amd.compiler import is_enabled
+
+        def fpsan_on():
+            return is_enabled(options, "fpsan") and is_fpsan_supported(options.base_arch)
+        base_arch = options.base_arch
 
     pm = ir.pass_manager(mod.context)
     pm.enable_debug()
@@ -89,7 +145,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     passes.ttir.add_triton_licm(pm())
     passes.common.add_canonicalizer(pm())
 
-    use_async_copy = is_async_copy_enabled(options.base_arch)
+    use_async_copy = is_async_copy_enabled(base_arch)  # 3.8: options.arch
     use_block_pingpong = is_pingpong_schedule_enabled(options.arch, use_async_copy)
     amd.passes.ttgpuir.add_optimize_descriptor_encoding(pm())
     if c.replaces("pipeline"):
@@ -126,9 +182,12 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     passes.common.add_canonicalizer(pm())
     passes.common.add_cse(pm())
     passes.common.add_symbol_dce(pm())
-    if is_enabled(options, "fpsan") and is_fpsan_supported(options.base_arch):
+    if fpsan_on():
         amd.passes.ttgpuir.add_fp_sanitizer(pm())
-        passes.ttgpuir.add_fp_sanitizer(pm(), options.fpsan_homomorphic_casts)
+        if _V38:
+            passes.ttgpuir.add_fp_sanitizer(pm())
+        else:
+            passes.ttgpuir.add_fp_sanitizer(pm(), options.fpsan_homomorphic_casts)
     mod = c.finish()
     mod = ours_at("ttgir_end", mod)
     metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
@@ -137,7 +196,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
 
 def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_points: set,
                       declined: set | None = None):
-    """`CUDABackend.make_ttgir` (triton 3.9.0) with insertion points.
+    """`CUDABackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points.
 
     `pipeline` replaces `assign_latencies` + `schedule_loops` + `pipeline` (on capability 8.x/9.x after
     `hopper_warpspec`, on 10.x+ with `warp_specialize` kept between them and ours running first; below
@@ -145,7 +204,14 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
     manager here; with no active point so does this copy, so its output is byte-identical.
     """
     from triton._C.libtriton import nvidia
-    from triton.backends.nvidia.compiler import is_enabled
+    if _V38:
+        def fpsan_on():
+            return "fpsan" in opt.instrumentation_mode
+    else:
+        from triton.backends.nvidia.compiler import is_enabled
+
+        def fpsan_on():
+            return is_enabled(opt, "fpsan")
 
     # Set maxnreg on all kernels, if it was provided.
     if opt.maxnreg is not None:
@@ -155,14 +221,17 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
     pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
     emuTF32 = (capability // 10 >= 8)
     passes.ttir.add_convert_to_ttgpuir(pm(), f"cuda:{capability}", opt.num_warps, 32, opt.num_ctas)
-    if opt.clc:
+    if not _V38 and opt.clc:
         nvidia.passes.ttnvgpuir.add_to_clc(pm())
     # optimize TTGIR
     passes.ttgpuir.add_coalesce(pm())
     passes.ttgpuir.add_f32_dot_tc(pm(), emuTF32)
-    nvidia.passes.ttnvgpuir.add_assign_cga_layouts(pm())
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    nvidia.passes.ttnvgpuir.add_optimize_cta_locality(pm())
+    if _V38:
+        nvidia.passes.ttnvgpuir.add_plan_cta(pm())
+    else:
+        nvidia.passes.ttnvgpuir.add_assign_cga_layouts(pm())
+        passes.ttgpuir.add_remove_layout_conversions(pm())
+        nvidia.passes.ttnvgpuir.add_optimize_cta_locality(pm())
     passes.ttgpuir.add_remove_layout_conversions(pm())
     passes.ttgpuir.add_optimize_thread_locality(pm())
     c.at("pre_accelerate")
@@ -170,7 +239,8 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
         c.at("accelerate_matmul")
     else:
         passes.ttgpuir.add_accelerate_matmul(pm())
-    nvidia.passes.ttnvgpuir.add_check_matmul_two_cta(pm())
+    if not _V38:
+        nvidia.passes.ttnvgpuir.add_check_matmul_two_cta(pm())
     passes.ttgpuir.add_remove_layout_conversions(pm())
     c.at("post_accelerate")
     passes.ttgpuir.add_optimize_dot_operands(pm(), capability >= 80)
@@ -223,7 +293,7 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
     nvidia.passes.ttnvgpuir.add_tmem_load_reduce(pm())
     if capability // 10 >= 9:
         nvidia.passes.ttnvgpuir.add_tma_lowering(pm())
-    if capability // 10 >= 10:
+    if not _V38 and capability // 10 >= 10:
         nvidia.passes.ttnvgpuir.add_lower_clc(pm())
     passes.ttgpuir.add_remove_layout_conversions(pm())
     nvidia.passes.ttnvgpuir.add_interleave_tmem(pm())
@@ -233,13 +303,18 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
     passes.common.add_symbol_dce(pm())
     nvidia.passes.ttnvgpuir.add_fence_insertion(pm(), capability)
     nvidia.passes.ttnvgpuir.add_lower_mma(pm())
-    nvidia.passes.ttnvgpuir.add_hoist_mbarrier_lifecycle(pm(), capability)
+    if not _V38:
+        nvidia.passes.ttnvgpuir.add_hoist_mbarrier_lifecycle(pm(), capability)
     passes.common.add_sccp(pm())
     passes.common.add_cse(pm())
     passes.common.add_canonicalizer(pm())
-    if is_enabled(opt, "fpsan"):
-        passes.ttgpuir.add_fp_sanitizer(pm(), opt.fpsan_homomorphic_casts)
-        passes.ttgpuir.add_remove_layout_conversions(pm(), True)
+    if fpsan_on():
+        if _V38:
+            passes.ttgpuir.add_fp_sanitizer(pm())
+            passes.ttgpuir.add_remove_layout_conversions(pm())
+        else:
+            passes.ttgpuir.add_fp_sanitizer(pm(), opt.fpsan_homomorphic_casts)
+            passes.ttgpuir.add_remove_layout_conversions(pm(), True)
         passes.common.add_canonicalizer(pm())
         passes.common.add_cse(pm())
 

@@ -2,7 +2,7 @@
 MFMA instructions, memory instruction mix. `triton_mfma.report(compiled_kernel)`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
@@ -41,6 +41,18 @@ class KernelReport:
         ] + ([("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else []) \
           + ([("mfma-accelerate-dot", self.accelerate_dot["reason"])] if self.accelerate_dot else [])
 
+    def as_dict(self) -> dict:
+        """Every figure, JSON-ready (`triton-mfma report --json`)."""
+        r = self.res
+        res = {f.name: getattr(r, f.name) for f in fields(r)}  # (asdict would mangle the Counters)
+        res = {k: (dict(v) if isinstance(v, dict) else v) for k, v in res.items()}
+        res["mfma_count"] = r.mfma_count
+        res["lds_allocated"] = occ_model.lds_bytes_allocated(self.arch, r.lds)
+        return {"kernel": self.name, "arch": self.arch, "num_warps": self.num_warps,
+                "waves_per_eu": self.waves_per_eu, "resources": res, "occupancy": asdict(self.occupancy),
+                "modelled_register_occupancy": self.modelled_register_occupancy,
+                "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot}
+
     def __str__(self) -> str:
         rows = self.rows()
         w = max(len(k) for k, _ in rows)
@@ -52,9 +64,27 @@ def kernel_arch(metadata) -> str:
     return metadata.arch if hasattr(metadata, "arch") else metadata.target.arch
 
 
+class NotAnAMDKernel(ValueError):
+    """`report` was given a kernel compiled for another target than an AMD GPU."""
+
+
+def _target_text(md) -> str:
+    t = getattr(md, "target", None)
+    return f"{getattr(t, 'backend', '?')}:{getattr(t, 'arch', '?')}" if t is not None else "an unknown target"
+
+
 def report(compiled) -> KernelReport:
-    """Report of a `triton.compile` result (or a launched kernel's compiled object) for a hip target."""
+    """Report of a `triton.compile` result (or a launched kernel's compiled object) for a hip target.
+
+    Raises NotAnAMDKernel (a ValueError) for a kernel compiled for another target (cuda, ...): the report
+    reads AMD amdgcn."""
     md = compiled.metadata
+    backend = getattr(getattr(md, "target", None), "backend", None)
+    asm = getattr(compiled, "asm", {}) or {}
+    if backend != "hip" or "amdgcn" not in asm:
+        name = getattr(md, "name", "?")
+        raise NotAnAMDKernel(f"triton_mfma.report reads AMD amdgcn (gfx90a, gfx942, gfx950); kernel '{name}' was "
+                             f"compiled for {_target_text(md)} (it has {', '.join(sorted(asm)) or 'no assembly'})")
     arch = kernel_arch(md)
     wpe = int(getattr(md, "waves_per_eu", 0) or 0)
     res = from_amdgcn(compiled.asm["amdgcn"], md.shared)
