@@ -105,7 +105,8 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", native.MFMARemark)
             try:
-                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, ext_passes, strict=True, **options)
+                # no pass list: the default set with its default options (waves_per_eu="auto"), as users get it
+                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, passes_ or None, strict=True, **options)
             except Exception as e:  # noqa: BLE001 - report the kernel and go on with the others
                 failed.append(name)
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -156,8 +157,10 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
 
 def _remark_line(text: str, width: int = 150) -> str:
     """A remark without its location prefix, cut to one line."""
-    text = text.split("remark: ", 1)[-1].replace("\n", " ")
-    if text.startswith("[") and "] " in text:  # "[kernel] ..." (the hook's own remarks)
+    from .remarks import PREFIX
+
+    text = text.replace("\n", " ")
+    if text.startswith(PREFIX + " [") and "] " in text:  # "triton-mfma remark [kernel] ..."
         text = text.split("] ", 1)[1]
     if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
         text = text.split(" (", 1)[0] + ": " + text.split("): ", 1)[1]
@@ -190,7 +193,7 @@ def _showcase(arch: str, out, records: list | None = None, text=None) -> int:
             try:
                 stock, ext, ts, te = compile_pair(case.kernel, case.signature, case.constexprs, arch,
                                                   [case.pass_name], case.options or None, strict=True,
-                                                  **case.pass_options)
+                                                  remarks="all", **case.pass_options)
             except Exception as e:  # noqa: BLE001 - report the case and go on with the others
                 failed += 1
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__

@@ -147,6 +147,8 @@ def _uninstall_if_unused_locked() -> None:
 def enable(passes=None, **options) -> None:
     """Activate triton-mfma for every later compile in this process (replaces a previous enable)."""
     global _process
+    from . import pipeline  # noqa: F401 - refuses an unsupported Triton (3.8 and 3.9 are supported), clearly
+
     act = Activation(passes, **options)
     with _lock:
         _install_locked()
@@ -165,6 +167,8 @@ def disable() -> None:
 def enabled(passes=None, **options):
     """`with triton_mfma.enabled(passes=[...], lds_limit=...):` — active for this thread / task inside the block."""
     global _scopes
+    from . import pipeline  # noqa: F401 - refuses an unsupported Triton, clearly
+
     act = Activation(passes, **options)
     with _lock:
         _install_locked()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 
@@ -64,6 +65,17 @@ def dump(dump_dir: str | None, kernel: str, label: str, text: str) -> None:
         f.write(text)
 
 
+def _mlir_dump(kernel: str, when: str, names: str, label: str, text: str) -> None:
+    """Our passes in MLIR_ENABLE_DUMP's stream, the way Triton's own passes appear there (`triton-mfma opt
+    --dump-pass <pass>` finds them)."""
+    value = os.environ.get("MLIR_ENABLE_DUMP", "0").strip()
+    if value in ("", "0") or (value != "1" and value != kernel):
+        return
+    sys.stderr.write(f"// -----// IR Dump {when} {names}: triton-mfma at {label} ('builtin.module' operation) "
+                     f"//----- //\n{text}\n\n")
+    sys.stderr.flush()
+
+
 def _run(text: str, pipeline: str):
     """(text, diagnostics, outcomes) from the library; outcomes from the C API where it reports them, else from
     the passes' "<pass> declined: ..." remarks."""
@@ -95,10 +107,11 @@ def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None
     try:
         before = export_generic(mod)
         dump(dump_dir, kernel, f"{label}-before-{names}", before)
+        _mlir_dump(kernel, "Before", names, label, mod.str())
         after, diagnostics, outcomes = _run(before, pipeline)
         dump(dump_dir, kernel, f"{label}-after-{names}", after)
-        if after == before:  # nothing changed: keep Triton's module (no parse, no verify)
-            return PointResult(mod, outcomes, diagnostics)
-        return PointResult(import_generic(after, mod.context, pass_name=names), outcomes, diagnostics)
+        result = mod if after == before else import_generic(after, mod.context, pass_name=names)
+        _mlir_dump(kernel, "After", names, label, result.str())
+        return PointResult(result, outcomes, diagnostics)
     except (PipelineError, BridgeError, OSError) as e:
         raise PassFailure(names, kernel, e) from e
