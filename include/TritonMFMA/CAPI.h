@@ -58,6 +58,39 @@ TMFMA_EXPORT const char *tmfma_version(void);
 /// Python read amdgcn with the same figures the cost model uses.
 TMFMA_EXPORT char *tmfma_mfma_table(void);
 
+/// The target description (lib/Analysis/TargetInfo.cpp) as a JSON array, one
+/// object per target: "target" ("hip:gfx942"), "vendor", "arch", "device",
+/// "cus", "xcds", "l2_bytes", "l2_effective", "lds_per_cu",
+/// "lds_per_workgroup", "lds_granule", "lds_reserved_per_workgroup",
+/// "lds_banks", "load_lane_tile_128", "workgroup_slots_per_cu",
+/// "simds_per_cu", "vgpr_file", "vgpr_granule", "sgpr_file", "sgpr_granule",
+/// "sgpr_trap_reserve", "max_waves_per_simd", "wave_size", and the bench's
+/// prediction figures "dram_bandwidth", "mall_bytes", "mall_bandwidth"
+/// (bytes/s), "fp16_flops" (FLOP/s), "achievable" (fraction of the peak).
+/// Malloc'ed; free with tmfma_free.
+TMFMA_EXPORT char *tmfma_target_info(void);
+
+/// The L2 model of mfma-grid-order (lib/Analysis/L2Model.cpp), queried with
+/// a JSON object:
+///   {"target": "cuda:90",                       required (ttg.target)
+///    "num_warps": 4, "shared_bytes": 0,          per program (defaults 4, 0)
+///    "l2_bytes", "l2_effective_percent",
+///    "num_cus", "num_xcds",                      overrides, as the pass options
+///    "grid": {"sizes": [n0, n1, ...],            dimension sizes, fastest first
+///             "far_dim": k,                      the dimension twins differ in
+///             "operands": [{"bytes": b,          bytes per program
+///                           "moved": [dims]}]}}  dimensions that move it
+/// Answers a JSON object: the model's figures ("target", "device", "known",
+/// "l2_bytes", "l2_effective", "effective_l2_bytes", "cus", "xcds",
+/// "resident_warps", "shared_per_cu", "shared_reserved_per_program",
+/// "shared_granule", "max_programs_per_cu"), "programs_per_cu" and
+/// "concurrent_programs" (P) for the program, and with "grid" the run-time
+/// guard's verdict: "total_programs", "streamed_bytes", "misses" (true: the
+/// stock order's twin read misses L2, the pass takes its new order). A bad
+/// request answers {"error": "..."}. NULL request: {"error": ...}.
+/// Malloc'ed; free with tmfma_free.
+TMFMA_EXPORT char *tmfma_l2_query(const char *request);
+
 /// MlirOptMain with the triton-mfma passes registered and
 /// --allow-unregistered-dialect on by default. Returns the process exit code.
 /// Used by the mfma-opt executable.

@@ -25,6 +25,7 @@
 
 #include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/TargetInfo.h"
 
 #include "mlir/Analysis/Liveness.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -67,19 +68,16 @@ FailureOr<TargetModel> TargetModel::fromTarget(StringRef target,
   t.arch = arch.str();
   if (vendor == "hip") {
     t.isHip = true;
-    if (arch == "gfx90a" || arch == "gfx942") {
-      t.ldsBytes = 64 * 1024;
-      t.numBanks = 32;
-      t.loadLaneTile128 = {0, 1, 4};
-    } else if (arch == "gfx950") {
-      t.ldsBytes = 160 * 1024;
-      t.numBanks = 64;
-      t.loadLaneTile128 = {0, 1, 3, 4};
-    } else {
+    const TargetInfo *info = lookupTargetInfo(target);
+    if (!info) {
       if (error)
         *error = ("no LDS model for hip target '" + arch + "'").str();
       return failure();
     }
+    t.ldsBytes = info->ldsPerWorkgroup;
+    t.numBanks = info->ldsBanks;
+    t.loadLaneTile128.assign(info->loadLaneTile128.begin(),
+                             info->loadLaneTile128.end());
     return t;
   }
   if (vendor == "cuda") {
@@ -89,9 +87,13 @@ FailureOr<TargetModel> TargetModel::fromTarget(StringRef target,
         *error = ("bad cuda target '" + target + "'").str();
       return failure();
     }
-    // Opt-in shared memory per block (CUDA programming guide).
-    t.ldsBytes = cc >= 90 ? 227 * 1024 : cc >= 80 ? 163 * 1024 : 99 * 1024;
-    t.numBanks = 32;
+    if (const TargetInfo *info = lookupTargetInfo(target)) {
+      t.ldsBytes = info->ldsPerWorkgroup;
+      t.numBanks = info->ldsBanks;
+    } else {
+      t.ldsBytes = getCudaSharedPerBlock(cc);
+      t.numBanks = getCudaSharedBanks();
+    }
     return t;
   }
   if (error)

@@ -17,8 +17,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/CAPI.h"
+#include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/MfmaTable.h"
 #include "TritonMFMA/Passes.h"
+#include "TritonMFMA/TargetInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -223,10 +225,15 @@ extern "C" char *tmfma_mfma_table(void) {
       os << getArchName(arch) << " " << i.mnemonic << " " << i.passes * 4
          << "\n";
   os.flush();
-  char *out = static_cast<char *>(std::malloc(text.size() + 1));
-  if (out)
-    std::memcpy(out, text.c_str(), text.size() + 1);
-  return out;
+  return dupString(text);
+}
+
+extern "C" char *tmfma_target_info(void) {
+  return dupString(mlir::triton_mfma::getTargetInfoJSON());
+}
+
+extern "C" char *tmfma_l2_query(const char *request) {
+  return dupString(mlir::triton_mfma::queryL2Model(request ? request : ""));
 }
 
 extern "C" const char *tmfma_version(void) {

@@ -91,6 +91,7 @@ enum Pred : int64_t { EQ = 0, SLT = 2, SGT = 4 };
 /// Triton prints them, and remembers what it built.
 class Emitter {
 public:
+  using Value = mlir::Value;
   Emitter(OpBuilder &b, Location loc) : b(b), loc(loc), ctx(b.getContext()) {}
 
   Value op(StringRef name, ValueRange operands, Type result,
@@ -121,6 +122,11 @@ public:
     return slot;
   }
   Value c32(int64_t v) { return cst(v, i32()); }
+  // The arithmetic stockOrderMisses (L2Model.h) is written over.
+  Value constant(int64_t v) { return c64(v); }
+  Value widen(Value v) { return ext64(v); }
+  Value greater(Value a, Value c) { return cmp(SGT, a, c); }
+  Value both(Value a, Value c) { return andi(a, c); }
   Value c64(int64_t v) { return cst(v, i64()); }
   Value overflowOp(StringRef name, Value a, Value c) {
     Attribute none = OpaqueAttr::get(b.getStringAttr("arith"), "overflow<none>",
@@ -364,22 +370,15 @@ struct MFMAGridOrder final
     std::string target;
     if (auto t = dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")))
       target = t.getValue().str();
-    std::optional<TargetL2Model> model = lookupL2Model(target);
-    if (!model) {
-      model = TargetL2Model();
-      model->target = target;
-      model->device = "unknown";
-    }
+    TargetL2Model model = getL2Model(target);
     if (l2Bytes > 0)
-      model->l2Bytes = l2Bytes;
+      model.l2Bytes = l2Bytes;
     if (l2EffectivePercent > 0)
-      model->l2Effective = l2EffectivePercent / 100.0;
+      model.l2Effective = l2EffectivePercent / 100.0;
     if (numCUs > 0)
-      model->cus = numCUs;
+      model.cus = numCUs;
     if (numXCDs > 0)
-      model->xcds = numXCDs;
-    if (model->sharedPerCU == 0)
-      model->sharedPerCU = 64 * 1024;
+      model.xcds = numXCDs;
 
     // Heavy operands.
     int64_t defTrips = defaultTripCount;
@@ -417,7 +416,7 @@ struct MFMAGridOrder final
                      "program-id dimension moves each of them)");
 
     Plan plan;
-    plan.numXCDs = std::max(1, model->xcds);
+    plan.numXCDs = std::max(1, model.xcds);
     plan.heavy = suffering ? suffering : shared;
     plan.reorder = suffering != nullptr || StringRef(mode) == "on";
     plan.xMask = all & ~plan.heavy->moved;
@@ -442,13 +441,13 @@ struct MFMAGridOrder final
           plan.farDim = r;
     }
     if (StringRef(mode) == "auto" && plan.numXCDs == 1 && plan.farDim >= 0) {
-      if (model->cus == 0 || model->l2Bytes == 0)
+      if (model.cus == 0 || model.l2Bytes == 0)
         return decline("no L2 figures for target '" + target +
                        "' (set l2-bytes and num-cus, or mode=on)");
       plan.guarded = true;
       plan.concurrent =
-          model->concurrentPrograms(getNumWarps(module), getSharedBytes(func));
-      plan.threshold = model->effectiveL2Bytes();
+          model.concurrentPrograms(getNumWarps(module), getSharedBytes(func));
+      plan.threshold = model.effectiveL2Bytes();
     }
 
     std::string how;
@@ -463,19 +462,19 @@ struct MFMAGridOrder final
         os << "hardware order kept";
       }
       if (plan.numXCDs > 1)
-        os << "; programs in contiguous chunks per XCD (" << model->device
+        os << "; programs in contiguous chunks per XCD (" << model.device
            << ": workgroups go round-robin to " << plan.numXCDs
-           << " XCDs with separate " << humanBytes(model->l2Bytes)
+           << " XCDs with separate " << humanBytes(model.l2Bytes)
            << " L2s, so programs sharing tiles are on different L2s in "
               "hardware order), always";
       if (plan.guarded)
         os << "; taken at run time when the grid has more than P = "
-           << plan.concurrent << " programs (" << model->cus << " CUs x "
-           << plan.concurrent / std::max(1, model->cus)
+           << plan.concurrent << " programs (" << model.cus << " CUs x "
+           << plan.concurrent / std::max(1, model.cus)
            << ") and the bytes streamed between twin reads exceed "
-           << plan.threshold << " B (" << model->device << " L2 "
-           << humanBytes(model->l2Bytes) << " x "
-           << llvm::format("%.2f", model->l2Effective)
+           << plan.threshold << " B (" << model.device << " L2 "
+           << humanBytes(model.l2Bytes) << " x "
+           << llvm::format("%.2f", model.l2Effective)
            << "): distance = product of the sizes of dims faster than "
            << pa.getDims()[plan.farDim].name();
       else if (StringRef(mode) == "on")
@@ -568,26 +567,23 @@ struct MFMAGridOrder final
     }
     Value cond = inSub;
     if (plan.guarded) {
-      Value total = e.c64(1);
-      for (unsigned i = 0; i < nDims; ++i)
-        total = e.mul(total, e.ext64(size[i]));
-      Value streamed = e.c64(0);
-      for (const LoadedOperand &o : pa.getOperands()) {
+      ArrayRef<LoadedOperand> operands = pa.getOperands();
+      // Bytes per program of operand `o`, trip counts computed at the top.
+      auto operandBytes = [&](unsigned o) {
         Value bytes = e.c64(0);
-        for (const ByteTerm &t : o.terms) {
+        for (const ByteTerm &t : operands[o].terms) {
           Value term = e.c64(t.bytes);
           for (const TripFactor &f : t.loops)
             term = e.mul(term, tripCount(f, e, map, pa, entry));
           bytes = e.add(bytes, term);
         }
-        for (int i = 0; i < plan.farDim; ++i)
-          if (o.moved & (DimMask(1) << i))
-            bytes = e.mul(bytes, e.ext64(size[i]));
-        streamed = e.add(streamed, bytes);
-      }
-      Value waves = e.cmp(SGT, total, e.c64(plan.concurrent));
-      Value fits = e.cmp(SGT, streamed, e.c64(plan.threshold));
-      Value g = e.andi(waves, fits);
+        return bytes;
+      };
+      Value g = stockOrderMisses<Emitter>(
+                    e, size, plan.farDim, operands.size(), operandBytes,
+                    [&](unsigned o) { return operands[o].moved; },
+                    plan.concurrent, plan.threshold)
+                    .misses;
       cond = cond ? e.andi(cond, g) : g;
     }
 

@@ -1,11 +1,14 @@
 """ctypes front of libTritonMFMA.so: run our C++ passes (upstream MLIR 22.1.8) on generic MLIR text.
 
-The library exports a four-function C API (include/TritonMFMA/CAPI.h) and hides every MLIR/LLVM
-symbol, so it lives beside Triton's own MLIR in one process. ctypes keeps it CPython-version free.
+The library exports only the C API of include/TritonMFMA/CAPI.h (every `tmfma_*` function) and hides
+every MLIR/LLVM symbol, so it lives beside Triton's own MLIR in one process. ctypes keeps it
+CPython-version free. Besides running pipelines, the C API answers what the C++ knows: the target
+description (`target_info`), the L2 model (`l2_query`) and the MFMA instruction table (`mfma_cycles`).
 """
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import re
 import warnings
@@ -83,6 +86,10 @@ def library():
         lib.tmfma_version.restype = ctypes.c_char_p
         lib.tmfma_mfma_table.argtypes = []
         lib.tmfma_mfma_table.restype = ctypes.c_void_p
+        lib.tmfma_target_info.argtypes = []
+        lib.tmfma_target_info.restype = ctypes.c_void_p
+        lib.tmfma_l2_query.argtypes = [ctypes.c_char_p]
+        lib.tmfma_l2_query.restype = ctypes.c_void_p
         _lib = lib
     return _lib
 
@@ -106,6 +113,31 @@ def mfma_cycles() -> dict:
             table[arch, mnemonic] = int(cycles)
         _mfma_cycles = table
     return _mfma_cycles
+
+
+_target_info: list | None = None
+
+
+def target_info() -> list[dict]:
+    """The C++ target description (lib/Analysis/TargetInfo.cpp), one dict per target ("hip:gfx90a", "hip:gfx942",
+    "hip:gfx950", "cuda:90"): CUs, XCDs, L2, LDS, register files, wave size and the bench's prediction figures
+    (field names: include/TritonMFMA/CAPI.h, tmfma_target_info)."""
+    global _target_info
+    if _target_info is None:
+        lib = library()
+        _target_info = json.loads(_take(lib, ctypes.c_void_p(lib.tmfma_target_info())))
+    return [dict(t) for t in _target_info]
+
+
+def l2_query(request: dict) -> dict:
+    """Ask the C++ L2 model of mfma-grid-order (lib/Analysis/L2Model.cpp): programs at once, effective L2 and,
+    with a "grid", the run-time guard's verdict. Request and answer fields: include/TritonMFMA/CAPI.h
+    (tmfma_l2_query). A bad request raises ValueError."""
+    lib = library()
+    answer = json.loads(_take(lib, ctypes.c_void_p(lib.tmfma_l2_query(json.dumps(request).encode()))))
+    if "error" in answer:
+        raise ValueError(f"tmfma_l2_query: {answer['error']}")
+    return answer
 
 
 def _take(lib, ptr: ctypes.c_void_p) -> str:

@@ -1,0 +1,216 @@
+//===- TargetInfo.cpp - what the models know about each GPU ---------------===//
+//
+// Sources (MB/GB read as MiB/GiB for cache and memory sizes):
+//  - AMD Instinct MI210 (gfx90a, CDNA2; one GCD of an MI250), MI300X (gfx942,
+//    CDNA3) and MI355X (gfx950, CDNA4) data sheets and the CDNA3/CDNA4 ISA
+//    guides: CUs, XCDs, L2 per XCD (gfx90a: per die), LDS per CU (64 KiB;
+//    160 KiB on CDNA4), Infinity Cache, HBM bandwidth, matrix-core rates
+//    (fp16 FLOP/clk/CU: 1024 CDNA2, 2048 CDNA3, 4096 CDNA4, at the peak
+//    engine clock: 1.7, 2.1, 2.4 GHz).
+//  - LDS allocation: 512-byte granules per workgroup, 16 workgroups per CU,
+//    4 SIMDs per CU; registers: 512 VGPRs+AGPRs per lane per SIMD allocated
+//    in granules of 8, 800 SGPRs per SIMD in granules of 16 plus 16 for the
+//    trap handler, at most 8 waves per SIMD (LLVM AMDGPUBaseInfo: the
+//    occupancy the backend prints as `; Occupancy:`, checked equal on every
+//    bundled kernel, test/python/test_occupancy.py). LDS banks: 32, 64 on
+//    gfx950; the lane order of ds_read_b128 as Triton 3.9's LDS swizzling
+//    assumes it (checked against Triton's allocation, test_lds_model.py).
+//  - NVIDIA H100/H200 SXM (cuda:90): 132 SMs, 50 MiB L2 in two partitions,
+//    228 KiB shared memory per SM of which a block may opt in to 227 KiB and
+//    1 KiB is reserved per block, 32 blocks and 64 warps per SM, 64K 32-bit
+//    registers per SM in 4 sub-partitions (CUDA C++ Programming Guide,
+//    "Compute Capabilities"); H200: 4.8 TB/s HBM3e, 989 TFLOP/s dense fp16.
+//  - Effective L2 fractions (model parameters, not data-sheet figures): a
+//    tile shared by arbitrary SMs can count on about half of the H100/H200's
+//    two-partition L2 (0.5); AMD 0.75 of one L2 (other traffic, set
+//    conflicts). Infinity Cache bandwidth: AMD's 17 TB/s peak figure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/TargetInfo.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir::triton_mfma;
+
+namespace {
+
+constexpr int64_t KiB = 1 << 10;
+constexpr int64_t MiB = 1 << 20;
+
+// Lane bits of the first phase of ds_read_b128.
+constexpr int kLaneTileCDNA23[] = {0, 1, 4};
+constexpr int kLaneTileCDNA4[] = {0, 1, 3, 4};
+
+/// What the CDNA2/3/4 targets share (CU structure and register files).
+TargetInfo cdna(const char *target, const char *device) {
+  TargetInfo t;
+  t.target = target;
+  t.device = device;
+  t.isHip = true;
+  t.ldsGranule = 512;
+  t.ldsBanks = 32;
+  t.loadLaneTile128 = kLaneTileCDNA23;
+  t.workgroupSlotsPerCU = 16;
+  t.simdsPerCU = 4;
+  t.vgprFile = 512;
+  t.vgprGranule = 8;
+  t.sgprFile = 800;
+  t.sgprGranule = 16;
+  t.sgprTrapReserve = 16;
+  t.maxWavesPerSIMD = 8;
+  t.waveSize = 64;
+  t.l2Effective = 0.75;
+  return t;
+}
+
+/// What every CUDA GPU the models see shares.
+TargetInfo cudaCommon(const char *target, const char *device) {
+  TargetInfo t;
+  t.target = target;
+  t.device = device;
+  t.isHip = false;
+  t.ldsBanks = 32;
+  t.waveSize = 32;
+  t.simdsPerCU = 4;
+  return t;
+}
+
+std::vector<TargetInfo> buildTargets() {
+  std::vector<TargetInfo> all;
+
+  TargetInfo mi210 = cdna("hip:gfx90a", "MI210");
+  mi210.cus = 104;
+  mi210.xcds = 1;
+  mi210.l2Bytes = 8 * MiB;
+  mi210.ldsPerCU = mi210.ldsPerWorkgroup = 64 * KiB;
+  mi210.dramBandwidth = 1.6e12;
+  mi210.fp16Flops = 104 * 1024 * 1.7e9;
+  all.push_back(mi210);
+
+  TargetInfo mi300x = cdna("hip:gfx942", "MI300X");
+  mi300x.cus = 304;
+  mi300x.xcds = 8;
+  mi300x.l2Bytes = 4 * MiB;
+  mi300x.ldsPerCU = mi300x.ldsPerWorkgroup = 64 * KiB;
+  mi300x.dramBandwidth = 5.3e12;
+  mi300x.mallBytes = 256 * MiB;
+  mi300x.mallBandwidth = 17e12;
+  mi300x.fp16Flops = 304 * 2048 * 2.1e9;
+  all.push_back(mi300x);
+
+  TargetInfo mi355x = cdna("hip:gfx950", "MI355X");
+  mi355x.cus = 256;
+  mi355x.xcds = 8;
+  mi355x.l2Bytes = 4 * MiB;
+  mi355x.ldsPerCU = mi355x.ldsPerWorkgroup = 160 * KiB;
+  mi355x.ldsBanks = 64;
+  mi355x.loadLaneTile128 = kLaneTileCDNA4;
+  mi355x.dramBandwidth = 8e12;
+  mi355x.mallBytes = 256 * MiB;
+  mi355x.mallBandwidth = 17e12;
+  mi355x.fp16Flops = 256 * 4096 * 2.4e9;
+  all.push_back(mi355x);
+
+  TargetInfo h100 = cudaCommon("cuda:90", "H100/H200");
+  h100.cus = 132;
+  h100.xcds = 1;
+  h100.l2Bytes = 50 * MiB;
+  h100.l2Effective = 0.5;
+  h100.ldsPerCU = 228 * KiB;
+  h100.ldsPerWorkgroup = getCudaSharedPerBlock(90);
+  h100.ldsReservedPerWorkgroup = 1 * KiB;
+  h100.workgroupSlotsPerCU = 32;
+  h100.vgprFile = 512; // 16384 registers per sub-partition / 32 lanes
+  h100.vgprGranule = 8; // 256 registers per warp
+  h100.maxWavesPerSIMD = 16; // 64 warps per SM
+  h100.dramBandwidth = 4.8e12;
+  h100.fp16Flops = 989e12;
+  all.push_back(h100);
+  return all;
+}
+
+} // namespace
+
+llvm::ArrayRef<TargetInfo> mlir::triton_mfma::getTargetInfos() {
+  static const std::vector<TargetInfo> targets = buildTargets();
+  return targets;
+}
+
+const TargetInfo *mlir::triton_mfma::lookupTargetInfo(llvm::StringRef target) {
+  for (const TargetInfo &t : getTargetInfos())
+    if (target == t.target)
+      return &t;
+  return nullptr;
+}
+
+int64_t mlir::triton_mfma::getCudaSharedPerBlock(int cc) {
+  // Opt-in shared memory per block (CUDA C++ Programming Guide).
+  return cc >= 90 ? 227 * KiB : cc >= 80 ? 163 * KiB : 99 * KiB;
+}
+
+int mlir::triton_mfma::getCudaSharedBanks() {
+  return cudaCommon("cuda", "").ldsBanks;
+}
+
+TargetInfo mlir::triton_mfma::getUnknownTargetInfo(llvm::StringRef target) {
+  // No L2 or CU figures; a CU like the smallest described one (64 KiB of
+  // shared memory, byte granules, 32 workgroup slots, 16 resident waves of
+  // 128 registers).
+  TargetInfo t;
+  t.target = "";
+  t.device = "unknown";
+  t.isHip = target.starts_with("hip:");
+  t.l2Effective = 0.5;
+  t.ldsPerCU = t.ldsPerWorkgroup = 64 * KiB;
+  t.ldsGranule = 1;
+  t.workgroupSlotsPerCU = 32;
+  t.simdsPerCU = 4;
+  t.vgprFile = 512;
+  t.maxWavesPerSIMD = 8;
+  return t;
+}
+
+std::string mlir::triton_mfma::getTargetInfoJSON() {
+  llvm::json::Array out;
+  for (const TargetInfo &t : getTargetInfos()) {
+    llvm::json::Array tile;
+    for (int b : t.loadLaneTile128)
+      tile.push_back(b);
+    out.push_back(llvm::json::Object{
+        {"target", t.target},
+        {"vendor", t.isHip ? "hip" : "cuda"},
+        {"arch", t.getArch()},
+        {"device", t.device},
+        {"cus", t.cus},
+        {"xcds", t.xcds},
+        {"l2_bytes", t.l2Bytes},
+        {"l2_effective", t.l2Effective},
+        {"lds_per_cu", t.ldsPerCU},
+        {"lds_per_workgroup", t.ldsPerWorkgroup},
+        {"lds_granule", t.ldsGranule},
+        {"lds_reserved_per_workgroup", t.ldsReservedPerWorkgroup},
+        {"lds_banks", t.ldsBanks},
+        {"load_lane_tile_128", std::move(tile)},
+        {"workgroup_slots_per_cu", t.workgroupSlotsPerCU},
+        {"simds_per_cu", t.simdsPerCU},
+        {"vgpr_file", t.vgprFile},
+        {"vgpr_granule", t.vgprGranule},
+        {"sgpr_file", t.sgprFile},
+        {"sgpr_granule", t.sgprGranule},
+        {"sgpr_trap_reserve", t.sgprTrapReserve},
+        {"max_waves_per_simd", t.maxWavesPerSIMD},
+        {"wave_size", t.waveSize},
+        {"dram_bandwidth", t.dramBandwidth},
+        {"mall_bytes", t.mallBytes},
+        {"mall_bandwidth", t.mallBandwidth},
+        {"fp16_flops", t.fp16Flops},
+        {"achievable", t.achievable},
+    });
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(out));
+  return text;
+}
