@@ -23,6 +23,8 @@
 #ifndef TRITONMFMA_TARGETINFO_H
 #define TRITONMFMA_TARGETINFO_H
 
+#include "TritonMFMA/MfmaTable.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -81,6 +83,8 @@ struct TargetInfo {
 llvm::ArrayRef<TargetInfo> getTargetInfos();
 /// The description of exactly `target` ("hip:gfx942"); nullptr if none.
 const TargetInfo *lookupTargetInfo(llvm::StringRef target);
+/// The description of a CDNA target of the MFMA table.
+const TargetInfo &getTargetInfo(GfxArch arch);
 /// Shared memory one block may use on a CUDA GPU of compute capability `cc`
 /// (e.g. 90): for targets the table does not describe.
 int64_t getCudaSharedPerBlock(int cc);

@@ -145,6 +145,12 @@ const TargetInfo *mlir::triton_mfma::lookupTargetInfo(llvm::StringRef target) {
   return nullptr;
 }
 
+const TargetInfo &mlir::triton_mfma::getTargetInfo(GfxArch arch) {
+  const TargetInfo *t = lookupTargetInfo(("hip:" + getArchName(arch)).str());
+  assert(t && "every GfxArch is described");
+  return *t;
+}
+
 int64_t mlir::triton_mfma::getCudaSharedPerBlock(int cc) {
   // Opt-in shared memory per block (CUDA C++ Programming Guide).
   return cc >= 90 ? 227 * KiB : cc >= 80 ? 163 * KiB : 99 * KiB;

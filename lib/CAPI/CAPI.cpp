@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/CAPI.h"
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/MfmaTable.h"
 #include "TritonMFMA/Passes.h"
@@ -40,7 +41,6 @@ using namespace mlir;
 
 namespace mlir::triton_mfma {
 void registerAllOnce();
-std::string formatDiagnosticLocation(Location loc);
 } // namespace mlir::triton_mfma
 
 void mlir::triton_mfma::registerAllOnce() {
@@ -50,30 +50,6 @@ void mlir::triton_mfma::registerAllOnce() {
     return true;
   }();
   (void)registered;
-}
-
-/// "file:line:col" for the first file location found in `loc` (NameLoc,
-/// CallSiteLoc and FusedLoc are walked), "unknown" for an unknown location,
-/// and the printed location otherwise.
-std::string mlir::triton_mfma::formatDiagnosticLocation(Location loc) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  FileLineColLoc found;
-  loc->walk([&](Location l) {
-    if (auto flc = dyn_cast<FileLineColLoc>(l)) {
-      found = flc;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (found)
-    os << found.getFilename().getValue() << ":" << found.getLine() << ":"
-       << found.getColumn();
-  else if (isa<UnknownLoc>(loc))
-    os << "unknown";
-  else
-    loc.print(os);
-  return out;
 }
 
 static const char *severityName(DiagnosticSeverity s) {

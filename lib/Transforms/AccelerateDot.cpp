@@ -62,6 +62,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/MfmaCostModel.h"
 #include "TritonMFMA/MfmaTable.h"
@@ -92,10 +93,6 @@ namespace {
 // Generic-IR helpers (Triton's dialects are unregistered here)
 //===----------------------------------------------------------------------===//
 
-bool isOp(Operation *op, StringRef name) {
-  return op && op->getName().getStringRef() == name;
-}
-
 RankedTensorType tensorTypeOf(Value v) {
   return dyn_cast<RankedTensorType>(v.getType());
 }
@@ -104,52 +101,24 @@ RankedTensorType tensorTypeOf(Value v) {
 /// the same position of their operands, so that a layout can flow through
 /// them unchanged.
 bool isElementwise(Operation *op) {
-  StringRef dialect = op->getName().getDialectNamespace();
-  if (dialect == "arith" || dialect == "math")
-    return !isOp(op, "arith.constant");
-  static const char *const kTritonElementwise[] = {
-      "ttg.convert_layout",    "tt.fp_to_fp", "tt.precise_sqrt",
-      "tt.precise_divf",       "tt.clampf",   "tt.mulhiui",
-      "tt.extern_elementwise", "tt.bitcast"};
-  for (const char *name : kTritonElementwise)
-    if (isOp(op, name))
-      return true;
-  return false;
+  if (isInDialect(op, dialect::Arith) || isInDialect(op, dialect::Math))
+    return !isOp(op, opname::Constant);
+  return isAnyOp(op, opname::ConvertLayout, opname::FpToFp,
+                 opname::PreciseSqrt, opname::PreciseDivF, opname::ClampF,
+                 opname::MulhiUI, opname::ExternElementwise, opname::Bitcast);
 }
 
 /// "file:line" of the first file location in `loc`, for remarks that name
 /// another operation.
 std::string describeLoc(Location loc) {
-  std::string out = "unknown location";
-  loc->walk([&](Location l) {
-    if (auto flc = dyn_cast<FileLineColLoc>(l)) {
-      out =
-          llvm::formatv("{0}:{1}", flc.getFilename().getValue(), flc.getLine())
-              .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return out;
-}
-
-/// `ttg.num-warps` of the closest ancestor that has it (the module, or a
-/// warp-specialized partition).
-std::optional<unsigned> lookupNumWarps(Operation *op) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto a = p->getAttrOfType<IntegerAttr>("ttg.num-warps"))
-      return a.getInt();
-  return std::nullopt;
+  return formatFileLocation(loc, LocStyle::FileLine, "unknown location");
 }
 
 Value createOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
                Type resultType, Attribute properties = {}) {
-  OperationState st(loc, name);
-  st.addOperands(operands);
-  st.addTypes(resultType);
-  if (properties)
-    st.propertiesAttr = properties;
-  return b.create(st)->getResult(0);
+  return GenericBuilder(b, loc)
+      .create(name, operands, resultType, properties)
+      ->getResult(0);
 }
 
 /// The operation that converts `from` elements to `to` elements, as Triton's
@@ -162,11 +131,11 @@ StringRef castOpName(Type from, Type to) {
         (to.isF16() || to.isF32() || to.isBF16() || to.isF64());
     if (plain && !(from.isBF16() && to.isF16()) &&
         !(from.isF16() && to.isBF16()))
-      return fb < tb ? "arith.extf" : "arith.truncf";
-    return "tt.fp_to_fp";
+      return fb < tb ? opname::ExtF : opname::TruncF;
+    return opname::FpToFp;
   }
   unsigned fb = from.getIntOrFloatBitWidth(), tb = to.getIntOrFloatBitWidth();
-  return fb < tb ? "arith.extsi" : "arith.trunci";
+  return fb < tb ? opname::ExtSI : opname::TruncI;
 }
 
 /// Converts `v` to layout `layout` and element type `elem` (convert first,
@@ -176,7 +145,7 @@ Value convertAndCast(OpBuilder &b, Location loc, Value v, const Layout &layout,
   auto ty = cast<RankedTensorType>(v.getType());
   auto converted = RankedTensorType::get(ty.getShape(), ty.getElementType(),
                                          getLayoutAttr(b.getContext(), layout));
-  Value out = createOp(b, loc, "ttg.convert_layout", v, converted);
+  Value out = createOp(b, loc, opname::ConvertLayout, v, converted);
   if (elem == ty.getElementType())
     return out;
   auto castTy =
@@ -236,7 +205,7 @@ Operation *findChainHead(Operation *tail) {
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != block || !seen.insert(def).second)
       continue;
-    if (isOp(def, "tt.dot"))
+    if (isOp(def, opname::Dot))
       return def;
     if (!isElementwise(def))
       continue;
@@ -253,12 +222,12 @@ Operation *findChainHead(Operation *tail) {
 /// loop around `user` (then its LDS load is hoisted out of the loop).
 bool isLoopInvariantOperand(Value v, Operation *user) {
   while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, "ttg.convert_layout"))
+    if (!isOp(def, opname::ConvertLayout))
       break;
     v = def->getOperand(0);
   }
   Operation *loop = user->getParentOp();
-  while (loop && !isOp(loop, "scf.for") && !isOp(loop, "scf.while"))
+  while (loop && !isAnyOp(loop, opname::For, opname::While))
     loop = loop->getParentOp();
   if (!loop)
     return false;
@@ -271,7 +240,7 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
 /// the operand `v` is converted from (as loaded); true when unknown.
 bool isKContiguous(Value v, unsigned kDim) {
   while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, "ttg.convert_layout"))
+    if (!isOp(def, opname::ConvertLayout))
       break;
     v = def->getOperand(0);
   }
@@ -296,15 +265,15 @@ SmallVector<LayoutPtr> findStoreLayouts(Value result) {
       continue;
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if ((isOp(user, "tt.store") || isOp(user, "tt.atomic_rmw")) &&
+      if (isAnyOp(user, opname::Store, opname::AtomicRMW) &&
           use.getOperandNumber() == 1) {
         if (LayoutPtr l = getLayout(v.getType()))
           found.push_back(l);
         continue;
       }
-      if (isOp(user, "scf.yield")) {
+      if (isOp(user, opname::Yield)) {
         Operation *parent = user->getParentOp();
-        if (isOp(parent, "scf.for") &&
+        if (isOp(parent, opname::For) &&
             use.getOperandNumber() < parent->getNumResults())
           work.push_back(parent->getResult(use.getOperandNumber()));
         continue;
@@ -372,11 +341,7 @@ struct MFMAAccelerateDot final
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
       return op->emitError("no power-of-two ttg.num-warps for this dot");
 
-    auto precision = op->getPropertiesAsAttribute();
-    bool tf32 = false;
-    if (auto dict = dyn_cast_or_null<DictionaryAttr>(precision))
-      if (auto p = dict.getAs<IntegerAttr>("inputPrecision"))
-        tf32 = p.getInt() == 0; // Triton's InputPrecision::TF32
+    bool tf32 = DotOp(op).isTF32();
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
     auto a = classifyElementType(aE, tf32 && arch == GfxArch::GFX942);
     auto b = classifyElementType(bE, tf32 && arch == GfxArch::GFX942);
@@ -639,16 +604,16 @@ struct MFMAAccelerateDot final
       props.append("operandSegmentSizes",
                    b.getDenseI32ArrayAttr({1, 1, 1, 0, 0}));
       props.append("rhs_k_pack", b.getBoolAttr(true));
-      dot = createOp(b, loc, "tt.dot_scaled", {a, bv, c}, accTy,
+      dot = createOp(b, loc, opname::DotScaled, {a, bv, c}, accTy,
                      props.getDictionary(ctx));
     } else {
-      dot = createOp(b, loc, "tt.dot", {a, bv, c}, accTy,
+      dot = createOp(b, loc, opname::Dot, {a, bv, c}, accTy,
                      op->getPropertiesAsAttribute());
       dot.getDefiningOp()->setDiscardableAttrs(
           op->getDiscardableAttrDictionary());
     }
     Value out = castTo(b, loc, dot, resElem);
-    out = createOp(b, loc, "ttg.convert_layout", out, s.resTy);
+    out = createOp(b, loc, opname::ConvertLayout, out, s.resTy);
     op->getResult(0).replaceAllUsesWith(out);
     op->erase();
   }
@@ -691,15 +656,15 @@ struct MFMAAccelerateDot final
         declined = (why + " at " + describeLoc(op->getLoc())).str();
     };
     module.walk([&](Operation *op) {
-      if (!isOp(op, "tt.dot") && !isOp(op, "tt.dot_scaled"))
+      if (!isAnyOp(op, opname::Dot, opname::DotScaled))
         return;
       auto res = op->getNumResults() == 1 ? tensorTypeOf(op->getResult(0))
                                           : RankedTensorType();
       LayoutPtr l = res ? getLayout(res) : nullptr;
       if (!l || !isa<BlockedLayout>(l.get()))
         return; // already lowered (or not a TritonGPU dot)
-      if (isOp(op, "tt.dot_scaled"))
-        return decline(op, "a tt.dot_scaled");
+      if (isOp(op, opname::DotScaled))
+        return decline(op, "a " + opname::DotScaled);
       if (res.getRank() != 2 && res.getRank() != 3)
         return decline(op, "a dot of rank " + Twine(res.getRank()));
       for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
@@ -711,18 +676,17 @@ struct MFMAAccelerateDot final
     if (dots.empty() && declined.empty())
       return markAllAnalysesPreserved();
 
-    auto target = module->getAttrOfType<StringAttr>("ttg.target");
+    std::optional<StringRef> target = getTarget(module);
     std::optional<GfxArch> parsed =
-        target ? parseGfxArch(target.getValue()) : std::nullopt;
-    auto tpw = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp");
+        target ? parseGfxArch(*target) : std::nullopt;
+    std::optional<unsigned> tpw = getThreadsPerWarp(module);
     if (!parsed)
-      declined = ("target " +
-                  (target ? target.getValue() : StringRef("<none>")) +
+      declined = ("target " + target.value_or("<none>") +
                   " (not gfx90a, gfx942 or gfx950)")
                      .str();
-    else if (!tpw || tpw.getInt() != 64)
+    else if (!tpw || *tpw != 64)
       declined = "waves of " +
-                 (tpw ? std::to_string(tpw.getInt()) : std::string("?")) +
+                 (tpw ? std::to_string(*tpw) : std::string("?")) +
                  " threads (CDNA MFMA needs 64)";
     if (!declined.empty()) {
       // The whole module, so that one pass lowers all of its dots.

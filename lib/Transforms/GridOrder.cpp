@@ -52,6 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/Passes.h"
@@ -84,27 +85,16 @@ namespace {
 // Heavy operand: at least kHeavyNum/kHeavyDen of the largest bytes/program.
 constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
 
-// arith.cmpi predicates (MLIR's arith::CmpIPredicate values).
-enum Pred : int64_t { EQ = 0, SLT = 2, SGT = 4 };
+constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
+                        SGT = CmpIPredicate::sgt;
 
-/// Builds generic Triton/arith operations (unregistered in our MLIR) the way
-/// Triton prints them, and remembers what it built.
+/// Builds the remap's generic operations (GenericBuilder), folds the trivial
+/// ones, emits each constant once, and remembers what it built.
 class Emitter {
 public:
   using Value = mlir::Value;
-  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc), ctx(b.getContext()) {}
-
-  Value op(StringRef name, ValueRange operands, Type result,
-           ArrayRef<NamedAttribute> props = {}) {
-    OperationState st(loc, name);
-    st.addOperands(operands);
-    st.addTypes(result);
-    if (!props.empty())
-      st.propertiesAttr = DictionaryAttr::get(ctx, props);
-    Operation *o = b.create(st);
-    built.insert(o);
-    return o->getResult(0);
-  }
+  Emitter(OpBuilder &b, Location loc)
+      : b(b), loc(loc), ctx(b.getContext()), g(b, loc, &built) {}
   Type i32() { return b.getI32Type(); }
   Type i64() { return b.getI64Type(); }
   Type i1() { return b.getI1Type(); }
@@ -112,11 +102,10 @@ public:
   Value cst(int64_t v, Type t) {
     Value &slot = constants[{v, t.getIntOrFloatBitWidth()}];
     if (!slot) {
-      OpBuilder::InsertionGuard g(b);
+      OpBuilder::InsertionGuard guard(b);
       if (constantsEnd)
         b.setInsertionPointAfter(constantsEnd);
-      slot = op("arith.constant", {}, t,
-                {b.getNamedAttr("value", b.getIntegerAttr(t, v))});
+      slot = g.constantInt(t, v);
       constantsEnd = slot.getDefiningOp();
     }
     return slot;
@@ -128,68 +117,50 @@ public:
   Value greater(Value a, Value c) { return cmp(SGT, a, c); }
   Value both(Value a, Value c) { return andi(a, c); }
   Value c64(int64_t v) { return cst(v, i64()); }
-  Value overflowOp(StringRef name, Value a, Value c) {
-    Attribute none = OpaqueAttr::get(b.getStringAttr("arith"), "overflow<none>",
-                                     NoneType::get(ctx));
-    return op(name, {a, c}, a.getType(),
-              {b.getNamedAttr("overflowFlags", none)});
-  }
   Value add(Value a, Value c) {
     if (isConst(c, 0))
       return a;
     if (isConst(a, 0))
       return c;
-    return overflowOp("arith.addi", a, c);
+    return g.binary(opname::AddI, a, c);
   }
   Value sub(Value a, Value c) {
-    return isConst(c, 0) ? a : overflowOp("arith.subi", a, c);
+    return isConst(c, 0) ? a : g.binary(opname::SubI, a, c);
   }
   Value mul(Value a, Value c) {
     if (isConst(c, 1))
       return a;
     if (isConst(a, 1))
       return c;
-    return overflowOp("arith.muli", a, c);
+    return g.binary(opname::MulI, a, c);
   }
   static bool isConst(Value v, int64_t x) {
     std::optional<int64_t> c = getConstantInt(v);
     return c && *c == x;
   }
-  Value div(Value a, Value c) { return op("arith.divsi", {a, c}, a.getType()); }
-  Value rem(Value a, Value c) { return op("arith.remsi", {a, c}, a.getType()); }
-  Value min(Value a, Value c) { return op("arith.minsi", {a, c}, a.getType()); }
-  Value max(Value a, Value c) { return op("arith.maxsi", {a, c}, a.getType()); }
-  Value andi(Value a, Value c) { return op("arith.andi", {a, c}, a.getType()); }
-  Value select(Value c, Value t, Value f) {
-    return op("arith.select", {c, t, f}, t.getType());
-  }
-  Value cmp(Pred p, Value a, Value c) {
-    return op(
-        "arith.cmpi", {a, c}, i1(),
-        {b.getNamedAttr("predicate", b.getIntegerAttr(b.getI64Type(), p))});
-  }
+  Value div(Value a, Value c) { return g.binary(opname::DivSI, a, c); }
+  Value rem(Value a, Value c) { return g.binary(opname::RemSI, a, c); }
+  Value min(Value a, Value c) { return g.binary(opname::MinSI, a, c); }
+  Value max(Value a, Value c) { return g.binary(opname::MaxSI, a, c); }
+  Value andi(Value a, Value c) { return g.binary(opname::AndI, a, c); }
+  Value select(Value c, Value t, Value f) { return g.select(c, t, f); }
+  Value cmp(CmpIPredicate p, Value a, Value c) { return g.cmpi(p, a, c); }
   Value ext64(Value a) {
     if (a.getType() == i64())
       return a;
     Value &slot = extended[a];
     if (!slot)
-      slot = op("arith.extsi", {a}, i64());
+      slot = g.cast(opname::ExtSI, a, i64());
     return slot;
   }
-  Operation *yield(ValueRange values) {
-    OperationState st(loc, "scf.yield");
-    st.addOperands(values);
-    return b.create(st);
-  }
-  Value numPrograms(int axis) {
-    return op("tt.get_num_programs", {}, i32(),
-              {b.getNamedAttr("axis", b.getI32IntegerAttr(axis))});
-  }
+  Operation *yield(ValueRange values) { return g.yield(values); }
+  Value numPrograms(int axis) { return g.numPrograms(axis); }
 
   OpBuilder &b;
   Location loc;
   MLIRContext *ctx;
   llvm::SmallPtrSet<Operation *, 32> built;
+  GenericBuilder g;
   std::map<std::pair<int64_t, unsigned>, Value> constants;
   Operation *constantsEnd = nullptr;
   llvm::DenseMap<Value, Value> extended;
@@ -209,9 +180,9 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
     return arg.getOwner() == entry ? FailureOr<Value>(v)
                                    : FailureOr<Value>(failure());
   Operation *def = v.getDefiningOp();
-  StringRef n = def->getName().getStringRef();
   if (def->getNumRegions() != 0 || def->getNumResults() != 1 ||
-      !(n.starts_with("arith.") || n == "tt.get_num_programs"))
+      !(isInDialect(def, dialect::Arith) ||
+        isOp(def, opname::GetNumPrograms)))
     return failure();
   for (Value o : def->getOperands())
     if (failed(materialize(o, e, map, pa, entry, depth + 1)))
@@ -221,18 +192,12 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
   return c->getResult(0);
 }
 
-int getNumWarps(ModuleOp m) {
-  if (auto a = dyn_cast_or_null<IntegerAttr>(m->getAttr("ttg.num-warps")))
-    return a.getInt();
-  return 4;
-}
 
 /// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
 int64_t getSharedBytes(Operation *func) {
   int64_t total = 0;
   func->walk([&](Operation *op) {
-    if (op->getName().getStringRef() != "ttg.local_alloc" ||
-        op->getNumResults() != 1)
+    if (!isOp(op, opname::LocalAlloc) || op->getNumResults() != 1)
       return;
     auto info = getMemDescInfo(op->getResult(0).getType());
     if (failed(info))
@@ -282,42 +247,33 @@ struct MFMAGridOrder final
     }
     SmallVector<Operation *> kernels;
     for (Operation &op : module.getBody()->getOperations())
-      if (op.getName().getStringRef() == "tt.func" && op.getNumRegions() == 1 &&
-          !op.getRegion(0).empty()) {
-        auto vis = op.getInherentAttr("sym_visibility");
-        auto s = vis ? dyn_cast_or_null<StringAttr>(*vis) : StringAttr();
-        if (!s || s.getValue() == "public")
-          kernels.push_back(&op);
-      }
+      if (FuncOp func{&op}; func && func.isPublicDefinition())
+        kernels.push_back(&op);
     for (Operation *k : kernels)
       if (failed(runOnKernel(module, k)))
         return signalPassFailure();
   }
 
   std::string kernelName(Operation *func) {
-    if (auto n = func->getInherentAttr("sym_name"))
-      if (auto s = dyn_cast_or_null<StringAttr>(*n))
-        return s.getValue().str();
-    return "?";
+    StringRef name = FuncOp(func).getName();
+    return name.empty() ? "?" : name.str();
   }
 
   /// Whether `func` calls a function that reads program ids.
   bool callsProgramIdReader(ModuleOp module, Operation *func) {
     bool found = false;
     func->walk([&](Operation *op) {
-      if (op->getName().getStringRef() != "tt.call")
+      CallOp call(op);
+      if (!call)
         return;
-      auto callee = op->getInherentAttr("callee");
-      auto sym = callee ? dyn_cast_or_null<FlatSymbolRefAttr>(*callee)
-                        : FlatSymbolRefAttr();
+      std::optional<StringRef> callee = call.getCallee();
       for (Operation &f : module.getBody()->getOperations()) {
         auto name = f.getInherentAttr("sym_name");
         auto s = name ? dyn_cast_or_null<StringAttr>(*name) : StringAttr();
-        if (sym && s && s.getValue() != sym.getValue())
+        if (callee && s && s.getValue() != *callee)
           continue;
         f.walk([&](Operation *inner) {
-          StringRef n = inner->getName().getStringRef();
-          if (n == "tt.get_program_id" || n == "tt.get_num_programs")
+          if (isAnyOp(inner, opname::GetProgramId, opname::GetNumPrograms))
             found = true;
         });
       }
@@ -367,9 +323,7 @@ struct MFMAGridOrder final
       return decline("no global loads");
 
     // Target figures, with option overrides.
-    std::string target;
-    if (auto t = dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")))
-      target = t.getValue().str();
+    std::string target = getTarget(module).value_or("").str();
     TargetL2Model model = getL2Model(target);
     if (l2Bytes > 0)
       model.l2Bytes = l2Bytes;
@@ -446,7 +400,8 @@ struct MFMAGridOrder final
                        "' (set l2-bytes and num-cus, or mode=on)");
       plan.guarded = true;
       plan.concurrent =
-          model.concurrentPrograms(getNumWarps(module), getSharedBytes(func));
+          model.concurrentPrograms(lookupNumWarps(module).value_or(4),
+                                   getSharedBytes(func));
       plan.threshold = model.effectiveL2Bytes();
     }
 
@@ -595,15 +550,11 @@ struct MFMAGridOrder final
     SmallVector<Type> idTypes;
     Operation *ifOp = nullptr;
     if (cond) {
-      OperationState st(e.loc, "scf.if");
-      st.addOperands(cond);
+      SmallVector<Type> types;
       for (int a = 0; a < 3; ++a)
         if (pid[a])
-          st.addTypes(SmallVector<Type>(divisor[a] ? 3 : 1, pid[a].getType()));
-      st.addRegion();
-      st.addRegion();
-      ifOp = b.create(st);
-      e.built.insert(ifOp);
+          types.append(divisor[a] ? 3 : 1, pid[a].getType());
+      ifOp = e.g.ifOp(cond, types);
       Block *elseBlock = new Block();
       ifOp->getRegion(1).push_back(elseBlock);
       b.setInsertionPointToEnd(elseBlock);
@@ -771,18 +722,18 @@ struct MFMAGridOrder final
 
   Value computeTripCount(const TripFactor &f, Emitter &e, IRMapping &map,
                          const ProgramAxes &pa, Block *entry) {
-    if (f.loop && f.loop->getName().getStringRef() == "scf.for") {
+    if (ForOp loop{f.loop}) {
       FailureOr<Value> lb =
-          materialize(f.loop->getOperand(0), e, map, pa, entry);
+          materialize(loop.getLowerBound(), e, map, pa, entry);
       FailureOr<Value> ub =
-          succeeded(lb) ? materialize(f.loop->getOperand(1), e, map, pa, entry)
+          succeeded(lb) ? materialize(loop.getUpperBound(), e, map, pa, entry)
                         : FailureOr<Value>(failure());
       FailureOr<Value> step =
-          succeeded(ub) ? materialize(f.loop->getOperand(2), e, map, pa, entry)
+          succeeded(ub) ? materialize(loop.getStep(), e, map, pa, entry)
                         : FailureOr<Value>(failure());
       if (succeeded(step) && (*lb).getType().isInteger(32)) {
         Value range = e.sub(*ub, *lb);
-        std::optional<int64_t> s = getConstantInt(f.loop->getOperand(2));
+        std::optional<int64_t> s = getConstantInt(loop.getStep());
         Value n = (s && *s == 1)
                       ? range
                       : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);
