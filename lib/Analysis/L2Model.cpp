@@ -103,7 +103,8 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
     return errorJSON("the request must be a JSON object");
   std::optional<StringRef> target = req->getString("target");
   if (!target)
-    return errorJSON("'target' (a ttg.target string) is required");
+    return errorJSON("'target' (a module's target string, e.g. \"hip:gfx942\") "
+                     "is required");
   auto getInt = [&](StringRef key, int64_t dflt) {
     return req->getInteger(key).value_or(dflt);
   };

@@ -334,12 +334,13 @@ struct MFMAAccelerateDot final
     site.bTy = tensorTypeOf(op->getOperand(1));
     site.resTy = tensorTypeOf(op->getResult(0));
     if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
-      return op->emitError("tt.dot without ranked tensor operands");
+      return op->emitError() << opname::Dot << " without ranked tensor operands";
     unsigned rank = site.resTy.getRank();
     assert((rank == 2 || rank == 3) && "declined before analysis");
     std::optional<unsigned> numWarps = lookupNumWarps(op);
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
-      return op->emitError("no power-of-two ttg.num-warps for this dot");
+      return op->emitError() << "no power-of-two " << attrname::NumWarps
+                             << " for this dot";
 
     bool tf32 = DotOp(op).isTF32();
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
@@ -465,7 +466,7 @@ struct MFMAAccelerateDot final
     }
     unsigned numWarps = head.problem.numWarps;
     if (tail.problem.numWarps != numWarps) {
-      why = "different ttg.num-warps";
+      why = ("different " + attrname::NumWarps).str();
       return false;
     }
     DotProblem tp = tail.problem;

@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/Passes.h"
@@ -274,7 +275,7 @@ void applyPlan(Operation *cvt, const Plan &plan) {
 SmallVector<Operation *> convertsOf(Operation *func) {
   SmallVector<Operation *> out;
   func->walk([&](Operation *op) {
-    if (op->getName().getStringRef() == "ttg.convert_layout")
+    if (isOp(op, opname::ConvertLayout))
       out.push_back(op);
   });
   return out;
@@ -298,16 +299,8 @@ struct MFMASplitEpilogueCvt final
       return signalPassFailure();
     }
     int64_t budget = ldsLimit > 0 ? int64_t(ldsLimit) : target->ldsBytes;
-    unsigned numWarps = 4;
-    if (auto a = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
-      numWarps = unsigned(a.getInt());
-
-    SmallVector<Operation *> funcs;
-    module.walk([&](Operation *op) {
-      if (op->getName().getStringRef() == "tt.func")
-        funcs.push_back(op);
-    });
-    for (Operation *func : funcs)
+    unsigned numWarps = lookupNumWarps(module).value_or(4);
+    for (Operation *func : getFunctions(module))
       runOnFunction(*target, func, budget, numWarps);
   }
 

@@ -359,7 +359,7 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
   plan.forOp = forOp;
   ForOp loop(forOp);
   if (!loop.isWellFormed()) {
-    why = "malformed scf.for";
+    why = ("malformed " + opname::For).str();
     return failure();
   }
   Block *body = loop.getBody();
