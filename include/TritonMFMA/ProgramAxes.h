@@ -131,8 +131,6 @@ private:
 
 /// Trip count of an scf.for whose bounds are `arith.constant`s.
 std::optional<int64_t> getConstantTripCount(Operation *forOp);
-/// Bytes of one element of `type` (int/float; `!tt.ptr<T>` gives T's).
-std::optional<int64_t> getElementBytes(Type type);
 
 } // namespace mlir::triton_mfma
 

@@ -133,10 +133,8 @@ StringRef mlir::triton_mfma::stringifyConvertPath(ConvertPath path) {
 
 unsigned mlir::triton_mfma::getLDSBitwidth(Type elementType) {
   // Pointers are 64-bit; `!tt.ptr<...>` is an opaque type in our MLIR.
-  if (auto opaque = dyn_cast<OpaqueType>(elementType))
-    if (opaque.getDialectNamespace() == "tt" &&
-        opaque.getTypeData().starts_with("ptr"))
-      return 64;
+  if (isTritonPointerType(elementType))
+    return 64;
   if (elementType.isIntOrIndexOrFloat() && !elementType.isIndex())
     return std::max(8u, elementType.getIntOrFloatBitWidth());
   return 0;

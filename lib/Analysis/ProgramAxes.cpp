@@ -59,42 +59,6 @@ std::optional<int64_t> mlir::triton_mfma::getConstantTripCount(Operation *op) {
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
 }
 
-std::optional<int64_t> mlir::triton_mfma::getElementBytes(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    type = shaped.getElementType();
-  if (auto i = dyn_cast<IntegerType>(type))
-    return (i.getWidth() + 7) / 8;
-  if (auto f = dyn_cast<FloatType>(type))
-    return (f.getWidth() + 7) / 8;
-  if (isa<IndexType>(type))
-    return 8;
-  // `!tt.ptr<f16>` / `!tt.ptr<f16, 1>`: the pointee's size.
-  if (auto opaque = dyn_cast<OpaqueType>(type)) {
-    StringRef data = opaque.getTypeData();
-    if (opaque.getDialectNamespace() != "tt" || !data.consume_front("ptr<") ||
-        !data.consume_back(">"))
-      return std::nullopt;
-    int depth = 0;
-    size_t end = data.size();
-    for (size_t i = 0; i < data.size(); ++i) {
-      char c = data[i];
-      if (c == '<' || c == '(' || c == '[' || c == '{')
-        ++depth;
-      else if (c == '>' || c == ')' || c == ']' || c == '}')
-        --depth;
-      else if (c == ',' && depth == 0) {
-        end = i;
-        break;
-      }
-    }
-    Type pointee = parseType(data.substr(0, end).trim(), type.getContext());
-    if (!pointee || isa<OpaqueType>(pointee))
-      return std::nullopt; // pointer to pointer, tensor descriptor, ...
-    return getElementBytes(pointee);
-  }
-  return std::nullopt;
-}
-
 std::string GridDim::name() const {
   std::string s = "axis" + std::to_string(axis);
   if (kind == Kind::Lo)
@@ -406,9 +370,7 @@ LoadKind classifyLoad(StringRef n) {
 bool isPtrType(Type t) {
   if (auto s = dyn_cast<ShapedType>(t))
     t = s.getElementType();
-  auto o = dyn_cast<OpaqueType>(t);
-  return o && o.getDialectNamespace() == "tt" &&
-         o.getTypeData().starts_with("ptr<");
+  return isTritonPointerType(t);
 }
 
 int64_t numElements(Type t) {
