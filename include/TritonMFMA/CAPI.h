@@ -46,7 +46,21 @@ extern "C" {
 TMFMA_EXPORT int tmfma_run_pipeline(const char *input, const char *pipeline,
                                     char **output, char **diagnostics);
 
-/// Frees a string returned by tmfma_run_pipeline. NULL is fine.
+/// tmfma_run_pipeline, and the outcome of each pass run (PassOutcome.h):
+/// `*outcomes` (malloc'ed, free with tmfma_free; "" when no pass ran, never
+/// NULL unless `outcomes` itself is NULL) holds one line per pass run, in
+/// order:
+///   "<pass-argument>\t<status>\t<reason>\n"
+/// <status> is "applied" (the pass changed the IR), "unchanged" (nothing to
+/// do, or it chose not to), or "declined" (the pass refuses the module: the
+/// caller must run Triton's own pass in its place); <reason> is one line
+/// without tabs. A pass that fails records no line; the lines of the passes
+/// before it are still returned (rc 3).
+TMFMA_EXPORT int tmfma_run_pipeline_ex(const char *input, const char *pipeline,
+                                       char **output, char **diagnostics,
+                                       char **outcomes);
+
+/// Frees a string returned by the functions above. NULL is fine.
 TMFMA_EXPORT void tmfma_free(char *p);
 
 /// Version string, e.g. "0.1.0 (MLIR 22.1.8)". Static storage; do not free.

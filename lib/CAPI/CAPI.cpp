@@ -1,6 +1,7 @@
 //===- CAPI.cpp - C API of libTritonMFMA.so -------------------------------===//
 //
-// tmfma_run_pipeline: generic MLIR text in, generic MLIR text out.
+// tmfma_run_pipeline(_ex): generic MLIR text in, generic MLIR text out (and
+// the passes' outcomes, PassOutcome.h).
 //
 //  1. A fresh MLIRContext per call (threading disabled, unregistered dialects
 //     allowed, only `builtin` loaded): tt/ttg/amdg/arith/scf/... stay generic
@@ -20,6 +21,7 @@
 #include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 #include "TritonMFMA/TargetInfo.h"
 
@@ -117,8 +119,10 @@ enum ResultCode : int {
 } // namespace
 
 static int runPipeline(const char *input, const char *pipelineText,
-                       std::string &output, std::string &diagnostics) {
+                       std::string &output, std::string &diagnostics,
+                       std::string *outcomes) {
   mlir::triton_mfma::registerAllOnce();
+  mlir::triton_mfma::PassOutcomeCollector collector;
 
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.allowUnregisteredDialects();
@@ -155,7 +159,11 @@ static int runPipeline(const char *input, const char *pipelineText,
     PassManager pm(&context, parsed->getOpAnchorName(),
                    OpPassManager::Nesting::Explicit);
     static_cast<OpPassManager &>(pm) = std::move(*parsed);
-    if (failed(pm.run(*module)))
+    collector.instrument(pm);
+    LogicalResult ran = pm.run(*module);
+    if (outcomes)
+      *outcomes = collector.str();
+    if (failed(ran))
       return kPassFailure;
   }
 
@@ -169,25 +177,39 @@ static int runPipeline(const char *input, const char *pipelineText,
   return kOk;
 }
 
-extern "C" int tmfma_run_pipeline(const char *input, const char *pipeline,
-                                  char **output, char **diagnostics) {
+extern "C" int tmfma_run_pipeline_ex(const char *input, const char *pipeline,
+                                     char **output, char **diagnostics,
+                                     char **outcomes) {
   if (output)
     *output = nullptr;
   if (diagnostics)
     *diagnostics = nullptr;
+  if (outcomes)
+    *outcomes = nullptr;
   if (!input || !output) {
     if (diagnostics)
       *diagnostics = dupString("error: unknown: tmfma_run_pipeline: input "
                                "and output must not be NULL\n");
+    if (outcomes)
+      *outcomes = dupString("");
     return kBadArgument;
   }
-  std::string out, diags;
-  int rc = runPipeline(input, pipeline, out, diags);
+  std::string out, diags, passOutcomes;
+  int rc = runPipeline(input, pipeline, out, diags,
+                       outcomes ? &passOutcomes : nullptr);
   if (rc == kOk)
     *output = dupString(out);
   if (diagnostics)
     *diagnostics = dupString(diags);
+  if (outcomes)
+    *outcomes = dupString(passOutcomes);
   return rc;
+}
+
+extern "C" int tmfma_run_pipeline(const char *input, const char *pipeline,
+                                  char **output, char **diagnostics) {
+  return tmfma_run_pipeline_ex(input, pipeline, output, diagnostics,
+                               /*outcomes=*/nullptr);
 }
 
 extern "C" void tmfma_free(char *p) { std::free(p); }

@@ -66,6 +66,7 @@
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/MfmaCostModel.h"
 #include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -622,22 +623,27 @@ struct MFMAAccelerateDot final
   /// FMA dot: Triton's FMA lowering wants f16 or f32 operands; others are
   /// upcast to f32 in their current layout (as Triton's pass does).
   /// Operands of different float types are both upcast.
-  void rewriteFma(DotSite &s) {
+  /// Returns whether it cast an operand.
+  bool rewriteFma(DotSite &s) {
     Operation *op = s.op;
     OpBuilder b(op);
     Type ea = s.aTy.getElementType(), eb = s.bTy.getElementType();
-    bool mixed = ea != eb;
+    bool mixed = ea != eb, changed = false;
     for (unsigned i = 0; i < 2; ++i) {
       Value v = op->getOperand(i);
       Type e = i == 0 ? ea : eb;
       if (!isa<FloatType>(e) || e.isF32() || (e.isF16() && !mixed))
         continue;
       op->setOperand(i, castTo(b, op->getLoc(), v, b.getF32Type()));
+      changed = true;
     }
+    return changed;
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, Twine("no ") + opname::Dot +
+                                        " with a blocked result layout");
     if (matrixInstrNonKDim != 0 && matrixInstrNonKDim != 4 &&
         matrixInstrNonKDim != 16 && matrixInstrNonKDim != 32) {
       module.emitError("matrix-instr-nonkdim must be 0, 4, 16 or 32, not ")
@@ -694,6 +700,7 @@ struct MFMAAccelerateDot final
       module.emitRemark() << "mfma-accelerate-dot declined: " << declined
                           << "; Triton's accelerate_matmul lowers this "
                              "module's dots";
+      outcome.declined(declined);
       return markAllAnalysesPreserved();
     }
     arch = *parsed;
@@ -747,9 +754,13 @@ struct MFMAAccelerateDot final
         decisions[&s] = decideSingle(s, baseConstraints());
 
     // 4. Rewrite.
+    unsigned numMfma = 0, numFma = 0;
+    bool changed = false;
     for (DotSite &s : sites) {
       Decision &d = decisions[&s];
       if (d.useMfma) {
+        ++numMfma;
+        changed = true;
         chooseTransposition(s);
         std::string text = d.remark;
         text += s.transposed ? "; transposed (" : "; not transposed (";
@@ -758,10 +769,18 @@ struct MFMAAccelerateDot final
         s.op->emitRemark() << text;
         rewriteMfma(s, d);
       } else {
+        ++numFma;
         s.op->emitRemark() << d.remark;
-        rewriteFma(s);
+        changed |= rewriteFma(s);
       }
     }
+    std::string summary = (Twine(numMfma) + " dot(s) to MFMA layouts, " +
+                           Twine(numFma) + " left as FMA dots")
+                              .str();
+    if (changed)
+      outcome.applied(summary);
+    else
+      outcome.unchanged(summary);
   }
 };
 

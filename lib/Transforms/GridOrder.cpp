@@ -55,6 +55,7 @@
 #include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 #include "TritonMFMA/ProgramAxes.h"
 
@@ -245,14 +246,30 @@ struct MFMAGridOrder final
                          << mode << "'";
       return signalPassFailure();
     }
+    PassOutcomeScope outcome(*this, "no kernel");
     SmallVector<Operation *> kernels;
     for (Operation &op : module.getBody()->getOperations())
       if (FuncOp func{&op}; func && func.isPublicDefinition())
         kernels.push_back(&op);
-    for (Operation *k : kernels)
+    verdicts.clear();
+    bool remapped = false;
+    for (Operation *k : kernels) {
       if (failed(runOnKernel(module, k)))
         return signalPassFailure();
+      remapped |= verdicts.back().second;
+    }
+    std::string reason;
+    for (auto &[verdict, changed] : verdicts)
+      reason += (reason.empty() ? "" : "; ") + verdict;
+    if (remapped)
+      outcome.applied(reason);
+    else if (!verdicts.empty())
+      outcome.unchanged(reason);
   }
+
+  /// Per kernel: "'name': remapped" or "'name': unchanged: why", and whether
+  /// it was remapped.
+  SmallVector<std::pair<std::string, bool>> verdicts;
 
   std::string kernelName(Operation *func) {
     StringRef name = FuncOp(func).getName();
@@ -289,6 +306,8 @@ struct MFMAGridOrder final
     };
     if (!pa.readsProgramIds()) {
       remark("unchanged: the kernel reads no program id");
+      verdicts.push_back(
+          {"'" + name + "': unchanged: the kernel reads no program id", false});
       return success();
     }
 
@@ -306,6 +325,7 @@ struct MFMAGridOrder final
     }
     auto decline = [&](const Twine &why) {
       remark("unchanged: " + why + " [" + summary + "]");
+      verdicts.push_back({("'" + name + "': unchanged: " + why).str(), false});
       return success();
     };
 
@@ -438,6 +458,7 @@ struct MFMAGridOrder final
     if (failed(rewrite(pa, plan)))
       return failure();
     remark("remapped: " + why + "; " + how + " [" + summary + "]");
+    verdicts.push_back({"'" + name + "': remapped", true});
     return success();
   }
 

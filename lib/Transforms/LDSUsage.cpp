@@ -17,6 +17,7 @@
 #include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -51,6 +52,9 @@ struct MFMALDSUsage final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, "analysis only (remarks)");
+    if (annotate)
+      outcome.applied("annotated LDS figures as attributes");
     std::string error;
     FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
     if (failed(target)) {

@@ -68,6 +68,7 @@
 #include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 #include "TritonMFMA/TargetInfo.h"
 
@@ -780,17 +781,21 @@ struct MFMAStreamPipeline final
   using Base::Base;
 
   void runOnOperation() override {
+    PassOutcomeScope outcome(*this, "");
     SmallVector<Operation *> loops;
     getOperation()->walk([&](Operation *op) {
       if (isOp(op, opname::For))
         loops.push_back(op);
     });
     unsigned pipelined = 0;
+    std::string firstWhy;
     for (Operation *forOp : loops) {
       std::string why;
       FailureOr<LoopPlan> plan = analyzeLoop(forOp, numStages, why);
       if (failed(plan)) {
         forOp->emitRemark() << "loop not stream-pipelined: " << why;
+        if (firstWhy.empty())
+          firstWhy = why;
         continue;
       }
       ++pipelined;
@@ -814,10 +819,18 @@ struct MFMAStreamPipeline final
     }
     // Nothing pipelined: Triton's own loop pipeliner, which this pass
     // replaces, runs instead (the hook reads this remark).
-    if (pipelined == 0)
+    if (pipelined == 0) {
       getOperation()->emitRemark()
           << "mfma-stream-pipeline declined: no loop stream-pipelined; "
              "Triton's loop pipeliner runs instead";
+      if (loops.empty())
+        outcome.declined("no " + opname::For + " in the module");
+      else
+        outcome.declined("no loop stream-pipelined (first: " + firstWhy + ")");
+    } else {
+      outcome.applied(Twine(pipelined) + " of " + Twine(loops.size()) +
+                      " loop(s) stream-pipelined");
+    }
   }
 };
 

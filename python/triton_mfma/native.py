@@ -49,6 +49,42 @@ class Diagnostic:
         return f"{self.location}: {self.severity}: {self.message}" if self.location else f"{self.severity}: {self.message}"
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What one pass run did (include/TritonMFMA/PassOutcome.h)."""
+    pass_name: str  # the pass argument, e.g. "mfma-stream-pipeline"
+    status: str  # "applied" | "unchanged" | "declined" (run Triton's own pass in its place)
+    reason: str  # one line
+
+    def __str__(self) -> str:
+        return f"{self.pass_name}: {self.status}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    text: str
+    diagnostics: list[Diagnostic]
+    outcomes: list[Outcome]
+
+    def outcome(self, pass_name: str) -> Outcome | None:
+        """The last outcome of `pass_name` in this run, if it ran."""
+        return next((o for o in reversed(self.outcomes) if o.pass_name == pass_name), None)
+
+    def declined(self) -> list[str]:
+        """Passes that declined the module (their Triton counterparts must run in their place)."""
+        return [o.pass_name for o in self.outcomes if o.status == "declined"]
+
+
+def parse_outcomes(text: str) -> list[Outcome]:
+    """Split the library's "<pass>\t<status>\t<reason>" lines."""
+    out = []
+    for line in text.splitlines():
+        if line:
+            name, status, reason = (line.split("\t", 2) + ["", ""])[:3]
+            out.append(Outcome(name, status, reason))
+    return out
+
+
 _DIAG_LINE = re.compile(r"^(error|warning|remark|note): (.*)$")
 _FILE_LOC = re.compile(r"^\S+:\d+:\d+$")
 
@@ -80,6 +116,9 @@ def library():
         lib.tmfma_run_pipeline.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                                            ctypes.POINTER(ctypes.c_void_p)]
         lib.tmfma_run_pipeline.restype = ctypes.c_int
+        lib.tmfma_run_pipeline_ex.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                              ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p)]
+        lib.tmfma_run_pipeline_ex.restype = ctypes.c_int
         lib.tmfma_free.argtypes = [ctypes.c_void_p]
         lib.tmfma_free.restype = None
         lib.tmfma_version.argtypes = []
@@ -161,6 +200,20 @@ def run_pipeline_with_diagnostics(text: str, pipeline: str) -> tuple[str, list[D
     if rc != 0:
         raise PipelineError(pipeline, diagnostics)
     return result, diagnostics
+
+
+def run_pipeline_full(text: str, pipeline: str) -> PipelineResult:
+    """Run `pipeline` on generic text; return the text, the diagnostics and each pass's outcome (applied /
+    unchanged / declined, with a reason). Raises PipelineError when the library reports failure."""
+    lib = library()
+    out, diag, outcomes = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+    rc = lib.tmfma_run_pipeline_ex(text.encode(), pipeline.encode(), ctypes.byref(out), ctypes.byref(diag),
+                                   ctypes.byref(outcomes))
+    result, diagnostics = _take(lib, out), parse_diagnostics(_take(lib, diag))
+    passes = parse_outcomes(_take(lib, outcomes))
+    if rc != 0:
+        raise PipelineError(pipeline, diagnostics)
+    return PipelineResult(result, diagnostics, passes)
 
 
 def run_pipeline(text: str, pipeline: str) -> str:
