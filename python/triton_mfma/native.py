@@ -17,6 +17,7 @@ from dataclasses import dataclass
 NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
 LIBRARY_PATH = os.path.join(NATIVE_DIR, "libTritonMFMA.so")
 MFMA_OPT_PATH = os.path.join(NATIVE_DIR, "mfma-opt")
+PASSES_JSON_PATH = os.path.join(NATIVE_DIR, "passes.json")
 
 _lib = None
 
@@ -152,6 +153,23 @@ def mfma_cycles() -> dict:
             table[arch, mnemonic] = int(cycles)
         _mfma_cycles = table
     return _mfma_cycles
+
+
+_pass_registry: dict | None = None
+
+
+def pass_registry() -> dict:
+    """Every pass of the library, generated at build time from include/TritonMFMA/Passes.td
+    (`_native/passes.json`), keyed by pass argument ("mfma-grid-order"): {"argument", "name", "summary",
+    "description", "options": [{"argument", "cpp_name", "type" (C++), "default" (C++ text), "default_value"
+    (parsed: bool / int / str), "description", "list"}]}. Options are declared once, in Passes.td."""
+    global _pass_registry
+    if _pass_registry is None:
+        if not os.path.exists(PASSES_JSON_PATH):
+            raise ImportError(f"{PASSES_JSON_PATH} is missing: build the package with `pip install .` (or -e .)")
+        with open(PASSES_JSON_PATH) as f:
+            _pass_registry = json.load(f)
+    return json.loads(json.dumps(_pass_registry))  # a copy: callers may edit theirs
 
 
 _target_info: list | None = None
