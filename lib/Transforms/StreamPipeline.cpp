@@ -1,8 +1,9 @@
 //===- StreamPipeline.cpp - mfma-stream-pipeline --------------------------===//
 //
-// LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next
-// iteration's tile held in registers (BACKGROUND.md, "LDS + VGPR stream
-// pipelining"). Runs at the `pipeline` insertion point, instead of Triton's
+// LDS + VGPR stream pipelining: one LDS buffer per dot operand (not one per
+// stage), the next iteration's tile held in registers while this iteration's
+// is read from LDS, so a stage of LDS is traded for registers. Runs at the
+// `pipeline` insertion point, instead of Triton's
 // schedule_loops + pipeline. A dot operand loaded in the loop reaches the
 // pass in one of two shapes:
 //
