@@ -43,15 +43,42 @@ constexpr int64_t MiB = 1 << 20;
 constexpr int kLaneTileCDNA23[] = {0, 1, 4};
 constexpr int kLaneTileCDNA4[] = {0, 1, 3, 4};
 
-/// What the CDNA2/3/4 targets share (CU structure and register files).
-TargetInfo cdna(const char *target, const char *device) {
+/// What differs between the described CDNA parts.
+struct CDNAPart {
+  const char *target, *device;
+  int cus, xcds;
+  int64_t l2Bytes, ldsPerCU;
+  int ldsBanks;
+  llvm::ArrayRef<int> loadLaneTile128;
+  double dramBandwidth;
+  int64_t mallBytes;
+  double mallBandwidth, fp16Flops;
+};
+
+// clang-format off
+const CDNAPart kCDNAParts[] = {
+  // target      device    CUs XCDs L2       LDS/CU     banks lane tile       DRAM B/s MALL       MALL B/s fp16 FLOP/s
+  {"hip:gfx90a", "MI210",  104, 1,  8 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, 1.6e12,  0,         0,       104 * 1024 * 1.7e9},
+  {"hip:gfx942", "MI300X", 304, 8,  4 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, 5.3e12,  256 * MiB, 17e12,   304 * 2048 * 2.1e9},
+  {"hip:gfx950", "MI355X", 256, 8,  4 * MiB, 160 * KiB, 64,   kLaneTileCDNA4,  8e12,    256 * MiB, 17e12,   256 * 4096 * 2.4e9},
+};
+// clang-format on
+
+/// A CDNA2/3/4 part: its figures, and the CU structure and register files
+/// they share.
+TargetInfo cdna(const CDNAPart &p) {
   TargetInfo t;
-  t.target = target;
-  t.device = device;
+  t.target = p.target;
+  t.device = p.device;
   t.isHip = true;
+  t.cus = p.cus;
+  t.xcds = p.xcds;
+  t.l2Bytes = p.l2Bytes;
+  t.l2Effective = 0.75;
+  t.ldsPerCU = t.ldsPerWorkgroup = p.ldsPerCU;
   t.ldsGranule = 512;
-  t.ldsBanks = 32;
-  t.loadLaneTile128 = kLaneTileCDNA23;
+  t.ldsBanks = p.ldsBanks;
+  t.loadLaneTile128 = p.loadLaneTile128;
   t.workgroupSlotsPerCU = 16;
   t.simdsPerCU = 4;
   t.vgprFile = 512;
@@ -61,7 +88,10 @@ TargetInfo cdna(const char *target, const char *device) {
   t.sgprTrapReserve = 16;
   t.maxWavesPerSIMD = 8;
   t.waveSize = 64;
-  t.l2Effective = 0.75;
+  t.dramBandwidth = p.dramBandwidth;
+  t.mallBytes = p.mallBytes;
+  t.mallBandwidth = p.mallBandwidth;
+  t.fp16Flops = p.fp16Flops;
   return t;
 }
 
@@ -79,39 +109,8 @@ TargetInfo cudaCommon(const char *target, const char *device) {
 
 std::vector<TargetInfo> buildTargets() {
   std::vector<TargetInfo> all;
-
-  TargetInfo mi210 = cdna("hip:gfx90a", "MI210");
-  mi210.cus = 104;
-  mi210.xcds = 1;
-  mi210.l2Bytes = 8 * MiB;
-  mi210.ldsPerCU = mi210.ldsPerWorkgroup = 64 * KiB;
-  mi210.dramBandwidth = 1.6e12;
-  mi210.fp16Flops = 104 * 1024 * 1.7e9;
-  all.push_back(mi210);
-
-  TargetInfo mi300x = cdna("hip:gfx942", "MI300X");
-  mi300x.cus = 304;
-  mi300x.xcds = 8;
-  mi300x.l2Bytes = 4 * MiB;
-  mi300x.ldsPerCU = mi300x.ldsPerWorkgroup = 64 * KiB;
-  mi300x.dramBandwidth = 5.3e12;
-  mi300x.mallBytes = 256 * MiB;
-  mi300x.mallBandwidth = 17e12;
-  mi300x.fp16Flops = 304 * 2048 * 2.1e9;
-  all.push_back(mi300x);
-
-  TargetInfo mi355x = cdna("hip:gfx950", "MI355X");
-  mi355x.cus = 256;
-  mi355x.xcds = 8;
-  mi355x.l2Bytes = 4 * MiB;
-  mi355x.ldsPerCU = mi355x.ldsPerWorkgroup = 160 * KiB;
-  mi355x.ldsBanks = 64;
-  mi355x.loadLaneTile128 = kLaneTileCDNA4;
-  mi355x.dramBandwidth = 8e12;
-  mi355x.mallBytes = 256 * MiB;
-  mi355x.mallBandwidth = 17e12;
-  mi355x.fp16Flops = 256 * 4096 * 2.4e9;
-  all.push_back(mi355x);
+  for (const CDNAPart &p : kCDNAParts)
+    all.push_back(cdna(p));
 
   TargetInfo h100 = cudaCommon("cuda:90", "H100/H200");
   h100.cus = 132;
@@ -122,8 +121,8 @@ std::vector<TargetInfo> buildTargets() {
   h100.ldsPerWorkgroup = getCudaSharedPerBlock(90);
   h100.ldsReservedPerWorkgroup = 1 * KiB;
   h100.workgroupSlotsPerCU = 32;
-  h100.vgprFile = 512; // 16384 registers per sub-partition / 32 lanes
-  h100.vgprGranule = 8; // 256 registers per warp
+  h100.vgprFile = 512;       // 16384 registers per sub-partition / 32 lanes
+  h100.vgprGranule = 8;      // 256 registers per warp
   h100.maxWavesPerSIMD = 16; // 64 warps per SM
   h100.dramBandwidth = 4.8e12;
   h100.fp16Flops = 989e12;
