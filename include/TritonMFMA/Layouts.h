@@ -464,6 +464,26 @@ FailureOr<SmallVector<int64_t>> getShape(Type type);
 /// none, non-ttg, or unparsable.
 LayoutPtr getLayout(Type type);
 
+//===----------------------------------------------------------------------===//
+// Triton's choices
+//===----------------------------------------------------------------------===//
+
+/// Triton's choice of shared layout for a dot operand stored from `src`
+/// (a blocked layout) and read as `dotOp`
+/// (SwizzledSharedEncodingAttr::get(dotOpEnc, shape, order, cga, bits,
+/// needTrans = false), which the AMD and NVIDIA pipeliners call):
+///  - amd_mfma parent: AMDMfmaEncodingAttr::composeSharedLayoutForOperand;
+///  - nvidia_mma parent (Ampere/Hopper mma v2 path): the NVIDIA builder.
+/// The memory order is the blocked layout's order (batch dimension last).
+FailureOr<SwizzledSharedLayout>
+chooseDotOperandSharedLayout(ArrayRef<int64_t> shape, unsigned bits,
+                             const BlockedLayout &src,
+                             const DotOperandLayout &dotOp, std::string &why);
+
+//===----------------------------------------------------------------------===//
+// Pointers and element sizes
+//===----------------------------------------------------------------------===//
+
 /// `!tt.ptr<T[, address space]>` (an OpaqueType in our MLIR).
 bool isTritonPointerType(Type type);
 /// T of `!tt.ptr<T[, address space]>`, parsed in the type's context; null
