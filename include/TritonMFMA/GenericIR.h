@@ -197,6 +197,10 @@ std::optional<int64_t> getConstantInt(Value v);
 /// and calls.
 bool mayWriteGlobalMemory(Operation *op);
 
+/// Whether `use` is the value a `tt.store` or `tt.atomic_rmw` writes
+/// (operands: pointer, value, ...).
+bool isStoredValue(OpOperand &use);
+
 /// Views of shared memory that alias their operand (Triton's
 /// MemDescViewTrait ops: memdesc_index, memdesc_subslice, memdesc_trans,
 /// memdesc_reshape, memdesc_reinterpret; and the older memdesc_subview).

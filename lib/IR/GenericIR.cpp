@@ -55,6 +55,11 @@ bool mlir::triton_mfma::mayWriteGlobalMemory(Operation *op) {
          isOp(op, opname::Call);
 }
 
+bool mlir::triton_mfma::isStoredValue(OpOperand &use) {
+  return isAnyOp(use.getOwner(), opname::Store, opname::AtomicRMW) &&
+         use.getOperandNumber() == 1;
+}
+
 bool mlir::triton_mfma::isMemDescView(Operation *op) {
   return isAnyOp(op, opname::MemDescIndex, opname::MemDescSubslice,
                  opname::MemDescTrans, opname::MemDescReshape,

@@ -193,7 +193,7 @@ struct DotSite {
 /// The dot whose result reaches `tail`'s operand A through same-shape
 /// elementwise operations of the same block, or null.
 Operation *findChainHead(Operation *tail) {
-  Value a = tail->getOperand(0);
+  Value a = DotOp(tail).getA();
   auto aTy = tensorTypeOf(a);
   if (!aTy)
     return nullptr;
@@ -222,11 +222,8 @@ Operation *findChainHead(Operation *tail) {
 /// Whether the first non-convert producer of `v` lies outside the innermost
 /// loop around `user` (then its LDS load is hoisted out of the loop).
 bool isLoopInvariantOperand(Value v, Operation *user) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, opname::ConvertLayout))
-      break;
-    v = def->getOperand(0);
-  }
+  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+    v = cvt.getSrc();
   Operation *loop = user->getParentOp();
   while (loop && !isAnyOp(loop, opname::For, opname::While))
     loop = loop->getParentOp();
@@ -240,11 +237,8 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
 /// Whether dimension `kDim` is the fastest-varying one of the blocked layout
 /// the operand `v` is converted from (as loaded); true when unknown.
 bool isKContiguous(Value v, unsigned kDim) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, opname::ConvertLayout))
-      break;
-    v = def->getOperand(0);
-  }
+  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+    v = cvt.getSrc();
   LayoutPtr layout = getLayout(v.getType());
   auto *blocked = dyn_cast_or_null<BlockedLayout>(layout.get());
   return !blocked || blocked->order.empty() || blocked->order[0] == kDim;
@@ -266,8 +260,7 @@ SmallVector<LayoutPtr> findStoreLayouts(Value result) {
       continue;
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (isAnyOp(user, opname::Store, opname::AtomicRMW) &&
-          use.getOperandNumber() == 1) {
+      if (isStoredValue(use)) {
         if (LayoutPtr l = getLayout(v.getType()))
           found.push_back(l);
         continue;
@@ -331,8 +324,9 @@ struct MFMAAccelerateDot final
 
   LogicalResult analyze(Operation *op, DotSite &site) {
     site.op = op;
-    site.aTy = tensorTypeOf(op->getOperand(0));
-    site.bTy = tensorTypeOf(op->getOperand(1));
+    DotOp dot(op);
+    site.aTy = tensorTypeOf(dot.getA());
+    site.bTy = tensorTypeOf(dot.getB());
     site.resTy = tensorTypeOf(op->getResult(0));
     if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
       return op->emitError() << opname::Dot << " without ranked tensor operands";
@@ -361,10 +355,10 @@ struct MFMAAccelerateDot final
     p.batch = rank == 3 ? cShape[0] : 1;
     p.aStorageBits = aE.isIntOrFloat() ? aE.getIntOrFloatBitWidth() : 0;
     p.bStorageBits = bE.isIntOrFloat() ? bE.getIntOrFloatBitWidth() : 0;
-    p.aKContiguous = isKContiguous(op->getOperand(0), rank - 1);
-    p.bKContiguous = isKContiguous(op->getOperand(1), rank - 2);
-    p.aLoopInvariant = isLoopInvariantOperand(op->getOperand(0), op);
-    p.bLoopInvariant = isLoopInvariantOperand(op->getOperand(1), op);
+    p.aKContiguous = isKContiguous(dot.getA(), rank - 1);
+    p.bKContiguous = isKContiguous(dot.getB(), rank - 2);
+    p.aLoopInvariant = isLoopInvariantOperand(dot.getA(), op);
+    p.bLoopInvariant = isLoopInvariantOperand(dot.getB(), op);
     if (a && b) {
       site.aElem = *a;
       site.bElem = *b;
@@ -585,11 +579,12 @@ struct MFMAAccelerateDot final
     Type f16 = b.getF16Type();
     Type aElem = s.emulateF16 ? f16 : s.aTy.getElementType();
     Type bElem = s.emulateF16 ? f16 : s.bTy.getElementType();
-    Value a = convertAndCast(b, loc, op->getOperand(0), aLayout, aElem);
-    Value bv = convertAndCast(b, loc, op->getOperand(1), bLayout, bElem);
+    DotOp old(op);
+    Value a = convertAndCast(b, loc, old.getA(), aLayout, aElem);
+    Value bv = convertAndCast(b, loc, old.getB(), bLayout, bElem);
     Type resElem = s.resTy.getElementType();
     Type accElem = instr.isIntAcc() ? Type(b.getI32Type()) : b.getF32Type();
-    Value c = convertAndCast(b, loc, op->getOperand(2), *mfma, accElem);
+    Value c = convertAndCast(b, loc, old.getC(), *mfma, accElem);
     auto accTy = RankedTensorType::get(s.resTy.getShape(), accElem,
                                        getLayoutAttr(ctx, *mfma));
     Value dot;
