@@ -89,8 +89,9 @@ TMFMA_EXPORT char *tmfma_target_info(void);
 ///   {"target": "cuda:90",                       required (ttg.target)
 ///    "num_warps": 4, "shared_bytes": 0,          per program (defaults 4, 0)
 ///    "l2_bytes", "l2_effective_percent",
-///    "num_cus", "num_xcds",                      overrides, as the pass options
-///    "grid": {"sizes": [n0, n1, ...],            dimension sizes, fastest first
+///    "num_cus", "num_xcds",                      overrides, as the pass
+///    options "grid": {"sizes": [n0, n1, ...],            dimension sizes,
+///    fastest first
 ///             "far_dim": k,                      the dimension twins differ in
 ///             "operands": [{"bytes": b,          bytes per program
 ///                           "moved": [dims]}]}}  dimensions that move it

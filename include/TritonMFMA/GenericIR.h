@@ -108,7 +108,8 @@ inline constexpr llvm::StringLiteral PreciseSqrt = "tt.precise_sqrt";
 inline constexpr llvm::StringLiteral PreciseDivF = "tt.precise_divf";
 inline constexpr llvm::StringLiteral ClampF = "tt.clampf";
 inline constexpr llvm::StringLiteral MulhiUI = "tt.mulhiui";
-inline constexpr llvm::StringLiteral ExternElementwise = "tt.extern_elementwise";
+inline constexpr llvm::StringLiteral ExternElementwise =
+    "tt.extern_elementwise";
 inline constexpr llvm::StringLiteral DescriptorLoad = "tt.descriptor_load";
 inline constexpr llvm::StringLiteral DescriptorGather = "tt.descriptor_gather";
 inline constexpr llvm::StringLiteral MakeTensorDescriptor =
@@ -168,8 +169,7 @@ inline constexpr llvm::StringLiteral PipelinerPart = "amd.pipeliner_part";
 inline bool isOp(Operation *op, StringRef name) {
   return op && op->getName().getStringRef() == name;
 }
-template <typename... Names>
-bool isAnyOp(Operation *op, Names... names) {
+template <typename... Names> bool isAnyOp(Operation *op, Names... names) {
   return (isOp(op, names) || ...);
 }
 /// Whether `op` belongs to `dialect` ("arith", ...).
@@ -309,8 +309,7 @@ public:
 /// ttg.convert_layout.
 class ConvertLayoutOp : public OpView {
 public:
-  explicit ConvertLayoutOp(Operation *op)
-      : OpView(op, opname::ConvertLayout) {}
+  explicit ConvertLayoutOp(Operation *op) : OpView(op, opname::ConvertLayout) {}
   Value getSrc() const { return op->getOperand(0); }
   Value getResult() const { return op->getResult(0); }
 };

@@ -73,11 +73,10 @@ std::optional<TargetL2Model> lookupL2Model(llvm::StringRef target);
 TargetL2Model getL2Model(llvm::StringRef target);
 
 /// The parts of the stock order's verdict (see stockOrderMisses).
-template <typename V>
-struct StockOrderGuard {
-  V totalPrograms;  ///< programs in the grid
-  V streamedBytes;  ///< bytes streamed between the twin reads
-  V misses;         ///< the verdict
+template <typename V> struct StockOrderGuard {
+  V totalPrograms; ///< programs in the grid
+  V streamedBytes; ///< bytes streamed between the twin reads
+  V misses;        ///< the verdict
 };
 
 /// The stock order's verdict, written once over an arithmetic `A` that
@@ -128,10 +127,10 @@ struct L2Operand {
 /// stockOrderMisses on integers (64-bit, wrapping, as the emitted guard
 /// computes); `misses` is 0 or 1.
 StockOrderGuard<int64_t> evaluateStockOrderMisses(ArrayRef<int64_t> sizes,
-                                           unsigned farDim,
-                                           ArrayRef<L2Operand> operands,
-                                           int64_t concurrent,
-                                           int64_t threshold);
+                                                  unsigned farDim,
+                                                  ArrayRef<L2Operand> operands,
+                                                  int64_t concurrent,
+                                                  int64_t threshold);
 
 /// The C API's query (tmfma_l2_query): a JSON object in, a JSON object out
 /// (see CAPI.h for the fields); {"error": ...} for a bad request.

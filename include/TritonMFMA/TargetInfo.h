@@ -44,8 +44,8 @@ struct TargetInfo {
   }
 
   // Whole device.
-  int cus = 0;  ///< CUs (SMs)
-  int xcds = 1; ///< L2 domains workgroups are dealt round-robin to
+  int cus = 0;         ///< CUs (SMs)
+  int xcds = 1;        ///< L2 domains workgroups are dealt round-robin to
   int64_t l2Bytes = 0; ///< one L2 (per XCD on multi-XCD parts)
   /// Fraction of one L2 a tile shared by programs can count on.
   double l2Effective = 0.5;
@@ -72,11 +72,11 @@ struct TargetInfo {
   int waveSize = 64;
 
   // Bench predictions only (python/triton_mfma/l2model.py), never a pass.
-  double dramBandwidth = 0;  ///< bytes/s
-  int64_t mallBytes = 0;     ///< Infinity Cache (MALL), shared by all XCDs
-  double mallBandwidth = 0;  ///< bytes/s
-  double fp16Flops = 0;      ///< dense fp16 peak, FLOP/s
-  double achievable = 0.7;   ///< fraction of the peak a Triton GEMM reaches
+  double dramBandwidth = 0; ///< bytes/s
+  int64_t mallBytes = 0;    ///< Infinity Cache (MALL), shared by all XCDs
+  double mallBandwidth = 0; ///< bytes/s
+  double fp16Flops = 0;     ///< dense fp16 peak, FLOP/s
+  double achievable = 0.7;  ///< fraction of the peak a Triton GEMM reaches
 };
 
 /// The described targets, in a fixed order.

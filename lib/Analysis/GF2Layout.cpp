@@ -316,7 +316,8 @@ SmallVector<int> mlir::triton_mfma::rrefPivots(SmallVectorImpl<uint64_t> &rows,
 
 /// Basis of {x : <x, v> = 0 for all v in vectors}, one vector per free
 /// column, ascending.
-FlatBases mlir::triton_mfma::nullspaceBasis(ArrayRef<int32_t> vectors, int dim) {
+FlatBases mlir::triton_mfma::nullspaceBasis(ArrayRef<int32_t> vectors,
+                                            int dim) {
   SmallVector<uint64_t> rows;
   for (int32_t v : vectors)
     rows.push_back(uint64_t(uint32_t(v)));
@@ -337,8 +338,7 @@ FlatBases mlir::triton_mfma::nullspaceBasis(ArrayRef<int32_t> vectors, int dim) 
 /// A basis of span(b1) ∩ span(b2). For unit vectors: b1's common elements,
 /// in b1's order; otherwise via nullspaces (as Triton does).
 FlatBases mlir::triton_mfma::intersectionBasis(ArrayRef<int32_t> b1,
-                                               ArrayRef<int32_t> b2,
-                                               int dim) {
+                                               ArrayRef<int32_t> b2, int dim) {
   auto pow2 = [](int32_t x) { return x > 0 && llvm::isPowerOf2_32(x); };
   if (llvm::all_of(b1, pow2) && llvm::all_of(b2, pow2)) {
     FlatBases r;

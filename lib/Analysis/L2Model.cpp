@@ -66,12 +66,8 @@ struct IntArith {
   using Value = int64_t;
   Value constant(int64_t v) { return v; }
   Value widen(Value v) { return v; }
-  Value mul(Value a, Value b) {
-    return int64_t(uint64_t(a) * uint64_t(b));
-  }
-  Value add(Value a, Value b) {
-    return int64_t(uint64_t(a) + uint64_t(b));
-  }
+  Value mul(Value a, Value b) { return int64_t(uint64_t(a) * uint64_t(b)); }
+  Value add(Value a, Value b) { return int64_t(uint64_t(a) + uint64_t(b)); }
   Value greater(Value a, Value b) { return a > b; }
   Value both(Value a, Value b) { return a && b; }
 };
@@ -163,7 +159,8 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
     SmallVector<L2Operand> operands;
     for (const llvm::json::Value &o : *opsJ) {
       const llvm::json::Object *obj = o.getAsObject();
-      std::optional<int64_t> bytes = obj ? obj->getInteger("bytes") : std::nullopt;
+      std::optional<int64_t> bytes =
+          obj ? obj->getInteger("bytes") : std::nullopt;
       const llvm::json::Array *movedJ = obj ? obj->getArray("moved") : nullptr;
       if (!bytes || !movedJ)
         return errorJSON("an operand is {\"bytes\": int, \"moved\": [dim...]}");
@@ -177,9 +174,8 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
       }
       operands.push_back(op);
     }
-    StockOrderGuard<int64_t> v =
-        evaluateStockOrderMisses(sizes, unsigned(*farDim), operands,
-                                 concurrent, m.effectiveL2Bytes());
+    StockOrderGuard<int64_t> v = evaluateStockOrderMisses(
+        sizes, unsigned(*farDim), operands, concurrent, m.effectiveL2Bytes());
     out["total_programs"] = v.totalPrograms;
     out["streamed_bytes"] = v.streamedBytes;
     out["misses"] = v.misses != 0;

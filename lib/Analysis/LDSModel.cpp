@@ -616,10 +616,12 @@ mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
     for (Value in : op->getOperands()) {
       auto t = dyn_cast<RankedTensorType>(in.getType());
       if (!t)
-        return failWith(error, opname::Reduce + " operand is not a ranked tensor");
+        return failWith(error,
+                        opname::Reduce + " operand is not a ranked tensor");
       unsigned bw = getLDSBitwidth(t.getElementType());
       if (bw == 0)
-        return failWith(error, opname::Reduce + " element type without a width");
+        return failWith(error,
+                        opname::Reduce + " element type without a width");
       // Each round is an LDS round trip reg -> tmp, sized as such.
       bytes += swizzledScratch(target, reg, tmp, bw).elements * bw / 8;
     }
@@ -646,9 +648,9 @@ FailureOr<int64_t> mlir::triton_mfma::scratchBytesOf(const TargetModel &target,
     return reduceScratchBytes(target, op, error);
   // Operations that may need scratch but are not modelled: refuse rather
   // than guess. Atomics only need scratch when their result is used.
-  bool atomic = isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS,
-                        opname::BufferAtomicRMW, opname::BufferAtomicCAS,
-                        opname::LocalAtomicScatterRMW);
+  bool atomic =
+      isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS, opname::BufferAtomicRMW,
+              opname::BufferAtomicCAS, opname::LocalAtomicScatterRMW);
   if (atomic || isAnyOp(op, opname::Scan, opname::Gather, opname::Histogram,
                         opname::Call, opname::WarpSpecialize)) {
     if (atomic && op->use_empty())

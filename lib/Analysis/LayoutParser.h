@@ -35,8 +35,8 @@ struct ParsedValue {
   bool boolValue = false;
   std::vector<ParsedValue> elements;                        // Array
   std::vector<std::pair<std::string, ParsedValue>> entries; // Dict
-  std::vector<size_t> keyPositions;                   // Dict
-  LayoutPtr layout;                                   // Layout
+  std::vector<size_t> keyPositions;                         // Dict
+  LayoutPtr layout;                                         // Layout
 };
 
 constexpr unsigned kMaxDepth = 64;

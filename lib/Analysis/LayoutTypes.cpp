@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TritonMFMA/Layouts.h"
 #include "LayoutParser.h"
+#include "TritonMFMA/Layouts.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -398,7 +398,7 @@ SmallVector<unsigned> PaddedSharedLayout::getOrder() const {
 }
 
 BasisList PaddedSharedLayout::getIdentityOffsetBases(ArrayRef<int64_t> shape,
-                                                   ArrayRef<unsigned> order) {
+                                                     ArrayRef<unsigned> order) {
   BasisList bases;
   unsigned rank = shape.size();
   for (unsigned d : order) {

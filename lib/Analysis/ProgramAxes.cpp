@@ -27,9 +27,8 @@ namespace {
 bool isScalar(Value v) { return !isa<ShapedType>(v.getType()); }
 
 bool isDivRem(Operation *op) {
-  return isAnyOp(op, opname::DivSI, opname::DivUI, opname::RemSI,
-                 opname::RemUI, opname::FloorDivSI, opname::CeilDivSI,
-                 opname::CeilDivUI);
+  return isAnyOp(op, opname::DivSI, opname::DivUI, opname::RemSI, opname::RemUI,
+                 opname::FloorDivSI, opname::CeilDivSI, opname::CeilDivUI);
 }
 
 std::string locString(Location loc) {
@@ -334,7 +333,8 @@ void ProgramAxes::findHazards() {
     if (!orderHazard.empty())
       return;
     if (isOp(op, opname::AtomicCAS))
-      orderHazard = (opname::AtomicCAS + " at " + locString(op->getLoc())).str();
+      orderHazard =
+          (opname::AtomicCAS + " at " + locString(op->getLoc())).str();
     else if (isOp(op, opname::AtomicRMW) && op->getNumResults() == 1 &&
              !op->getResult(0).use_empty())
       orderHazard = (opname::AtomicRMW + " whose result is used at " +

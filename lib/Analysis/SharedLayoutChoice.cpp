@@ -49,10 +49,9 @@ FailureOr<SwizzledSharedLayout> mlir::triton_mfma::chooseDotOperandSharedLayout(
       return shared;
     }
     // Triton: 64 banks on gfx950, 32 before (the targets' LDS banks).
-    const unsigned numBanks =
-                       getTargetInfo(isGFX950 ? GfxArch::GFX950
-                                              : GfxArch::GFX942)
-                           .ldsBanks,
+    const unsigned numBanks = getTargetInfo(isGFX950 ? GfxArch::GFX950
+                                                     : GfxArch::GFX942)
+                                  .ldsBanks,
                    bankBitWidth = 32, simdWidth = 16;
     int innerDimLength = shape[shared.order[0]];
     int elemsPerOneBanksRow = (numBanks * bankBitWidth) / bits;

@@ -121,8 +121,8 @@ bool FuncOp::isPublicDefinition() const {
 
 std::optional<StringRef> CallOp::getCallee() const {
   std::optional<Attribute> a = op->getInherentAttr("callee");
-  if (auto sym = a ? dyn_cast_or_null<FlatSymbolRefAttr>(*a)
-                   : FlatSymbolRefAttr())
+  if (auto sym =
+          a ? dyn_cast_or_null<FlatSymbolRefAttr>(*a) : FlatSymbolRefAttr())
     return sym.getValue();
   return std::nullopt;
 }
@@ -254,19 +254,19 @@ Value GenericBuilder::binary(StringRef name, Value lhs, Value rhs) {
   SmallVector<NamedAttribute, 1> props;
   if (name == opname::AddI || name == opname::SubI || name == opname::MulI) {
     MLIRContext *ctx = b.getContext();
-    props.push_back(b.getNamedAttr(
-        "overflowFlags",
-        OpaqueAttr::get(StringAttr::get(ctx, dialect::Arith), "overflow<none>",
-                        NoneType::get(ctx))));
+    props.push_back(
+        b.getNamedAttr("overflowFlags",
+                       OpaqueAttr::get(StringAttr::get(ctx, dialect::Arith),
+                                       "overflow<none>", NoneType::get(ctx))));
   }
   return create(name, {lhs, rhs}, lhs.getType(), props)->getResult(0);
 }
 
 Value GenericBuilder::cmpi(CmpIPredicate predicate, Value lhs, Value rhs) {
   return create(opname::CmpI, {lhs, rhs}, b.getI1Type(),
-                {b.getNamedAttr("predicate",
-                                b.getIntegerAttr(b.getI64Type(),
-                                                 int64_t(predicate)))})
+                {b.getNamedAttr(
+                    "predicate",
+                    b.getIntegerAttr(b.getI64Type(), int64_t(predicate)))})
       ->getResult(0);
 }
 

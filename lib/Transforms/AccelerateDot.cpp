@@ -104,9 +104,9 @@ RankedTensorType tensorTypeOf(Value v) {
 bool isElementwise(Operation *op) {
   if (isInDialect(op, dialect::Arith) || isInDialect(op, dialect::Math))
     return !isOp(op, opname::Constant);
-  return isAnyOp(op, opname::ConvertLayout, opname::FpToFp,
-                 opname::PreciseSqrt, opname::PreciseDivF, opname::ClampF,
-                 opname::MulhiUI, opname::ExternElementwise, opname::Bitcast);
+  return isAnyOp(op, opname::ConvertLayout, opname::FpToFp, opname::PreciseSqrt,
+                 opname::PreciseDivF, opname::ClampF, opname::MulhiUI,
+                 opname::ExternElementwise, opname::Bitcast);
 }
 
 /// "file:line" of the first file location in `loc`, for remarks that name
@@ -329,13 +329,14 @@ struct MFMAAccelerateDot final
     site.bTy = tensorTypeOf(dot.getB());
     site.resTy = tensorTypeOf(op->getResult(0));
     if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
-      return op->emitError() << opname::Dot << " without ranked tensor operands";
+      return op->emitError()
+             << opname::Dot << " without ranked tensor operands";
     unsigned rank = site.resTy.getRank();
     assert((rank == 2 || rank == 3) && "declined before analysis");
     std::optional<unsigned> numWarps = lookupNumWarps(op);
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
-      return op->emitError() << "no power-of-two " << attrname::NumWarps
-                             << " for this dot";
+      return op->emitError()
+             << "no power-of-two " << attrname::NumWarps << " for this dot";
 
     bool tf32 = DotOp(op).isTF32();
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
@@ -687,8 +688,7 @@ struct MFMAAccelerateDot final
                   " (not gfx90a, gfx942 or gfx950)")
                      .str();
     else if (!tpw || *tpw != 64)
-      declined = "waves of " +
-                 (tpw ? std::to_string(*tpw) : std::string("?")) +
+      declined = "waves of " + (tpw ? std::to_string(*tpw) : std::string("?")) +
                  " threads (CDNA MFMA needs 64)";
     if (!declined.empty()) {
       // The whole module, so that one pass lowers all of its dots.

@@ -182,8 +182,7 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
                                    : FailureOr<Value>(failure());
   Operation *def = v.getDefiningOp();
   if (def->getNumRegions() != 0 || def->getNumResults() != 1 ||
-      !(isInDialect(def, dialect::Arith) ||
-        isOp(def, opname::GetNumPrograms)))
+      !(isInDialect(def, dialect::Arith) || isOp(def, opname::GetNumPrograms)))
     return failure();
   for (Value o : def->getOperands())
     if (failed(materialize(o, e, map, pa, entry, depth + 1)))
@@ -192,7 +191,6 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
   e.built.insert(c);
   return c->getResult(0);
 }
-
 
 /// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
 int64_t getSharedBytes(Operation *func) {
@@ -419,9 +417,8 @@ struct MFMAGridOrder final
         return decline("no L2 figures for target '" + target +
                        "' (set l2-bytes and num-cus, or mode=on)");
       plan.guarded = true;
-      plan.concurrent =
-          model.concurrentPrograms(lookupNumWarps(module).value_or(4),
-                                   getSharedBytes(func));
+      plan.concurrent = model.concurrentPrograms(
+          lookupNumWarps(module).value_or(4), getSharedBytes(func));
       plan.threshold = model.effectiveL2Bytes();
     }
 

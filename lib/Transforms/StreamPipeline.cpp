@@ -307,8 +307,8 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
 
   Operation *offender = nullptr;
   forOp->getRegion(0).walk([&](Operation *op) {
-    if (!offender && (isAnyOp(op, opname::For, opname::While) ||
-                      mayWriteGlobalMemory(op)))
+    if (!offender &&
+        (isAnyOp(op, opname::For, opname::While) || mayWriteGlobalMemory(op)))
       offender = op;
   });
   if (offender) {
@@ -405,9 +405,9 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
       unsigned bits = type.getElementType().isIntOrFloat()
                           ? type.getElementType().getIntOrFloatBitWidth()
                           : 0;
-      FailureOr<SwizzledSharedLayout> shared =
-          chooseDotOperandSharedLayout(type.getShape(), bits, *blocked,
-                             *cast<DotOperandLayout>(dotLayout.get()), reason);
+      FailureOr<SwizzledSharedLayout> shared = chooseDotOperandSharedLayout(
+          type.getShape(), bits, *blocked,
+          *cast<DotOperandLayout>(dotLayout.get()), reason);
       if (failed(shared)) {
         reject(reason);
         continue;
@@ -541,8 +541,7 @@ void transform(LoopPlan &plan) {
   // 2. Buffers and prologue.
   Value hasFirst = g.cmpi(CmpIPredicate::slt, plan.lb, plan.ub);
   for (Operand &op : plan.operands)
-    op.buffer =
-        GenericBuilder(b, op.load->getLoc()).localAlloc(op.bufferType);
+    op.buffer = GenericBuilder(b, op.load->getLoc()).localAlloc(op.bufferType);
   {
     IRMapping first;
     first.map(iv, plan.lb);
@@ -566,10 +565,8 @@ void transform(LoopPlan &plan) {
   lastIvChain.push_back(g.binary(opname::SubI, plan.ub, plan.lb));
   lastIvChain.push_back(
       g.binary(opname::SubI, lastIvChain.back(), lastIvChain.front()));
-  lastIvChain.push_back(
-      g.binary(opname::DivSI, lastIvChain.back(), plan.step));
-  lastIvChain.push_back(
-      g.binary(opname::MulI, lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.binary(opname::DivSI, lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.binary(opname::MulI, lastIvChain.back(), plan.step));
   lastIvChain.push_back(g.binary(opname::AddI, plan.lb, lastIvChain.back()));
   Value lastIv = lastIvChain.back();
   Value mainUb = g.binary(opname::SubI, plan.ub, plan.step);
@@ -631,8 +628,9 @@ void transform(LoopPlan &plan) {
       op.alloc->erase();
     } else {
       OpBuilder at(op.convert);
-      Value read = GenericBuilder(at, op.convert->getLoc())
-                       .localLoad(op.buffer, op.convert->getResult(0).getType());
+      Value read =
+          GenericBuilder(at, op.convert->getLoc())
+              .localLoad(op.buffer, op.convert->getResult(0).getType());
       op.convert->getResult(0).replaceAllUsesWith(read);
       op.convert->erase();
     }
