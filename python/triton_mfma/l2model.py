@@ -198,7 +198,7 @@ def predict_gemm(target: Target, c: GemmConfig, grouped: bool) -> float:
     operand with n twins per tile is read 1 + (n - 1) f(d) times.
     Row-major (N tiles fast): A's twins are adjacent, B's n_n apart. Grouped (GROUP_M, M fastest in groups of
     `group` rows): B's twins are adjacent inside a group and `group` x n_n apart across groups, A's `group`
-    apart. Multi-XCD parts: each XCD is a machine of P/8 programs with its own L2 (the pass gives each XCD a
+    apart. Multi-XCD parts: each XCD is a machine of P/xcds programs with its own L2 (the pass gives each XCD a
     contiguous chunk of the grouped order; in row-major each XCD sees every 8th column).
     (An earlier version spread program starts evenly instead of in waves; it predicted the plain order 0.86x of
     grouped for the H200 8192^3 bench GEMM, measured 0.99-1.00x.)"""

@@ -91,7 +91,7 @@ def register_occupancy(arch: str, vgpr_total: int, sgprs: int, waves_per_eu: int
 
 
 def vgpr_budget(arch: str, waves: int) -> int:
-    """Registers per lane (VGPR+AGPR) that let `waves` waves share a SIMD (512 // waves, granule-aligned)."""
+    """Registers per lane (VGPR+AGPR) that let `waves` waves share a SIMD (vgpr_file // waves, granule-aligned)."""
     t = target(arch)
     return (t.vgpr_file // max(1, waves)) // t.vgpr_granule * t.vgpr_granule
 
