@@ -217,7 +217,7 @@ std::optional<unsigned> lookupNumWarps(Operation *op);
 std::optional<StringRef> getTarget(ModuleOp module);
 /// `ttg.threads-per-warp` of the module, if any.
 std::optional<unsigned> getThreadsPerWarp(ModuleOp module);
-/// The `tt.func`s directly in the module, and all of them (nested too).
+/// Every `tt.func` of the module, in walk (post-)order.
 SmallVector<Operation *> getFunctions(ModuleOp module);
 
 //===----------------------------------------------------------------------===//

@@ -463,7 +463,7 @@ struct MFMAGridOrder final
   /// program ids.
   LogicalResult rewrite(const ProgramAxes &pa, const Plan &plan) {
     Operation *func = pa.getFunc();
-    Block *entry = &func->getRegion(0).front();
+    Block *entry = FuncOp(func).getEntryBlock();
     ArrayRef<GridDim> dims = pa.getDims();
     unsigned nDims = dims.size();
 
