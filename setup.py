@@ -39,7 +39,7 @@ from setuptools.command.sdist import sdist
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 NATIVE_PKG = "triton_mfma._native"
-NATIVE_FILES = ("libTritonMFMA.so", "mfma-opt")
+NATIVE_FILES = ("libTritonMFMA.so", "mfma-opt", "passes.json")
 PTH_NAME = "triton_mfma_autoload.pth"
 PTH_LINE = (
     'import os; os.environ.get("TRITON_CODEGEN_AMD", "0") not in ("", "0") '

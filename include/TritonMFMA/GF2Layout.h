@@ -161,6 +161,23 @@ SmallVector<std::string> standardOutDimNames(unsigned rank);
 /// each non-zero row.
 SmallVector<int> rrefPivots(SmallVectorImpl<uint64_t> &rows, int numCols);
 
+//===----------------------------------------------------------------------===//
+// Subspaces of GF(2)^dim on flat bases (a basis vector is an int, bit i its
+// coordinate i; see GF2Layout::getFlatBases)
+//===----------------------------------------------------------------------===//
+
+using FlatBases = SmallVector<int32_t>;
+
+/// Basis of {x : <x, v> = 0 for all v in vectors}, one vector per free
+/// column of the echelon form, ascending.
+FlatBases nullspaceBasis(ArrayRef<int32_t> vectors, int dim);
+/// A basis of span(b1) ∩ span(b2). For unit vectors: b1's common elements,
+/// in b1's order; otherwise via nullspaces (as Triton does).
+FlatBases intersectionBasis(ArrayRef<int32_t> b1, ArrayRef<int32_t> b2,
+                            int dim);
+/// `v` without its zero vectors.
+FlatBases removeZeros(ArrayRef<int32_t> v);
+
 class Layout;
 /// The linear layout Triton 3.9 gives a register (distributed) layout for a
 /// tensor of `shape`, with input dimensions register, lane, warp, block and

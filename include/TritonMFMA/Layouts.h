@@ -309,6 +309,10 @@ struct PaddedSharedLayout final : Layout {
   SmallVector<int64_t> getShape() const { return linear.getOutDimSizes(rank); }
   /// Whether the short `{order, shape}` form describes it exactly.
   bool isIdentity() const;
+  /// Offset bases of identityStandardND(shape, order): for each dimension in
+  /// `order` (fastest first), log2(shape[d]) unit steps along d.
+  static BasisList getIdentityOffsetBases(ArrayRef<int64_t> shape,
+                                          ArrayRef<unsigned> order);
   static bool classof(const Layout *l) {
     return l->getKind() == LayoutKind::PaddedShared;
   }
@@ -459,6 +463,36 @@ FailureOr<SmallVector<int64_t>> getShape(Type type);
 /// Layout of a tensor (its encoding) or memdesc (its shared encoding); null if
 /// none, non-ttg, or unparsable.
 LayoutPtr getLayout(Type type);
+
+//===----------------------------------------------------------------------===//
+// Triton's choices
+//===----------------------------------------------------------------------===//
+
+/// Triton's choice of shared layout for a dot operand stored from `src`
+/// (a blocked layout) and read as `dotOp`
+/// (SwizzledSharedEncodingAttr::get(dotOpEnc, shape, order, cga, bits,
+/// needTrans = false), which the AMD and NVIDIA pipeliners call):
+///  - amd_mfma parent: AMDMfmaEncodingAttr::composeSharedLayoutForOperand;
+///  - nvidia_mma parent (Ampere/Hopper mma v2 path): the NVIDIA builder.
+/// The memory order is the blocked layout's order (batch dimension last).
+FailureOr<SwizzledSharedLayout>
+chooseDotOperandSharedLayout(ArrayRef<int64_t> shape, unsigned bits,
+                             const BlockedLayout &src,
+                             const DotOperandLayout &dotOp, std::string &why);
+
+//===----------------------------------------------------------------------===//
+// Pointers and element sizes
+//===----------------------------------------------------------------------===//
+
+/// `!tt.ptr<T[, address space]>` (an OpaqueType in our MLIR).
+bool isTritonPointerType(Type type);
+/// T of `!tt.ptr<T[, address space]>`, parsed in the type's context; null
+/// if `type` is not a pointer or T does not parse.
+Type getPointeeType(Type type);
+/// Bytes of one element of `type` or of its element type (int/float/index;
+/// `!tt.ptr<T>` gives T's); nullopt for anything else (pointers to pointers,
+/// tensor descriptors, ...).
+std::optional<int64_t> getElementBytes(Type type);
 
 } // namespace mlir::triton_mfma
 

@@ -1,11 +1,15 @@
 //===- Passes.td - triton-mfma pass definitions ------------*- tablegen -*-===//
 //
 // One pass, one name in five places: the def below, the flag (mfma-<kebab>),
-// lib/Transforms/<Name>.cpp, the Python name, test/lit/<kebab>.mlir.
+// lib/Transforms/<Name>.cpp, the Python name, test/lit/<kebab>.mlir. Options
+// are declared here only: the build turns this file into the pass registry
+// Python reads (_native/passes.json, cmake/passes_json.py).
 //
 // All passes run on generic TTGIR: tt/ttg/amdg/arith/scf/... are unregistered
-// dialects in our MLIR, so operations are matched by name and layouts are read
-// through the layout model (TritonMFMA/Layouts.h).
+// dialects in our MLIR, so operations are matched by name (the names, views
+// and builder of TritonMFMA/GenericIR.h) and layouts are read through the
+// layout model (TritonMFMA/Layouts.h). Each pass records its outcome per run
+// (TritonMFMA/PassOutcome.h): applied, unchanged or declined, with a reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,7 +113,7 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
     Option<"groupSize", "group-size", "unsigned", /*default=*/"8",
            "Values of the fast dimension(s) per group (0: no grouping)">,
     Option<"l2Bytes", "l2-bytes", "int64_t", /*default=*/"0",
-           "L2 bytes (per XCD); 0: the target's (L2Model.h)">,
+           "L2 bytes (per XCD); 0: the target's (TargetInfo.h)">,
     Option<"l2EffectivePercent", "l2-effective-percent", "unsigned",
            /*default=*/"0",
            "Percent of L2 a shared tile can count on; 0: the target's">,

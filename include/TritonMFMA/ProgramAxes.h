@@ -26,6 +26,8 @@
 #ifndef TRITONMFMA_PROGRAMAXES_H
 #define TRITONMFMA_PROGRAMAXES_H
 
+#include "TritonMFMA/L2Model.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -37,8 +39,8 @@
 
 namespace mlir::triton_mfma {
 
-/// Bit set over ProgramAxes::dims (at most 6 dimensions: 3 axes x lo/hi).
-using DimMask = uint32_t;
+// DimMask (L2Model.h): a bit set over ProgramAxes::dims (at most 6
+// dimensions: 3 axes x lo/hi).
 
 struct GridDim {
   enum class Kind { Whole, Lo, Hi };
@@ -129,10 +131,6 @@ private:
 
 /// Trip count of an scf.for whose bounds are `arith.constant`s.
 std::optional<int64_t> getConstantTripCount(Operation *forOp);
-/// The integer value of an `arith.constant` (scalar) defining `v`.
-std::optional<int64_t> getConstantInt(Value v);
-/// Bytes of one element of `type` (int/float; `!tt.ptr<T>` gives T's).
-std::optional<int64_t> getElementBytes(Type type);
 
 } // namespace mlir::triton_mfma
 

@@ -314,6 +314,52 @@ SmallVector<int> mlir::triton_mfma::rrefPivots(SmallVectorImpl<uint64_t> &rows,
   return pivots;
 }
 
+/// Basis of {x : <x, v> = 0 for all v in vectors}, one vector per free
+/// column, ascending.
+FlatBases mlir::triton_mfma::nullspaceBasis(ArrayRef<int32_t> vectors,
+                                            int dim) {
+  SmallVector<uint64_t> rows;
+  for (int32_t v : vectors)
+    rows.push_back(uint64_t(uint32_t(v)));
+  SmallVector<int> pivots = rrefPivots(rows, dim);
+  FlatBases basis;
+  for (int free = 0; free < dim; ++free) {
+    if (llvm::is_contained(pivots, free))
+      continue;
+    uint64_t vec = uint64_t(1) << free;
+    for (uint64_t r : rows)
+      if (r && (r & (uint64_t(1) << free)))
+        vec ^= uint64_t(1) << llvm::countr_zero(r);
+    basis.push_back(int32_t(vec));
+  }
+  return basis;
+}
+
+/// A basis of span(b1) ∩ span(b2). For unit vectors: b1's common elements,
+/// in b1's order; otherwise via nullspaces (as Triton does).
+FlatBases mlir::triton_mfma::intersectionBasis(ArrayRef<int32_t> b1,
+                                               ArrayRef<int32_t> b2, int dim) {
+  auto pow2 = [](int32_t x) { return x > 0 && llvm::isPowerOf2_32(x); };
+  if (llvm::all_of(b1, pow2) && llvm::all_of(b2, pow2)) {
+    FlatBases r;
+    for (int32_t b : b1)
+      if (b != 0 && llvm::is_contained(b2, b))
+        r.push_back(b);
+    return r;
+  }
+  FlatBases joint = nullspaceBasis(b1, dim);
+  joint.append(nullspaceBasis(b2, dim));
+  return nullspaceBasis(joint, dim);
+}
+
+FlatBases mlir::triton_mfma::removeZeros(ArrayRef<int32_t> v) {
+  FlatBases r;
+  for (int32_t x : v)
+    if (x != 0)
+      r.push_back(x);
+  return r;
+}
+
 /// Splits a flat value over dimensions (name, log2 size), first least
 /// significant.
 static GF2Layout::Basis splitFlat(int64_t v,

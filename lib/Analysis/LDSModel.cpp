@@ -1,7 +1,8 @@
 //===- LDSModel.cpp - LDS bytes as Triton 3.9 allocates them --------------===//
 //
 // Three parts, each our own code following facts read from Triton 3.9 and
-// checked against it (test/python/test_lds_model.py):
+// checked against it (test/python/test_lds_model.py); the first two are
+// here, the third in LDSAllocation.cpp, the GF(2) algebra in GF2Layout.cpp:
 //
 //  1. Does a conversion need LDS? Convert the layouts to GF(2) maps, build the
 //     conversion map dst -> src and quotient out the block, warp, lane and
@@ -24,7 +25,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/LDSModel.h"
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/TargetInfo.h"
 
 #include "mlir/Analysis/Liveness.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -67,19 +70,16 @@ FailureOr<TargetModel> TargetModel::fromTarget(StringRef target,
   t.arch = arch.str();
   if (vendor == "hip") {
     t.isHip = true;
-    if (arch == "gfx90a" || arch == "gfx942") {
-      t.ldsBytes = 64 * 1024;
-      t.numBanks = 32;
-      t.loadLaneTile128 = {0, 1, 4};
-    } else if (arch == "gfx950") {
-      t.ldsBytes = 160 * 1024;
-      t.numBanks = 64;
-      t.loadLaneTile128 = {0, 1, 3, 4};
-    } else {
+    const TargetInfo *info = lookupTargetInfo(target);
+    if (!info) {
       if (error)
         *error = ("no LDS model for hip target '" + arch + "'").str();
       return failure();
     }
+    t.ldsBytes = info->ldsPerWorkgroup;
+    t.numBanks = info->ldsBanks;
+    t.loadLaneTile128.assign(info->loadLaneTile128.begin(),
+                             info->loadLaneTile128.end());
     return t;
   }
   if (vendor == "cuda") {
@@ -89,9 +89,13 @@ FailureOr<TargetModel> TargetModel::fromTarget(StringRef target,
         *error = ("bad cuda target '" + target + "'").str();
       return failure();
     }
-    // Opt-in shared memory per block (CUDA programming guide).
-    t.ldsBytes = cc >= 90 ? 227 * 1024 : cc >= 80 ? 163 * 1024 : 99 * 1024;
-    t.numBanks = 32;
+    if (const TargetInfo *info = lookupTargetInfo(target)) {
+      t.ldsBytes = info->ldsPerWorkgroup;
+      t.numBanks = info->ldsBanks;
+    } else {
+      t.ldsBytes = getCudaSharedPerBlock(cc);
+      t.numBanks = getCudaSharedBanks();
+    }
     return t;
   }
   if (error)
@@ -101,18 +105,18 @@ FailureOr<TargetModel> TargetModel::fromTarget(StringRef target,
 
 FailureOr<TargetModel> TargetModel::fromModule(ModuleOp module,
                                                std::string *error) {
-  auto target = module->getAttrOfType<StringAttr>("ttg.target");
+  std::optional<StringRef> target = getTarget(module);
   if (!target) {
     if (error)
-      *error = "module has no ttg.target attribute";
+      *error = ("module has no " + attrname::Target + " attribute").str();
     return failure();
   }
   unsigned tpw = 64;
-  if (auto a = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp"))
-    tpw = unsigned(a.getInt());
-  else if (target.getValue().starts_with("cuda"))
+  if (std::optional<unsigned> a = getThreadsPerWarp(module))
+    tpw = *a;
+  else if (target->starts_with("cuda"))
     tpw = 32;
-  return fromTarget(target.getValue(), tpw, error);
+  return fromTarget(*target, tpw, error);
 }
 
 StringRef mlir::triton_mfma::stringifyConvertPath(ConvertPath path) {
@@ -129,81 +133,20 @@ StringRef mlir::triton_mfma::stringifyConvertPath(ConvertPath path) {
 
 unsigned mlir::triton_mfma::getLDSBitwidth(Type elementType) {
   // Pointers are 64-bit; `!tt.ptr<...>` is an opaque type in our MLIR.
-  if (auto opaque = dyn_cast<OpaqueType>(elementType))
-    if (opaque.getDialectNamespace() == "tt" &&
-        opaque.getTypeData().starts_with("ptr"))
-      return 64;
+  if (isTritonPointerType(elementType))
+    return 64;
   if (elementType.isIntOrIndexOrFloat() && !elementType.isIndex())
     return std::max(8u, elementType.getIntOrFloatBitWidth());
   return 0;
 }
 
 //===----------------------------------------------------------------------===//
-// GF(2) helpers on flat bases
+// Triton's swizzled LDS layout and warp-shuffle test on flat bases
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-using Flat = SmallVector<int32_t>;
-
-
-/// Basis of {x : <x, v> = 0 for all v in vectors}, one vector per free
-/// column, ascending.
-Flat nullspaceBasis(ArrayRef<int32_t> vectors, int dim) {
-  SmallVector<uint64_t> rows;
-  for (int32_t v : vectors)
-    rows.push_back(uint64_t(uint32_t(v)));
-  SmallVector<int> pivots = rrefPivots(rows, dim);
-  Flat basis;
-  for (int free = 0; free < dim; ++free) {
-    if (llvm::is_contained(pivots, free))
-      continue;
-    uint64_t vec = uint64_t(1) << free;
-    for (uint64_t r : rows)
-      if (r && (r & (uint64_t(1) << free)))
-        vec ^= uint64_t(1) << llvm::countr_zero(r);
-    basis.push_back(int32_t(vec));
-  }
-  return basis;
-}
-
-/// Unit vectors completing `basis` to the whole space (the non-pivot
-/// columns of its echelon form), ascending.
-Flat complementBasis(ArrayRef<int32_t> basis, int dim) {
-  SmallVector<uint64_t> rows;
-  for (int32_t v : basis)
-    rows.push_back(uint64_t(uint32_t(v)));
-  SmallVector<int> pivots = rrefPivots(rows, dim);
-  Flat comp;
-  for (int i = 0; i < dim; ++i)
-    if (!llvm::is_contained(pivots, i))
-      comp.push_back(int32_t(1) << i);
-  return comp;
-}
-
-/// A basis of span(b1) ∩ span(b2). For unit vectors: b1's common elements,
-/// in b1's order; otherwise via nullspaces (as Triton does).
-Flat intersectionBasis(ArrayRef<int32_t> b1, ArrayRef<int32_t> b2, int dim) {
-  auto pow2 = [](int32_t x) { return x > 0 && llvm::isPowerOf2_32(x); };
-  if (llvm::all_of(b1, pow2) && llvm::all_of(b2, pow2)) {
-    Flat r;
-    for (int32_t b : b1)
-      if (b != 0 && llvm::is_contained(b2, b))
-        r.push_back(b);
-    return r;
-  }
-  Flat joint = nullspaceBasis(b1, dim);
-  joint.append(nullspaceBasis(b2, dim));
-  return nullspaceBasis(joint, dim);
-}
-
-Flat removeZeros(ArrayRef<int32_t> v) {
-  Flat r;
-  for (int32_t x : v)
-    if (x != 0)
-      r.push_back(x);
-  return r;
-}
+using Flat = FlatBases;
 
 /// The vector basis of an LDS round trip between `src` and `dst` (flattened,
 /// one output dimension): register bits common to both, at most 128 bits;
@@ -628,17 +571,17 @@ static GF2Layout interLayout(const GF2Layout &l, unsigned axis) {
 FailureOr<int64_t>
 mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
                                       std::string *error) {
-  auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
+  std::optional<unsigned> axisAttr = ReduceOp(op).getAxis();
   if (!axisAttr || op->getNumOperands() == 0)
-    return failWith(error, "tt.reduce without axis or operands");
-  unsigned axis = unsigned(axisAttr.getInt());
+    return failWith(error, opname::Reduce + " without axis or operands");
+  unsigned axis = *axisAttr;
   FailureOr<TensorInfo> src = getTensorInfo(op->getOperand(0).getType(), error);
   if (failed(src))
     return failure();
   if (!src->layout)
-    return failWith(error, "tt.reduce operand has no #ttg layout");
+    return failWith(error, opname::Reduce + " operand has no #ttg layout");
   if (axis >= src->shape.size())
-    return failWith(error, "tt.reduce axis out of range");
+    return failWith(error, opname::Reduce + " axis out of range");
   FailureOr<GF2Layout> ll =
       toGF2Layout(*src->layout, src->shape, target.threadsPerWarp, error);
   if (failed(ll))
@@ -667,16 +610,18 @@ mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
   int64_t best = 0;
   for (int round = 0; !isReduced(reg); ++round) {
     if (round > 3)
-      return failWith(error, "tt.reduce: too many rounds");
+      return failWith(error, opname::Reduce + ": too many rounds");
     GF2Layout tmp = interLayout(reg, axis);
     int64_t bytes = 0;
     for (Value in : op->getOperands()) {
       auto t = dyn_cast<RankedTensorType>(in.getType());
       if (!t)
-        return failWith(error, "tt.reduce operand is not a ranked tensor");
+        return failWith(error,
+                        opname::Reduce + " operand is not a ranked tensor");
       unsigned bw = getLDSBitwidth(t.getElementType());
       if (bw == 0)
-        return failWith(error, "tt.reduce element type without a width");
+        return failWith(error,
+                        opname::Reduce + " element type without a width");
       // Each round is an LDS round trip reg -> tmp, sized as such.
       bytes += swizzledScratch(target, reg, tmp, bw).elements * bw / 8;
     }
@@ -693,369 +638,26 @@ mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
 FailureOr<int64_t> mlir::triton_mfma::scratchBytesOf(const TargetModel &target,
                                                      Operation *op,
                                                      std::string *error) {
-  StringRef name = op->getName().getStringRef();
-  if (name == "ttg.convert_layout") {
+  if (isOp(op, opname::ConvertLayout)) {
     FailureOr<ConvertCost> c = analyzeConvertOp(target, op, error);
     if (failed(c))
       return failure();
     return c->scratchBytes;
   }
-  if (name == "tt.reduce")
+  if (isOp(op, opname::Reduce))
     return reduceScratchBytes(target, op, error);
   // Operations that may need scratch but are not modelled: refuse rather
-  // than guess.
-  static const char *const kUnmodelled[] = {"tt.scan",
-                                            "tt.gather",
-                                            "tt.histogram",
-                                            "tt.call",
-                                            "ttg.warp_specialize",
-                                            "tt.atomic_rmw",
-                                            "tt.atomic_cas",
-                                            "amdg.buffer_atomic_rmw",
-                                            "amdg.buffer_atomic_cas",
-                                            "ttg.local_atomic_scatter_rmw"};
-  for (const char *u : kUnmodelled)
-    if (name == u) {
-      // Atomics only need scratch when their result is used.
-      if (StringRef(u).contains("atomic") && op->use_empty())
-        return int64_t(0);
-      return failWith(error,
-                      Twine("LDS scratch of '") + name + "' is not modelled");
-    }
+  // than guess. Atomics only need scratch when their result is used.
+  bool atomic =
+      isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS, opname::BufferAtomicRMW,
+              opname::BufferAtomicCAS, opname::LocalAtomicScatterRMW);
+  if (atomic || isAnyOp(op, opname::Scan, opname::Gather, opname::Histogram,
+                        opname::Call, opname::WarpSpecialize)) {
+    if (atomic && op->use_empty())
+      return int64_t(0);
+    return failWith(error, Twine("LDS scratch of '") +
+                               op->getName().getStringRef() +
+                               "' is not modelled");
+  }
   return int64_t(0);
-}
-
-//===----------------------------------------------------------------------===//
-// Allocation
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-bool isSharedLocalAlloc(Operation *op) {
-  if (op->getName().getStringRef() != "ttg.local_alloc" ||
-      op->getNumResults() != 1)
-    return false;
-  FailureOr<MemDescInfo> md = getMemDescInfo(op->getResult(0).getType());
-  return succeeded(md) && md->memorySpace &&
-         md->memorySpace->getKind() == LayoutKind::SharedMemory;
-}
-
-FailureOr<int64_t> explicitBytes(Operation *alloc, std::string *error) {
-  FailureOr<MemDescInfo> md =
-      getMemDescInfo(alloc->getResult(0).getType(), error);
-  if (failed(md))
-    return failure();
-  int64_t elems = 1;
-  for (int64_t s : md->allocShape)
-    elems *= s;
-  if (auto *padded = dyn_cast_or_null<PaddedSharedLayout>(md->encoding.get())) {
-    // Padding after every `interval` elements.
-    int64_t extra = 0;
-    for (auto [interval, pad] : llvm::zip(padded->intervals, padded->paddings))
-      if (interval > 0)
-        extra += (elems / interval) * pad;
-    // Triton does not pad after the last interval.
-    for (auto [interval, pad] : llvm::zip(padded->intervals, padded->paddings))
-      if (interval > 0 && elems % interval == 0 && elems >= int64_t(interval))
-        extra -= pad;
-    elems += extra;
-  }
-  unsigned bw = md->elementType ? getLDSBitwidth(md->elementType) : 0;
-  if (bw == 0)
-    return failWith(error, "local_alloc element type without a known width");
-  // Explicit buffers use the plain width (i1 is stored as a byte too).
-  return elems * bw / 8;
-}
-
-int64_t allocAlignment(Operation *alloc) {
-  if (auto a = alloc->getAttrOfType<IntegerAttr>("alignment"))
-    return a.getInt();
-  return 16;
-}
-
-bool isMemDescView(StringRef name) {
-  return name == "ttg.memdesc_index" || name == "ttg.memdesc_subslice" ||
-         name == "ttg.memdesc_trans" || name == "ttg.memdesc_reshape" ||
-         name == "ttg.memdesc_reinterpret" || name == "ttg.memdesc_subview";
-}
-
-/// Which local_allocs each value may alias: views of an alloc, and values
-/// flowing through scf.for / scf.if / scf.while (matched by name: the scf
-/// dialect is unregistered here).
-DenseMap<Value, llvm::SmallSetVector<Operation *, 2>>
-computeAliases(Operation *func) {
-  DenseMap<Value, llvm::SmallSetVector<Operation *, 2>> alias;
-  bool changed = true;
-  auto merge = [&](Value to, Value from) {
-    auto it = alias.find(from);
-    if (it == alias.end())
-      return;
-    auto copy = it->second;
-    auto &set = alias[to];
-    for (Operation *a : copy)
-      changed |= set.insert(a);
-  };
-  auto yieldOf = [](Region &r) -> Operation * {
-    if (r.empty() || r.front().empty())
-      return nullptr;
-    return &r.front().back();
-  };
-  while (changed) {
-    changed = false;
-    func->walk([&](Operation *op) {
-      StringRef name = op->getName().getStringRef();
-      if (isSharedLocalAlloc(op)) {
-        changed |= alias[op->getResult(0)].insert(op);
-      } else if (isMemDescView(name) && op->getNumOperands() > 0 &&
-                 op->getNumResults() == 1) {
-        merge(op->getResult(0), op->getOperand(0));
-      } else if (name == "scf.for" && op->getNumRegions() == 1) {
-        Block &body = op->getRegion(0).front();
-        Operation *yield = yieldOf(op->getRegion(0));
-        unsigned n = op->getNumResults();
-        for (unsigned i = 0; i < n; ++i) {
-          Value init = op->getOperand(3 + i);
-          Value arg = body.getArgument(1 + i);
-          merge(arg, init);
-          merge(op->getResult(i), init);
-          if (yield && i < yield->getNumOperands()) {
-            merge(arg, yield->getOperand(i));
-            merge(op->getResult(i), yield->getOperand(i));
-          }
-        }
-      } else if (name == "scf.if") {
-        for (Region &r : op->getRegions())
-          if (Operation *yield = yieldOf(r))
-            for (unsigned i = 0;
-                 i < op->getNumResults() && i < yield->getNumOperands(); ++i)
-              merge(op->getResult(i), yield->getOperand(i));
-      } else if (name == "scf.while" && op->getNumRegions() == 2) {
-        Block &before = op->getRegion(0).front();
-        Block &after = op->getRegion(1).front();
-        Operation *cond = yieldOf(op->getRegion(0));
-        Operation *yield = yieldOf(op->getRegion(1));
-        for (unsigned i = 0; i < before.getNumArguments(); ++i) {
-          if (i < op->getNumOperands())
-            merge(before.getArgument(i), op->getOperand(i));
-          if (yield && i < yield->getNumOperands())
-            merge(before.getArgument(i), yield->getOperand(i));
-        }
-        if (cond)
-          for (unsigned i = 1; i < cond->getNumOperands(); ++i) {
-            if (i - 1 < after.getNumArguments())
-              merge(after.getArgument(i - 1), cond->getOperand(i));
-            if (i - 1 < op->getNumResults())
-              merge(op->getResult(i - 1), cond->getOperand(i));
-          }
-      }
-    });
-  }
-  return alias;
-}
-
-struct Interval {
-  int64_t start = 0, end = std::numeric_limits<int64_t>::max();
-  bool intersects(const Interval &o) const {
-    return start < o.end && o.start < end;
-  }
-};
-
-} // namespace
-
-std::optional<size_t> LDSAllocation::bufferOf(Operation *op) const {
-  for (auto [i, b] : llvm::enumerate(buffers))
-    if (b.owner == op)
-      return i;
-  return std::nullopt;
-}
-
-int64_t LDSAllocation::explicitBytesLiveAt(Operation *op) const {
-  auto it = opIds.find(op);
-  if (it == opIds.end())
-    return 0;
-  int64_t id = it->second, bytes = 0;
-  for (const LDSBuffer &b : buffers)
-    if (b.kind == LDSBuffer::Kind::Explicit && b.owner != op &&
-        b.liveStart <= id && id < b.liveEnd)
-      bytes += b.size;
-  return bytes;
-}
-
-FailureOr<LDSAllocation>
-mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
-                               std::string *error) {
-  LDSAllocation alloc;
-  // Operation ids in post-order: a parent after everything it contains.
-  func->walk<WalkOrder::PostOrder>(
-      [&](Operation *op) { alloc.opIds[op] = int64_t(alloc.opIds.size()); });
-
-  // Buffers in Triton's order: explicit ones (pre-order), then scratch.
-  SmallVector<LDSBuffer> explicitBufs, scratchBufs;
-  std::string err;
-  bool failedOp = false;
-  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (failedOp || op == func)
-      return;
-    if (isSharedLocalAlloc(op)) {
-      FailureOr<int64_t> bytes = explicitBytes(op, &err);
-      if (failed(bytes)) {
-        failedOp = true;
-        return;
-      }
-      explicitBufs.push_back(
-          {LDSBuffer::Kind::Explicit, op, *bytes, allocAlignment(op)});
-      return;
-    }
-    FailureOr<int64_t> bytes = scratchBytesOf(target, op, &err);
-    if (failed(bytes)) {
-      err = (op->getName().getStringRef() + ": " + err).str();
-      failedOp = true;
-      return;
-    }
-    if (*bytes > 0)
-      scratchBufs.push_back({LDSBuffer::Kind::Scratch, op, *bytes, 128});
-  });
-  if (failedOp) {
-    if (error)
-      *error = err;
-    return failure();
-  }
-
-  // Liveness of explicit buffers: every value aliasing them.
-  Liveness liveness(func);
-  auto rangeOf = [&](Value v) {
-    Interval r{std::numeric_limits<int64_t>::max(),
-               std::numeric_limits<int64_t>::min()};
-    for (Operation *live : liveness.resolveLiveness(v)) {
-      int64_t id = alloc.opIds.lookup(live);
-      r.start = std::min(r.start, id);
-      r.end = std::max(r.end, id + 1);
-    }
-    return r;
-  };
-  auto aliases = computeAliases(func);
-  for (LDSBuffer &b : explicitBufs) {
-    Interval r = rangeOf(b.owner->getResult(0));
-    b.liveStart = r.start;
-    b.liveEnd = r.end;
-  }
-  // Values in operation order (operands, then results), as Triton visits
-  // them; each extends the range of the buffers it may alias.
-  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    auto extend = [&](Value v) {
-      auto it = aliases.find(v);
-      if (it == aliases.end())
-        return;
-      Interval r = rangeOf(v);
-      for (Operation *a : it->second)
-        for (LDSBuffer &b : explicitBufs)
-          if (b.owner == a) {
-            b.liveStart = std::min(b.liveStart, r.start);
-            b.liveEnd = std::max(b.liveEnd, r.end);
-          }
-    };
-    for (Value v : op->getOperands())
-      extend(v);
-    for (Value v : op->getResults())
-      extend(v);
-  });
-  for (LDSBuffer &b : scratchBufs) {
-    b.liveStart = alloc.opIds.lookup(b.owner);
-    b.liveEnd = b.liveStart + 1;
-  }
-
-  SmallVector<LDSBuffer> &bufs = alloc.buffers;
-  bufs.append(explicitBufs.begin(), explicitBufs.end());
-  bufs.append(scratchBufs.begin(), scratchBufs.end());
-  // Larger buffers first (stable).
-  SmallVector<size_t> order(bufs.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return bufs[a].size > bufs[b].size;
-  });
-  auto live = [&](size_t i) {
-    return Interval{bufs[i].liveStart, bufs[i].liveEnd};
-  };
-  auto setOffsetAligned = [&](size_t i, int64_t off) {
-    int64_t a = std::max<int64_t>(1, bufs[i].alignment);
-    bufs[i].offset = (off + a - 1) / a * a;
-    return bufs[i].offset;
-  };
-
-  // 1. First fit over liveness: slots (offset -> live range still free).
-  std::multimap<int64_t, Interval> slots;
-  slots.insert({0, Interval{}});
-  SmallVector<size_t> todo(order);
-  while (!todo.empty() && !slots.empty()) {
-    auto slotIt = slots.begin();
-    int64_t offset = slotIt->first;
-    Interval range = slotIt->second;
-    slots.erase(slotIt);
-    auto pick = llvm::find_if(todo, [&](size_t i) {
-      Interval x = live(i);
-      if (!x.intersects(range))
-        return false;
-      for (auto &s : slots)
-        if (s.second.intersects(x))
-          return false;
-      return true;
-    });
-    if (pick == todo.end())
-      continue;
-    size_t i = *pick;
-    Interval x = live(i);
-    int64_t at = setOffsetAligned(i, offset);
-    slots.insert({at + bufs[i].size, Interval{std::max(range.start, x.start),
-                                              std::min(range.end, x.end)}});
-    if (range.start < x.start)
-      slots.insert({offset, Interval{range.start, x.end}});
-    if (x.end < range.end)
-      slots.insert({offset, Interval{x.start, range.end}});
-    todo.erase(pick);
-  }
-
-  // 2. Colour until no two live-overlapping buffers overlap in memory.
-  auto interference = [&]() {
-    DenseMap<size_t, SmallVector<size_t>> g;
-    for (size_t x : order)
-      for (size_t y : order) {
-        if (x == y)
-          continue;
-        Interval xs{bufs[x].offset, bufs[x].offset + bufs[x].size};
-        Interval ys{bufs[y].offset, bufs[y].offset + bufs[y].size};
-        if (live(x).intersects(live(y)) && xs.intersects(ys))
-          g[x].push_back(y);
-      }
-    return g;
-  };
-  DenseMap<size_t, SmallVector<size_t>> graph = interference();
-  int guard = 0;
-  do {
-    alloc.totalBytes = 0;
-    DenseMap<size_t, int> colors;
-    for (size_t x : order)
-      colors[x] = x == order.front() ? 0 : -1;
-    for (size_t x : order) {
-      SmallVector<bool> available(order.size(), true);
-      for (size_t y : graph.lookup(x))
-        if (colors[y] >= 0)
-          available[colors[y]] = false;
-      colors[x] = int(llvm::find(available, true) - available.begin());
-    }
-    for (size_t x : order) {
-      int64_t newOffset = 0;
-      for (size_t y : graph.lookup(x))
-        newOffset = std::max(newOffset, bufs[y].offset + bufs[y].size);
-      if (colors[x] != 0)
-        setOffsetAligned(x, newOffset);
-      alloc.totalBytes =
-          std::max(alloc.totalBytes, bufs[x].offset + bufs[x].size);
-    }
-    graph = interference();
-  } while (!graph.empty() && ++guard < 64);
-  if (order.empty())
-    alloc.totalBytes = 0;
-  (void)target;
-  return alloc;
 }

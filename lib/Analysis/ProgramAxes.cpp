@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/ProgramAxes.h"
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -23,45 +24,19 @@ using namespace mlir::triton_mfma;
 
 namespace {
 
-Attribute getInherent(Operation *op, StringRef name) {
-  if (std::optional<Attribute> a = op->getInherentAttr(name))
-    if (*a)
-      return *a;
-  return op->getAttr(name);
-}
-
 bool isScalar(Value v) { return !isa<ShapedType>(v.getType()); }
 
-bool isDivRem(StringRef n) {
-  return n == "arith.divsi" || n == "arith.divui" || n == "arith.remsi" ||
-         n == "arith.remui" || n == "arith.floordivsi" ||
-         n == "arith.ceildivsi" || n == "arith.ceildivui";
+bool isDivRem(Operation *op) {
+  return isAnyOp(op, opname::DivSI, opname::DivUI, opname::RemSI, opname::RemUI,
+                 opname::FloorDivSI, opname::CeilDivSI, opname::CeilDivUI);
 }
 
 std::string locString(Location loc) {
-  std::string out;
-  loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l)) {
-      StringRef file = f.getFilename().getValue();
-      out = (file.rsplit('/').second.empty() ? file : file.rsplit('/').second)
-                .str() +
-            ":" + std::to_string(f.getLine());
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return out.empty() ? "?" : out;
+  return formatFileLocation(loc, LocStyle::BaseNameLine, "?");
 }
 
 std::string argName(BlockArgument arg) {
-  std::string out;
-  arg.getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      out = n.getName().str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  std::string out = getLocationName(arg.getLoc(), /*nested=*/true);
   return out.empty() ? "arg" + std::to_string(arg.getArgNumber()) : out;
 }
 
@@ -71,60 +46,16 @@ std::string argName(BlockArgument arg) {
 // Small helpers
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> mlir::triton_mfma::getConstantInt(Value v) {
-  Operation *def = v ? v.getDefiningOp() : nullptr;
-  if (!def || def->getName().getStringRef() != "arith.constant")
-    return std::nullopt;
-  if (auto i = dyn_cast_or_null<IntegerAttr>(getInherent(def, "value")))
-    return i.getValue().getSExtValue();
-  return std::nullopt;
-}
-
 std::optional<int64_t> mlir::triton_mfma::getConstantTripCount(Operation *op) {
-  if (op->getName().getStringRef() != "scf.for" || op->getNumOperands() < 3)
+  ForOp forOp(op);
+  if (!forOp || op->getNumOperands() < 3)
     return std::nullopt;
-  auto lb = getConstantInt(op->getOperand(0));
-  auto ub = getConstantInt(op->getOperand(1));
-  auto step = getConstantInt(op->getOperand(2));
+  auto lb = getConstantInt(forOp.getLowerBound());
+  auto ub = getConstantInt(forOp.getUpperBound());
+  auto step = getConstantInt(forOp.getStep());
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
-}
-
-std::optional<int64_t> mlir::triton_mfma::getElementBytes(Type type) {
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    type = shaped.getElementType();
-  if (auto i = dyn_cast<IntegerType>(type))
-    return (i.getWidth() + 7) / 8;
-  if (auto f = dyn_cast<FloatType>(type))
-    return (f.getWidth() + 7) / 8;
-  if (isa<IndexType>(type))
-    return 8;
-  // `!tt.ptr<f16>` / `!tt.ptr<f16, 1>`: the pointee's size.
-  if (auto opaque = dyn_cast<OpaqueType>(type)) {
-    StringRef data = opaque.getTypeData();
-    if (opaque.getDialectNamespace() != "tt" || !data.consume_front("ptr<") ||
-        !data.consume_back(">"))
-      return std::nullopt;
-    int depth = 0;
-    size_t end = data.size();
-    for (size_t i = 0; i < data.size(); ++i) {
-      char c = data[i];
-      if (c == '<' || c == '(' || c == '[' || c == '{')
-        ++depth;
-      else if (c == '>' || c == ')' || c == ']' || c == '}')
-        --depth;
-      else if (c == ',' && depth == 0) {
-        end = i;
-        break;
-      }
-    }
-    Type pointee = parseType(data.substr(0, end).trim(), type.getContext());
-    if (!pointee || isa<OpaqueType>(pointee))
-      return std::nullopt; // pointer to pointer, tensor descriptor, ...
-    return getElementBytes(pointee);
-  }
-  return std::nullopt;
 }
 
 std::string GridDim::name() const {
@@ -166,13 +97,13 @@ bool ProgramAxes::readsProgramIds() const {
 
 void ProgramAxes::findProgramIds() {
   func->walk([&](Operation *op) {
-    if (op->getName().getStringRef() != "tt.get_program_id")
+    ProgramIdOp pid(op);
+    if (!pid)
       return;
-    auto axis = dyn_cast_or_null<IntegerAttr>(getInherent(op, "axis"));
-    if (!axis || axis.getInt() < 0 || axis.getInt() > 2 ||
-        op->getNumResults() != 1)
+    std::optional<int> axis = pid.getAxis();
+    if (!axis || op->getNumResults() != 1)
       return; // malformed: not treated as a program id (the pass declines)
-    pidOps[axis.getInt()].push_back(op);
+    pidOps[*axis].push_back(op);
   });
 }
 
@@ -190,13 +121,12 @@ void ProgramAxes::findSplits() {
     for (Operation *pid : pidOps[axis])
       for (OpOperand &use : pid->getResult(0).getUses()) {
         Operation *user = use.getOwner();
-        StringRef n = user->getName().getStringRef();
         if (use.getOperandNumber() != 0 || user->getNumOperands() != 2)
           continue;
         Value x = user->getOperand(1);
-        if (n == "arith.divsi" || n == "arith.divui")
+        if (isAnyOp(user, opname::DivSI, opname::DivUI))
           byDivisor[x].first.push_back(user);
-        else if (n == "arith.remsi" || n == "arith.remui")
+        else if (isAnyOp(user, opname::RemSI, opname::RemUI))
           byDivisor[x].second.push_back(user);
       }
     Value divisor;
@@ -270,22 +200,16 @@ void ProgramAxes::propagate() {
       m |= getMask(v);
     return m;
   };
-  auto terminatorOperands = [](Region &r) -> ValueRange {
-    if (r.empty() || r.front().empty())
-      return {};
-    return r.front().back().getOperands();
-  };
+  auto terminatorOperands = [](Region &r) { return getTerminatorOperands(r); };
 
   while (changed) {
     changed = false;
     func->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == func)
         return;
-      StringRef n = op->getName().getStringRef();
-      if (n == "tt.get_program_id") {
-        if (auto axis = dyn_cast_or_null<IntegerAttr>(getInherent(op, "axis")))
-          if (axis.getInt() >= 0 && axis.getInt() < 3)
-            orInto(op->getResult(0), getAxisMask(axis.getInt()));
+      if (ProgramIdOp pid{op}) {
+        if (std::optional<int> axis = pid.getAxis())
+          orInto(op->getResult(0), getAxisMask(*axis));
         return;
       }
       if (auto it = splitOps.find(op); it != splitOps.end()) {
@@ -298,7 +222,7 @@ void ProgramAxes::propagate() {
           orInto(r, m);
         return;
       }
-      if (n == "scf.for" && op->getNumOperands() >= 3 &&
+      if (isOp(op, opname::For) && op->getNumOperands() >= 3 &&
           !op->getRegion(0).empty()) {
         Block &body = op->getRegion(0).front();
         unsigned nIter = op->getNumOperands() - 3;
@@ -316,7 +240,7 @@ void ProgramAxes::propagate() {
         }
         return;
       }
-      if (n == "scf.if") {
+      if (isOp(op, opname::If)) {
         for (unsigned i = 0; i < op->getNumResults(); ++i) {
           DimMask m = 0;
           for (Region &r : op->getRegions()) {
@@ -328,7 +252,7 @@ void ProgramAxes::propagate() {
         }
         return;
       }
-      if (n == "scf.while" && op->getNumRegions() == 2 &&
+      if (isOp(op, opname::While) && op->getNumRegions() == 2 &&
           !op->getRegion(0).empty() && !op->getRegion(1).empty()) {
         Block &before = op->getRegion(0).front();
         Block &after = op->getRegion(1).front();
@@ -390,16 +314,17 @@ void ProgramAxes::findHandSwizzle() {
     if (!handSwizzle.empty() || op->getNumResults() != 1 ||
         !isScalar(op->getResult(0)) || splitOps.contains(op))
       return;
-    StringRef n = op->getName().getStringRef();
     bool flagged = false;
-    if (isDivRem(n))
+    if (isDivRem(op))
       flagged = getMask(op->getOperand(0)) || getMask(op->getOperand(1));
-    else if (n == "arith.select" && op->getNumOperands() == 3)
+    else if (isOp(op, opname::Select) && op->getNumOperands() == 3)
       flagged = getMask(op->getOperand(0)) != 0;
     if (!flagged)
       return;
     handSwizzleOp = op;
-    handSwizzle = (n + " on program ids at " + locString(op->getLoc())).str();
+    handSwizzle = (op->getName().getStringRef() + " on program ids at " +
+                   locString(op->getLoc()))
+                      .str();
   });
 }
 
@@ -407,13 +332,14 @@ void ProgramAxes::findHazards() {
   func->walk([&](Operation *op) {
     if (!orderHazard.empty())
       return;
-    StringRef n = op->getName().getStringRef();
-    if (n == "tt.atomic_cas")
-      orderHazard = "tt.atomic_cas at " + locString(op->getLoc());
-    else if (n == "tt.atomic_rmw" && op->getNumResults() == 1 &&
-             !op->getResult(0).use_empty())
+    if (isOp(op, opname::AtomicCAS))
       orderHazard =
-          "tt.atomic_rmw whose result is used at " + locString(op->getLoc());
+          (opname::AtomicCAS + " at " + locString(op->getLoc())).str();
+    else if (isOp(op, opname::AtomicRMW) && op->getNumResults() == 1 &&
+             !op->getResult(0).use_empty())
+      orderHazard = (opname::AtomicRMW + " whose result is used at " +
+                     locString(op->getLoc()))
+                        .str();
   });
 }
 
@@ -431,22 +357,20 @@ enum class LoadKind {
 
 LoadKind classifyLoad(StringRef n) {
   return llvm::StringSwitch<LoadKind>(n)
-      .Case("tt.load", LoadKind::TensorOrScalar)
-      .Case("ttg.async_copy_global_to_local", LoadKind::AsyncCopy)
-      .Case("amdg.buffer_load", LoadKind::Buffer)
-      .Case("amdg.buffer_load_to_local", LoadKind::BufferToLocal)
-      .Case("tt.descriptor_load", LoadKind::Descriptor)
-      .Case("tt.descriptor_gather", LoadKind::Descriptor)
-      .Case("ttng.async_tma_copy_global_to_local", LoadKind::TMACopy)
+      .Case(opname::Load, LoadKind::TensorOrScalar)
+      .Case(opname::AsyncCopyGlobalToLocal, LoadKind::AsyncCopy)
+      .Case(opname::BufferLoad, LoadKind::Buffer)
+      .Case(opname::BufferLoadToLocal, LoadKind::BufferToLocal)
+      .Case(opname::DescriptorLoad, LoadKind::Descriptor)
+      .Case(opname::DescriptorGather, LoadKind::Descriptor)
+      .Case(opname::AsyncTMACopyGlobalToLocal, LoadKind::TMACopy)
       .Default(LoadKind::None);
 }
 
 bool isPtrType(Type t) {
   if (auto s = dyn_cast<ShapedType>(t))
     t = s.getElementType();
-  auto o = dyn_cast<OpaqueType>(t);
-  return o && o.getDialectNamespace() == "tt" &&
-         o.getTypeData().starts_with("ptr<");
+  return isTritonPointerType(t);
 }
 
 int64_t numElements(Type t) {
@@ -549,13 +473,12 @@ BlockArgument findRoot(Value v, Operation *func) {
       if (b == entry)
         return arg;
       Operation *parent = b->getParentOp();
-      StringRef pn = parent->getName().getStringRef();
-      if (pn == "scf.for" && arg.getArgNumber() >= 1 &&
+      if (isOp(parent, opname::For) && arg.getArgNumber() >= 1 &&
           parent->getNumOperands() >= 3 + arg.getArgNumber()) {
         v = parent->getOperand(3 + arg.getArgNumber() - 1);
         continue;
       }
-      if (pn == "scf.while" && b == &parent->getRegion(0).front() &&
+      if (isOp(parent, opname::While) && b == &parent->getRegion(0).front() &&
           arg.getArgNumber() < parent->getNumOperands()) {
         v = parent->getOperand(arg.getArgNumber());
         continue;
@@ -563,15 +486,14 @@ BlockArgument findRoot(Value v, Operation *func) {
       return BlockArgument();
     }
     Operation *def = v.getDefiningOp();
-    StringRef n = def->getName().getStringRef();
-    if (n == "scf.for") {
+    if (isOp(def, opname::For)) {
       unsigned i = cast<OpResult>(v).getResultNumber();
       if (def->getNumOperands() < 3 + i + 1)
         return BlockArgument();
       v = def->getOperand(3 + i);
       continue;
     }
-    if (n == "arith.select" && def->getNumOperands() == 3) {
+    if (isOp(def, opname::Select) && def->getNumOperands() == 3) {
       BlockArgument a = findRoot(def->getOperand(1), func);
       BlockArgument b = findRoot(def->getOperand(2), func);
       return a == b ? a : BlockArgument();
@@ -581,8 +503,8 @@ BlockArgument findRoot(Value v, Operation *func) {
     // tt.make_tensor_ptr, tt.advance, tt.make_tensor_descriptor, ...
     if (def->getNumOperands() >= 1 &&
         (isPtrType(def->getOperand(0).getType()) ||
-         n == "tt.make_tensor_descriptor" || n == "ttg.convert_layout" ||
-         n == "tt.advance")) {
+         isAnyOp(def, opname::MakeTensorDescriptor, opname::ConvertLayout,
+                 opname::Advance))) {
       v = def->getOperand(0);
       continue;
     }
@@ -609,10 +531,9 @@ void ProgramAxes::collectLoads() {
     term.bytes = loadBytes(op, kind).value_or(0);
     for (Operation *p = op->getParentOp(); p && p != func;
          p = p->getParentOp()) {
-      StringRef pn = p->getName().getStringRef();
-      if (pn == "scf.for")
+      if (isOp(p, opname::For))
         term.loops.push_back(TripFactor{p, getConstantTripCount(p)});
-      else if (pn == "scf.while")
+      else if (isOp(p, opname::While))
         term.loops.push_back(TripFactor{p, std::nullopt});
     }
     LoadedOperand *operand = nullptr;

@@ -1,6 +1,7 @@
 //===- CAPI.cpp - C API of libTritonMFMA.so -------------------------------===//
 //
-// tmfma_run_pipeline: generic MLIR text in, generic MLIR text out.
+// tmfma_run_pipeline(_ex): generic MLIR text in, generic MLIR text out (and
+// the passes' outcomes, PassOutcome.h).
 //
 //  1. A fresh MLIRContext per call (threading disabled, unregistered dialects
 //     allowed, only `builtin` loaded): tt/ttg/amdg/arith/scf/... stay generic
@@ -17,8 +18,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/CAPI.h"
+#include "TritonMFMA/GenericIR.h"
+#include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
+#include "TritonMFMA/TargetInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -38,7 +43,6 @@ using namespace mlir;
 
 namespace mlir::triton_mfma {
 void registerAllOnce();
-std::string formatDiagnosticLocation(Location loc);
 } // namespace mlir::triton_mfma
 
 void mlir::triton_mfma::registerAllOnce() {
@@ -48,30 +52,6 @@ void mlir::triton_mfma::registerAllOnce() {
     return true;
   }();
   (void)registered;
-}
-
-/// "file:line:col" for the first file location found in `loc` (NameLoc,
-/// CallSiteLoc and FusedLoc are walked), "unknown" for an unknown location,
-/// and the printed location otherwise.
-std::string mlir::triton_mfma::formatDiagnosticLocation(Location loc) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  FileLineColLoc found;
-  loc->walk([&](Location l) {
-    if (auto flc = dyn_cast<FileLineColLoc>(l)) {
-      found = flc;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (found)
-    os << found.getFilename().getValue() << ":" << found.getLine() << ":"
-       << found.getColumn();
-  else if (isa<UnknownLoc>(loc))
-    os << "unknown";
-  else
-    loc.print(os);
-  return out;
 }
 
 static const char *severityName(DiagnosticSeverity s) {
@@ -139,8 +119,10 @@ enum ResultCode : int {
 } // namespace
 
 static int runPipeline(const char *input, const char *pipelineText,
-                       std::string &output, std::string &diagnostics) {
+                       std::string &output, std::string &diagnostics,
+                       std::string *outcomes) {
   mlir::triton_mfma::registerAllOnce();
+  mlir::triton_mfma::PassOutcomeCollector collector;
 
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.allowUnregisteredDialects();
@@ -177,7 +159,11 @@ static int runPipeline(const char *input, const char *pipelineText,
     PassManager pm(&context, parsed->getOpAnchorName(),
                    OpPassManager::Nesting::Explicit);
     static_cast<OpPassManager &>(pm) = std::move(*parsed);
-    if (failed(pm.run(*module)))
+    collector.instrument(pm);
+    LogicalResult ran = pm.run(*module);
+    if (outcomes)
+      *outcomes = collector.str();
+    if (failed(ran))
       return kPassFailure;
   }
 
@@ -191,25 +177,39 @@ static int runPipeline(const char *input, const char *pipelineText,
   return kOk;
 }
 
-extern "C" int tmfma_run_pipeline(const char *input, const char *pipeline,
-                                  char **output, char **diagnostics) {
+extern "C" int tmfma_run_pipeline_ex(const char *input, const char *pipeline,
+                                     char **output, char **diagnostics,
+                                     char **outcomes) {
   if (output)
     *output = nullptr;
   if (diagnostics)
     *diagnostics = nullptr;
+  if (outcomes)
+    *outcomes = nullptr;
   if (!input || !output) {
     if (diagnostics)
       *diagnostics = dupString("error: unknown: tmfma_run_pipeline: input "
                                "and output must not be NULL\n");
+    if (outcomes)
+      *outcomes = dupString("");
     return kBadArgument;
   }
-  std::string out, diags;
-  int rc = runPipeline(input, pipeline, out, diags);
+  std::string out, diags, passOutcomes;
+  int rc = runPipeline(input, pipeline, out, diags,
+                       outcomes ? &passOutcomes : nullptr);
   if (rc == kOk)
     *output = dupString(out);
   if (diagnostics)
     *diagnostics = dupString(diags);
+  if (outcomes)
+    *outcomes = dupString(passOutcomes);
   return rc;
+}
+
+extern "C" int tmfma_run_pipeline(const char *input, const char *pipeline,
+                                  char **output, char **diagnostics) {
+  return tmfma_run_pipeline_ex(input, pipeline, output, diagnostics,
+                               /*outcomes=*/nullptr);
 }
 
 extern "C" void tmfma_free(char *p) { std::free(p); }
@@ -223,10 +223,15 @@ extern "C" char *tmfma_mfma_table(void) {
       os << getArchName(arch) << " " << i.mnemonic << " " << i.passes * 4
          << "\n";
   os.flush();
-  char *out = static_cast<char *>(std::malloc(text.size() + 1));
-  if (out)
-    std::memcpy(out, text.c_str(), text.size() + 1);
-  return out;
+  return dupString(text);
+}
+
+extern "C" char *tmfma_target_info(void) {
+  return dupString(mlir::triton_mfma::getTargetInfoJSON());
+}
+
+extern "C" char *tmfma_l2_query(const char *request) {
+  return dupString(mlir::triton_mfma::queryL2Model(request ? request : ""));
 }
 
 extern "C" const char *tmfma_version(void) {

@@ -62,9 +62,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/MfmaCostModel.h"
 #include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -92,10 +94,6 @@ namespace {
 // Generic-IR helpers (Triton's dialects are unregistered here)
 //===----------------------------------------------------------------------===//
 
-bool isOp(Operation *op, StringRef name) {
-  return op && op->getName().getStringRef() == name;
-}
-
 RankedTensorType tensorTypeOf(Value v) {
   return dyn_cast<RankedTensorType>(v.getType());
 }
@@ -104,52 +102,24 @@ RankedTensorType tensorTypeOf(Value v) {
 /// the same position of their operands, so that a layout can flow through
 /// them unchanged.
 bool isElementwise(Operation *op) {
-  StringRef dialect = op->getName().getDialectNamespace();
-  if (dialect == "arith" || dialect == "math")
-    return !isOp(op, "arith.constant");
-  static const char *const kTritonElementwise[] = {
-      "ttg.convert_layout",    "tt.fp_to_fp", "tt.precise_sqrt",
-      "tt.precise_divf",       "tt.clampf",   "tt.mulhiui",
-      "tt.extern_elementwise", "tt.bitcast"};
-  for (const char *name : kTritonElementwise)
-    if (isOp(op, name))
-      return true;
-  return false;
+  if (isInDialect(op, dialect::Arith) || isInDialect(op, dialect::Math))
+    return !isOp(op, opname::Constant);
+  return isAnyOp(op, opname::ConvertLayout, opname::FpToFp, opname::PreciseSqrt,
+                 opname::PreciseDivF, opname::ClampF, opname::MulhiUI,
+                 opname::ExternElementwise, opname::Bitcast);
 }
 
 /// "file:line" of the first file location in `loc`, for remarks that name
 /// another operation.
 std::string describeLoc(Location loc) {
-  std::string out = "unknown location";
-  loc->walk([&](Location l) {
-    if (auto flc = dyn_cast<FileLineColLoc>(l)) {
-      out =
-          llvm::formatv("{0}:{1}", flc.getFilename().getValue(), flc.getLine())
-              .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return out;
-}
-
-/// `ttg.num-warps` of the closest ancestor that has it (the module, or a
-/// warp-specialized partition).
-std::optional<unsigned> lookupNumWarps(Operation *op) {
-  for (Operation *p = op; p; p = p->getParentOp())
-    if (auto a = p->getAttrOfType<IntegerAttr>("ttg.num-warps"))
-      return a.getInt();
-  return std::nullopt;
+  return formatFileLocation(loc, LocStyle::FileLine, "unknown location");
 }
 
 Value createOp(OpBuilder &b, Location loc, StringRef name, ValueRange operands,
                Type resultType, Attribute properties = {}) {
-  OperationState st(loc, name);
-  st.addOperands(operands);
-  st.addTypes(resultType);
-  if (properties)
-    st.propertiesAttr = properties;
-  return b.create(st)->getResult(0);
+  return GenericBuilder(b, loc)
+      .create(name, operands, resultType, properties)
+      ->getResult(0);
 }
 
 /// The operation that converts `from` elements to `to` elements, as Triton's
@@ -162,11 +132,11 @@ StringRef castOpName(Type from, Type to) {
         (to.isF16() || to.isF32() || to.isBF16() || to.isF64());
     if (plain && !(from.isBF16() && to.isF16()) &&
         !(from.isF16() && to.isBF16()))
-      return fb < tb ? "arith.extf" : "arith.truncf";
-    return "tt.fp_to_fp";
+      return fb < tb ? opname::ExtF : opname::TruncF;
+    return opname::FpToFp;
   }
   unsigned fb = from.getIntOrFloatBitWidth(), tb = to.getIntOrFloatBitWidth();
-  return fb < tb ? "arith.extsi" : "arith.trunci";
+  return fb < tb ? opname::ExtSI : opname::TruncI;
 }
 
 /// Converts `v` to layout `layout` and element type `elem` (convert first,
@@ -176,7 +146,7 @@ Value convertAndCast(OpBuilder &b, Location loc, Value v, const Layout &layout,
   auto ty = cast<RankedTensorType>(v.getType());
   auto converted = RankedTensorType::get(ty.getShape(), ty.getElementType(),
                                          getLayoutAttr(b.getContext(), layout));
-  Value out = createOp(b, loc, "ttg.convert_layout", v, converted);
+  Value out = createOp(b, loc, opname::ConvertLayout, v, converted);
   if (elem == ty.getElementType())
     return out;
   auto castTy =
@@ -223,7 +193,7 @@ struct DotSite {
 /// The dot whose result reaches `tail`'s operand A through same-shape
 /// elementwise operations of the same block, or null.
 Operation *findChainHead(Operation *tail) {
-  Value a = tail->getOperand(0);
+  Value a = DotOp(tail).getA();
   auto aTy = tensorTypeOf(a);
   if (!aTy)
     return nullptr;
@@ -236,7 +206,7 @@ Operation *findChainHead(Operation *tail) {
     Operation *def = v.getDefiningOp();
     if (!def || def->getBlock() != block || !seen.insert(def).second)
       continue;
-    if (isOp(def, "tt.dot"))
+    if (isOp(def, opname::Dot))
       return def;
     if (!isElementwise(def))
       continue;
@@ -252,13 +222,10 @@ Operation *findChainHead(Operation *tail) {
 /// Whether the first non-convert producer of `v` lies outside the innermost
 /// loop around `user` (then its LDS load is hoisted out of the loop).
 bool isLoopInvariantOperand(Value v, Operation *user) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, "ttg.convert_layout"))
-      break;
-    v = def->getOperand(0);
-  }
+  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+    v = cvt.getSrc();
   Operation *loop = user->getParentOp();
-  while (loop && !isOp(loop, "scf.for") && !isOp(loop, "scf.while"))
+  while (loop && !isAnyOp(loop, opname::For, opname::While))
     loop = loop->getParentOp();
   if (!loop)
     return false;
@@ -270,11 +237,8 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
 /// Whether dimension `kDim` is the fastest-varying one of the blocked layout
 /// the operand `v` is converted from (as loaded); true when unknown.
 bool isKContiguous(Value v, unsigned kDim) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isOp(def, "ttg.convert_layout"))
-      break;
-    v = def->getOperand(0);
-  }
+  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+    v = cvt.getSrc();
   LayoutPtr layout = getLayout(v.getType());
   auto *blocked = dyn_cast_or_null<BlockedLayout>(layout.get());
   return !blocked || blocked->order.empty() || blocked->order[0] == kDim;
@@ -296,15 +260,14 @@ SmallVector<LayoutPtr> findStoreLayouts(Value result) {
       continue;
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if ((isOp(user, "tt.store") || isOp(user, "tt.atomic_rmw")) &&
-          use.getOperandNumber() == 1) {
+      if (isStoredValue(use)) {
         if (LayoutPtr l = getLayout(v.getType()))
           found.push_back(l);
         continue;
       }
-      if (isOp(user, "scf.yield")) {
+      if (isOp(user, opname::Yield)) {
         Operation *parent = user->getParentOp();
-        if (isOp(parent, "scf.for") &&
+        if (isOp(parent, opname::For) &&
             use.getOperandNumber() < parent->getNumResults())
           work.push_back(parent->getResult(use.getOperandNumber()));
         continue;
@@ -361,22 +324,21 @@ struct MFMAAccelerateDot final
 
   LogicalResult analyze(Operation *op, DotSite &site) {
     site.op = op;
-    site.aTy = tensorTypeOf(op->getOperand(0));
-    site.bTy = tensorTypeOf(op->getOperand(1));
+    DotOp dot(op);
+    site.aTy = tensorTypeOf(dot.getA());
+    site.bTy = tensorTypeOf(dot.getB());
     site.resTy = tensorTypeOf(op->getResult(0));
     if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
-      return op->emitError("tt.dot without ranked tensor operands");
+      return op->emitError()
+             << opname::Dot << " without ranked tensor operands";
     unsigned rank = site.resTy.getRank();
     assert((rank == 2 || rank == 3) && "declined before analysis");
     std::optional<unsigned> numWarps = lookupNumWarps(op);
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
-      return op->emitError("no power-of-two ttg.num-warps for this dot");
+      return op->emitError()
+             << "no power-of-two " << attrname::NumWarps << " for this dot";
 
-    auto precision = op->getPropertiesAsAttribute();
-    bool tf32 = false;
-    if (auto dict = dyn_cast_or_null<DictionaryAttr>(precision))
-      if (auto p = dict.getAs<IntegerAttr>("inputPrecision"))
-        tf32 = p.getInt() == 0; // Triton's InputPrecision::TF32
+    bool tf32 = DotOp(op).isTF32();
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();
     auto a = classifyElementType(aE, tf32 && arch == GfxArch::GFX942);
     auto b = classifyElementType(bE, tf32 && arch == GfxArch::GFX942);
@@ -394,10 +356,10 @@ struct MFMAAccelerateDot final
     p.batch = rank == 3 ? cShape[0] : 1;
     p.aStorageBits = aE.isIntOrFloat() ? aE.getIntOrFloatBitWidth() : 0;
     p.bStorageBits = bE.isIntOrFloat() ? bE.getIntOrFloatBitWidth() : 0;
-    p.aKContiguous = isKContiguous(op->getOperand(0), rank - 1);
-    p.bKContiguous = isKContiguous(op->getOperand(1), rank - 2);
-    p.aLoopInvariant = isLoopInvariantOperand(op->getOperand(0), op);
-    p.bLoopInvariant = isLoopInvariantOperand(op->getOperand(1), op);
+    p.aKContiguous = isKContiguous(dot.getA(), rank - 1);
+    p.bKContiguous = isKContiguous(dot.getB(), rank - 2);
+    p.aLoopInvariant = isLoopInvariantOperand(dot.getA(), op);
+    p.bLoopInvariant = isLoopInvariantOperand(dot.getB(), op);
     if (a && b) {
       site.aElem = *a;
       site.bElem = *b;
@@ -500,7 +462,7 @@ struct MFMAAccelerateDot final
     }
     unsigned numWarps = head.problem.numWarps;
     if (tail.problem.numWarps != numWarps) {
-      why = "different ttg.num-warps";
+      why = ("different " + attrname::NumWarps).str();
       return false;
     }
     DotProblem tp = tail.problem;
@@ -618,11 +580,12 @@ struct MFMAAccelerateDot final
     Type f16 = b.getF16Type();
     Type aElem = s.emulateF16 ? f16 : s.aTy.getElementType();
     Type bElem = s.emulateF16 ? f16 : s.bTy.getElementType();
-    Value a = convertAndCast(b, loc, op->getOperand(0), aLayout, aElem);
-    Value bv = convertAndCast(b, loc, op->getOperand(1), bLayout, bElem);
+    DotOp old(op);
+    Value a = convertAndCast(b, loc, old.getA(), aLayout, aElem);
+    Value bv = convertAndCast(b, loc, old.getB(), bLayout, bElem);
     Type resElem = s.resTy.getElementType();
     Type accElem = instr.isIntAcc() ? Type(b.getI32Type()) : b.getF32Type();
-    Value c = convertAndCast(b, loc, op->getOperand(2), *mfma, accElem);
+    Value c = convertAndCast(b, loc, old.getC(), *mfma, accElem);
     auto accTy = RankedTensorType::get(s.resTy.getShape(), accElem,
                                        getLayoutAttr(ctx, *mfma));
     Value dot;
@@ -639,16 +602,16 @@ struct MFMAAccelerateDot final
       props.append("operandSegmentSizes",
                    b.getDenseI32ArrayAttr({1, 1, 1, 0, 0}));
       props.append("rhs_k_pack", b.getBoolAttr(true));
-      dot = createOp(b, loc, "tt.dot_scaled", {a, bv, c}, accTy,
+      dot = createOp(b, loc, opname::DotScaled, {a, bv, c}, accTy,
                      props.getDictionary(ctx));
     } else {
-      dot = createOp(b, loc, "tt.dot", {a, bv, c}, accTy,
+      dot = createOp(b, loc, opname::Dot, {a, bv, c}, accTy,
                      op->getPropertiesAsAttribute());
       dot.getDefiningOp()->setDiscardableAttrs(
           op->getDiscardableAttrDictionary());
     }
     Value out = castTo(b, loc, dot, resElem);
-    out = createOp(b, loc, "ttg.convert_layout", out, s.resTy);
+    out = createOp(b, loc, opname::ConvertLayout, out, s.resTy);
     op->getResult(0).replaceAllUsesWith(out);
     op->erase();
   }
@@ -656,22 +619,27 @@ struct MFMAAccelerateDot final
   /// FMA dot: Triton's FMA lowering wants f16 or f32 operands; others are
   /// upcast to f32 in their current layout (as Triton's pass does).
   /// Operands of different float types are both upcast.
-  void rewriteFma(DotSite &s) {
+  /// Returns whether it cast an operand.
+  bool rewriteFma(DotSite &s) {
     Operation *op = s.op;
     OpBuilder b(op);
     Type ea = s.aTy.getElementType(), eb = s.bTy.getElementType();
-    bool mixed = ea != eb;
+    bool mixed = ea != eb, changed = false;
     for (unsigned i = 0; i < 2; ++i) {
       Value v = op->getOperand(i);
       Type e = i == 0 ? ea : eb;
       if (!isa<FloatType>(e) || e.isF32() || (e.isF16() && !mixed))
         continue;
       op->setOperand(i, castTo(b, op->getLoc(), v, b.getF32Type()));
+      changed = true;
     }
+    return changed;
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, Twine("no ") + opname::Dot +
+                                        " with a blocked result layout");
     if (matrixInstrNonKDim != 0 && matrixInstrNonKDim != 4 &&
         matrixInstrNonKDim != 16 && matrixInstrNonKDim != 32) {
       module.emitError("matrix-instr-nonkdim must be 0, 4, 16 or 32, not ")
@@ -691,15 +659,15 @@ struct MFMAAccelerateDot final
         declined = (why + " at " + describeLoc(op->getLoc())).str();
     };
     module.walk([&](Operation *op) {
-      if (!isOp(op, "tt.dot") && !isOp(op, "tt.dot_scaled"))
+      if (!isAnyOp(op, opname::Dot, opname::DotScaled))
         return;
       auto res = op->getNumResults() == 1 ? tensorTypeOf(op->getResult(0))
                                           : RankedTensorType();
       LayoutPtr l = res ? getLayout(res) : nullptr;
       if (!l || !isa<BlockedLayout>(l.get()))
         return; // already lowered (or not a TritonGPU dot)
-      if (isOp(op, "tt.dot_scaled"))
-        return decline(op, "a tt.dot_scaled");
+      if (isOp(op, opname::DotScaled))
+        return decline(op, "a " + opname::DotScaled);
       if (res.getRank() != 2 && res.getRank() != 3)
         return decline(op, "a dot of rank " + Twine(res.getRank()));
       for (unsigned i = 0; i < 2 && i < op->getNumOperands(); ++i)
@@ -711,24 +679,23 @@ struct MFMAAccelerateDot final
     if (dots.empty() && declined.empty())
       return markAllAnalysesPreserved();
 
-    auto target = module->getAttrOfType<StringAttr>("ttg.target");
+    std::optional<StringRef> target = getTarget(module);
     std::optional<GfxArch> parsed =
-        target ? parseGfxArch(target.getValue()) : std::nullopt;
-    auto tpw = module->getAttrOfType<IntegerAttr>("ttg.threads-per-warp");
+        target ? parseGfxArch(*target) : std::nullopt;
+    std::optional<unsigned> tpw = getThreadsPerWarp(module);
     if (!parsed)
-      declined = ("target " +
-                  (target ? target.getValue() : StringRef("<none>")) +
+      declined = ("target " + target.value_or("<none>") +
                   " (not gfx90a, gfx942 or gfx950)")
                      .str();
-    else if (!tpw || tpw.getInt() != 64)
-      declined = "waves of " +
-                 (tpw ? std::to_string(tpw.getInt()) : std::string("?")) +
+    else if (!tpw || *tpw != 64)
+      declined = "waves of " + (tpw ? std::to_string(*tpw) : std::string("?")) +
                  " threads (CDNA MFMA needs 64)";
     if (!declined.empty()) {
       // The whole module, so that one pass lowers all of its dots.
       module.emitRemark() << "mfma-accelerate-dot declined: " << declined
                           << "; Triton's accelerate_matmul lowers this "
                              "module's dots";
+      outcome.declined(declined);
       return markAllAnalysesPreserved();
     }
     arch = *parsed;
@@ -782,9 +749,13 @@ struct MFMAAccelerateDot final
         decisions[&s] = decideSingle(s, baseConstraints());
 
     // 4. Rewrite.
+    unsigned numMfma = 0, numFma = 0;
+    bool changed = false;
     for (DotSite &s : sites) {
       Decision &d = decisions[&s];
       if (d.useMfma) {
+        ++numMfma;
+        changed = true;
         chooseTransposition(s);
         std::string text = d.remark;
         text += s.transposed ? "; transposed (" : "; not transposed (";
@@ -793,10 +764,18 @@ struct MFMAAccelerateDot final
         s.op->emitRemark() << text;
         rewriteMfma(s, d);
       } else {
+        ++numFma;
         s.op->emitRemark() << d.remark;
-        rewriteFma(s);
+        changed |= rewriteFma(s);
       }
     }
+    std::string summary = (Twine(numMfma) + " dot(s) to MFMA layouts, " +
+                           Twine(numFma) + " left as FMA dots")
+                              .str();
+    if (changed)
+      outcome.applied(summary);
+    else
+      outcome.unchanged(summary);
   }
 };
 

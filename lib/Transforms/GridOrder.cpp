@@ -52,8 +52,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 #include "TritonMFMA/ProgramAxes.h"
 
@@ -84,26 +86,16 @@ namespace {
 // Heavy operand: at least kHeavyNum/kHeavyDen of the largest bytes/program.
 constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
 
-// arith.cmpi predicates (MLIR's arith::CmpIPredicate values).
-enum Pred : int64_t { EQ = 0, SLT = 2, SGT = 4 };
+constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
+                        SGT = CmpIPredicate::sgt;
 
-/// Builds generic Triton/arith operations (unregistered in our MLIR) the way
-/// Triton prints them, and remembers what it built.
+/// Builds the remap's generic operations (GenericBuilder), folds the trivial
+/// ones, emits each constant once, and remembers what it built.
 class Emitter {
 public:
-  Emitter(OpBuilder &b, Location loc) : b(b), loc(loc), ctx(b.getContext()) {}
-
-  Value op(StringRef name, ValueRange operands, Type result,
-           ArrayRef<NamedAttribute> props = {}) {
-    OperationState st(loc, name);
-    st.addOperands(operands);
-    st.addTypes(result);
-    if (!props.empty())
-      st.propertiesAttr = DictionaryAttr::get(ctx, props);
-    Operation *o = b.create(st);
-    built.insert(o);
-    return o->getResult(0);
-  }
+  using Value = mlir::Value;
+  Emitter(OpBuilder &b, Location loc)
+      : b(b), loc(loc), ctx(b.getContext()), g(b, loc, &built) {}
   Type i32() { return b.getI32Type(); }
   Type i64() { return b.getI64Type(); }
   Type i1() { return b.getI1Type(); }
@@ -111,79 +103,65 @@ public:
   Value cst(int64_t v, Type t) {
     Value &slot = constants[{v, t.getIntOrFloatBitWidth()}];
     if (!slot) {
-      OpBuilder::InsertionGuard g(b);
+      OpBuilder::InsertionGuard guard(b);
       if (constantsEnd)
         b.setInsertionPointAfter(constantsEnd);
-      slot = op("arith.constant", {}, t,
-                {b.getNamedAttr("value", b.getIntegerAttr(t, v))});
+      slot = g.constantInt(t, v);
       constantsEnd = slot.getDefiningOp();
     }
     return slot;
   }
   Value c32(int64_t v) { return cst(v, i32()); }
+  // The arithmetic stockOrderMisses (L2Model.h) is written over.
+  Value constant(int64_t v) { return c64(v); }
+  Value widen(Value v) { return ext64(v); }
+  Value greater(Value a, Value c) { return cmp(SGT, a, c); }
+  Value both(Value a, Value c) { return andi(a, c); }
   Value c64(int64_t v) { return cst(v, i64()); }
-  Value overflowOp(StringRef name, Value a, Value c) {
-    Attribute none = OpaqueAttr::get(b.getStringAttr("arith"), "overflow<none>",
-                                     NoneType::get(ctx));
-    return op(name, {a, c}, a.getType(),
-              {b.getNamedAttr("overflowFlags", none)});
-  }
   Value add(Value a, Value c) {
     if (isConst(c, 0))
       return a;
     if (isConst(a, 0))
       return c;
-    return overflowOp("arith.addi", a, c);
+    return g.binary(opname::AddI, a, c);
   }
   Value sub(Value a, Value c) {
-    return isConst(c, 0) ? a : overflowOp("arith.subi", a, c);
+    return isConst(c, 0) ? a : g.binary(opname::SubI, a, c);
   }
   Value mul(Value a, Value c) {
     if (isConst(c, 1))
       return a;
     if (isConst(a, 1))
       return c;
-    return overflowOp("arith.muli", a, c);
+    return g.binary(opname::MulI, a, c);
   }
   static bool isConst(Value v, int64_t x) {
     std::optional<int64_t> c = getConstantInt(v);
     return c && *c == x;
   }
-  Value div(Value a, Value c) { return op("arith.divsi", {a, c}, a.getType()); }
-  Value rem(Value a, Value c) { return op("arith.remsi", {a, c}, a.getType()); }
-  Value min(Value a, Value c) { return op("arith.minsi", {a, c}, a.getType()); }
-  Value max(Value a, Value c) { return op("arith.maxsi", {a, c}, a.getType()); }
-  Value andi(Value a, Value c) { return op("arith.andi", {a, c}, a.getType()); }
-  Value select(Value c, Value t, Value f) {
-    return op("arith.select", {c, t, f}, t.getType());
-  }
-  Value cmp(Pred p, Value a, Value c) {
-    return op(
-        "arith.cmpi", {a, c}, i1(),
-        {b.getNamedAttr("predicate", b.getIntegerAttr(b.getI64Type(), p))});
-  }
+  Value div(Value a, Value c) { return g.binary(opname::DivSI, a, c); }
+  Value rem(Value a, Value c) { return g.binary(opname::RemSI, a, c); }
+  Value min(Value a, Value c) { return g.binary(opname::MinSI, a, c); }
+  Value max(Value a, Value c) { return g.binary(opname::MaxSI, a, c); }
+  Value andi(Value a, Value c) { return g.binary(opname::AndI, a, c); }
+  Value select(Value c, Value t, Value f) { return g.select(c, t, f); }
+  Value cmp(CmpIPredicate p, Value a, Value c) { return g.cmpi(p, a, c); }
   Value ext64(Value a) {
     if (a.getType() == i64())
       return a;
     Value &slot = extended[a];
     if (!slot)
-      slot = op("arith.extsi", {a}, i64());
+      slot = g.cast(opname::ExtSI, a, i64());
     return slot;
   }
-  Operation *yield(ValueRange values) {
-    OperationState st(loc, "scf.yield");
-    st.addOperands(values);
-    return b.create(st);
-  }
-  Value numPrograms(int axis) {
-    return op("tt.get_num_programs", {}, i32(),
-              {b.getNamedAttr("axis", b.getI32IntegerAttr(axis))});
-  }
+  Operation *yield(ValueRange values) { return g.yield(values); }
+  Value numPrograms(int axis) { return g.numPrograms(axis); }
 
   OpBuilder &b;
   Location loc;
   MLIRContext *ctx;
   llvm::SmallPtrSet<Operation *, 32> built;
+  GenericBuilder g;
   std::map<std::pair<int64_t, unsigned>, Value> constants;
   Operation *constantsEnd = nullptr;
   llvm::DenseMap<Value, Value> extended;
@@ -203,9 +181,8 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
     return arg.getOwner() == entry ? FailureOr<Value>(v)
                                    : FailureOr<Value>(failure());
   Operation *def = v.getDefiningOp();
-  StringRef n = def->getName().getStringRef();
   if (def->getNumRegions() != 0 || def->getNumResults() != 1 ||
-      !(n.starts_with("arith.") || n == "tt.get_num_programs"))
+      !(isInDialect(def, dialect::Arith) || isOp(def, opname::GetNumPrograms)))
     return failure();
   for (Value o : def->getOperands())
     if (failed(materialize(o, e, map, pa, entry, depth + 1)))
@@ -215,18 +192,11 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
   return c->getResult(0);
 }
 
-int getNumWarps(ModuleOp m) {
-  if (auto a = dyn_cast_or_null<IntegerAttr>(m->getAttr("ttg.num-warps")))
-    return a.getInt();
-  return 4;
-}
-
 /// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
 int64_t getSharedBytes(Operation *func) {
   int64_t total = 0;
   func->walk([&](Operation *op) {
-    if (op->getName().getStringRef() != "ttg.local_alloc" ||
-        op->getNumResults() != 1)
+    if (!isOp(op, opname::LocalAlloc) || op->getNumResults() != 1)
       return;
     auto info = getMemDescInfo(op->getResult(0).getType());
     if (failed(info))
@@ -274,44 +244,51 @@ struct MFMAGridOrder final
                          << mode << "'";
       return signalPassFailure();
     }
+    PassOutcomeScope outcome(*this, "no kernel");
     SmallVector<Operation *> kernels;
     for (Operation &op : module.getBody()->getOperations())
-      if (op.getName().getStringRef() == "tt.func" && op.getNumRegions() == 1 &&
-          !op.getRegion(0).empty()) {
-        auto vis = op.getInherentAttr("sym_visibility");
-        auto s = vis ? dyn_cast_or_null<StringAttr>(*vis) : StringAttr();
-        if (!s || s.getValue() == "public")
-          kernels.push_back(&op);
-      }
-    for (Operation *k : kernels)
+      if (FuncOp func{&op}; func && func.isPublicDefinition())
+        kernels.push_back(&op);
+    verdicts.clear();
+    bool remapped = false;
+    for (Operation *k : kernels) {
       if (failed(runOnKernel(module, k)))
         return signalPassFailure();
+      remapped |= verdicts.back().second;
+    }
+    std::string reason;
+    for (auto &[verdict, changed] : verdicts)
+      reason += (reason.empty() ? "" : "; ") + verdict;
+    if (remapped)
+      outcome.applied(reason);
+    else if (!verdicts.empty())
+      outcome.unchanged(reason);
   }
 
+  /// Per kernel: "'name': remapped" or "'name': unchanged: why", and whether
+  /// it was remapped.
+  SmallVector<std::pair<std::string, bool>> verdicts;
+
   std::string kernelName(Operation *func) {
-    if (auto n = func->getInherentAttr("sym_name"))
-      if (auto s = dyn_cast_or_null<StringAttr>(*n))
-        return s.getValue().str();
-    return "?";
+    StringRef name = FuncOp(func).getName();
+    return name.empty() ? "?" : name.str();
   }
 
   /// Whether `func` calls a function that reads program ids.
   bool callsProgramIdReader(ModuleOp module, Operation *func) {
     bool found = false;
     func->walk([&](Operation *op) {
-      if (op->getName().getStringRef() != "tt.call")
+      CallOp call(op);
+      if (!call)
         return;
-      auto callee = op->getInherentAttr("callee");
-      auto sym = callee ? dyn_cast_or_null<FlatSymbolRefAttr>(*callee)
-                        : FlatSymbolRefAttr();
+      std::optional<StringRef> callee = call.getCallee();
       for (Operation &f : module.getBody()->getOperations()) {
         auto name = f.getInherentAttr("sym_name");
         auto s = name ? dyn_cast_or_null<StringAttr>(*name) : StringAttr();
-        if (sym && s && s.getValue() != sym.getValue())
+        if (callee && s && s.getValue() != *callee)
           continue;
         f.walk([&](Operation *inner) {
-          StringRef n = inner->getName().getStringRef();
-          if (n == "tt.get_program_id" || n == "tt.get_num_programs")
+          if (isAnyOp(inner, opname::GetProgramId, opname::GetNumPrograms))
             found = true;
         });
       }
@@ -327,6 +304,8 @@ struct MFMAGridOrder final
     };
     if (!pa.readsProgramIds()) {
       remark("unchanged: the kernel reads no program id");
+      verdicts.push_back(
+          {"'" + name + "': unchanged: the kernel reads no program id", false});
       return success();
     }
 
@@ -344,6 +323,7 @@ struct MFMAGridOrder final
     }
     auto decline = [&](const Twine &why) {
       remark("unchanged: " + why + " [" + summary + "]");
+      verdicts.push_back({("'" + name + "': unchanged: " + why).str(), false});
       return success();
     };
 
@@ -361,25 +341,16 @@ struct MFMAGridOrder final
       return decline("no global loads");
 
     // Target figures, with option overrides.
-    std::string target;
-    if (auto t = dyn_cast_or_null<StringAttr>(module->getAttr("ttg.target")))
-      target = t.getValue().str();
-    std::optional<TargetL2Model> model = lookupL2Model(target);
-    if (!model) {
-      model = TargetL2Model();
-      model->target = target;
-      model->device = "unknown";
-    }
+    std::string target = getTarget(module).value_or("").str();
+    TargetL2Model model = getL2Model(target);
     if (l2Bytes > 0)
-      model->l2Bytes = l2Bytes;
+      model.l2Bytes = l2Bytes;
     if (l2EffectivePercent > 0)
-      model->l2Effective = l2EffectivePercent / 100.0;
+      model.l2Effective = l2EffectivePercent / 100.0;
     if (numCUs > 0)
-      model->cus = numCUs;
+      model.cus = numCUs;
     if (numXCDs > 0)
-      model->xcds = numXCDs;
-    if (model->sharedPerCU == 0)
-      model->sharedPerCU = 64 * 1024;
+      model.xcds = numXCDs;
 
     // Heavy operands.
     int64_t defTrips = defaultTripCount;
@@ -417,7 +388,7 @@ struct MFMAGridOrder final
                      "program-id dimension moves each of them)");
 
     Plan plan;
-    plan.numXCDs = std::max(1, model->xcds);
+    plan.numXCDs = std::max(1, model.xcds);
     plan.heavy = suffering ? suffering : shared;
     plan.reorder = suffering != nullptr || StringRef(mode) == "on";
     plan.xMask = all & ~plan.heavy->moved;
@@ -442,13 +413,13 @@ struct MFMAGridOrder final
           plan.farDim = r;
     }
     if (StringRef(mode) == "auto" && plan.numXCDs == 1 && plan.farDim >= 0) {
-      if (model->cus == 0 || model->l2Bytes == 0)
+      if (model.cus == 0 || model.l2Bytes == 0)
         return decline("no L2 figures for target '" + target +
                        "' (set l2-bytes and num-cus, or mode=on)");
       plan.guarded = true;
-      plan.concurrent =
-          model->concurrentPrograms(getNumWarps(module), getSharedBytes(func));
-      plan.threshold = model->effectiveL2Bytes();
+      plan.concurrent = model.concurrentPrograms(
+          lookupNumWarps(module).value_or(4), getSharedBytes(func));
+      plan.threshold = model.effectiveL2Bytes();
     }
 
     std::string how;
@@ -463,19 +434,19 @@ struct MFMAGridOrder final
         os << "hardware order kept";
       }
       if (plan.numXCDs > 1)
-        os << "; programs in contiguous chunks per XCD (" << model->device
+        os << "; programs in contiguous chunks per XCD (" << model.device
            << ": workgroups go round-robin to " << plan.numXCDs
-           << " XCDs with separate " << humanBytes(model->l2Bytes)
+           << " XCDs with separate " << humanBytes(model.l2Bytes)
            << " L2s, so programs sharing tiles are on different L2s in "
               "hardware order), always";
       if (plan.guarded)
         os << "; taken at run time when the grid has more than P = "
-           << plan.concurrent << " programs (" << model->cus << " CUs x "
-           << plan.concurrent / std::max(1, model->cus)
+           << plan.concurrent << " programs (" << model.cus << " CUs x "
+           << plan.concurrent / std::max(1, model.cus)
            << ") and the bytes streamed between twin reads exceed "
-           << plan.threshold << " B (" << model->device << " L2 "
-           << humanBytes(model->l2Bytes) << " x "
-           << llvm::format("%.2f", model->l2Effective)
+           << plan.threshold << " B (" << model.device << " L2 "
+           << humanBytes(model.l2Bytes) << " x "
+           << llvm::format("%.2f", model.l2Effective)
            << "): distance = product of the sizes of dims faster than "
            << pa.getDims()[plan.farDim].name();
       else if (StringRef(mode) == "on")
@@ -484,6 +455,7 @@ struct MFMAGridOrder final
     if (failed(rewrite(pa, plan)))
       return failure();
     remark("remapped: " + why + "; " + how + " [" + summary + "]");
+    verdicts.push_back({"'" + name + "': remapped", true});
     return success();
   }
 
@@ -491,7 +463,7 @@ struct MFMAGridOrder final
   /// program ids.
   LogicalResult rewrite(const ProgramAxes &pa, const Plan &plan) {
     Operation *func = pa.getFunc();
-    Block *entry = &func->getRegion(0).front();
+    Block *entry = FuncOp(func).getEntryBlock();
     ArrayRef<GridDim> dims = pa.getDims();
     unsigned nDims = dims.size();
 
@@ -568,26 +540,23 @@ struct MFMAGridOrder final
     }
     Value cond = inSub;
     if (plan.guarded) {
-      Value total = e.c64(1);
-      for (unsigned i = 0; i < nDims; ++i)
-        total = e.mul(total, e.ext64(size[i]));
-      Value streamed = e.c64(0);
-      for (const LoadedOperand &o : pa.getOperands()) {
+      ArrayRef<LoadedOperand> operands = pa.getOperands();
+      // Bytes per program of operand `o`, trip counts computed at the top.
+      auto operandBytes = [&](unsigned o) {
         Value bytes = e.c64(0);
-        for (const ByteTerm &t : o.terms) {
+        for (const ByteTerm &t : operands[o].terms) {
           Value term = e.c64(t.bytes);
           for (const TripFactor &f : t.loops)
             term = e.mul(term, tripCount(f, e, map, pa, entry));
           bytes = e.add(bytes, term);
         }
-        for (int i = 0; i < plan.farDim; ++i)
-          if (o.moved & (DimMask(1) << i))
-            bytes = e.mul(bytes, e.ext64(size[i]));
-        streamed = e.add(streamed, bytes);
-      }
-      Value waves = e.cmp(SGT, total, e.c64(plan.concurrent));
-      Value fits = e.cmp(SGT, streamed, e.c64(plan.threshold));
-      Value g = e.andi(waves, fits);
+        return bytes;
+      };
+      Value g = stockOrderMisses<Emitter>(
+                    e, size, plan.farDim, operands.size(), operandBytes,
+                    [&](unsigned o) { return operands[o].moved; },
+                    plan.concurrent, plan.threshold)
+                    .misses;
       cond = cond ? e.andi(cond, g) : g;
     }
 
@@ -599,15 +568,11 @@ struct MFMAGridOrder final
     SmallVector<Type> idTypes;
     Operation *ifOp = nullptr;
     if (cond) {
-      OperationState st(e.loc, "scf.if");
-      st.addOperands(cond);
+      SmallVector<Type> types;
       for (int a = 0; a < 3; ++a)
         if (pid[a])
-          st.addTypes(SmallVector<Type>(divisor[a] ? 3 : 1, pid[a].getType()));
-      st.addRegion();
-      st.addRegion();
-      ifOp = b.create(st);
-      e.built.insert(ifOp);
+          types.append(divisor[a] ? 3 : 1, pid[a].getType());
+      ifOp = e.g.ifOp(cond, types);
       Block *elseBlock = new Block();
       ifOp->getRegion(1).push_back(elseBlock);
       b.setInsertionPointToEnd(elseBlock);
@@ -775,18 +740,18 @@ struct MFMAGridOrder final
 
   Value computeTripCount(const TripFactor &f, Emitter &e, IRMapping &map,
                          const ProgramAxes &pa, Block *entry) {
-    if (f.loop && f.loop->getName().getStringRef() == "scf.for") {
+    if (ForOp loop{f.loop}) {
       FailureOr<Value> lb =
-          materialize(f.loop->getOperand(0), e, map, pa, entry);
+          materialize(loop.getLowerBound(), e, map, pa, entry);
       FailureOr<Value> ub =
-          succeeded(lb) ? materialize(f.loop->getOperand(1), e, map, pa, entry)
+          succeeded(lb) ? materialize(loop.getUpperBound(), e, map, pa, entry)
                         : FailureOr<Value>(failure());
       FailureOr<Value> step =
-          succeeded(ub) ? materialize(f.loop->getOperand(2), e, map, pa, entry)
+          succeeded(ub) ? materialize(loop.getStep(), e, map, pa, entry)
                         : FailureOr<Value>(failure());
       if (succeeded(step) && (*lb).getType().isInteger(32)) {
         Value range = e.sub(*ub, *lb);
-        std::optional<int64_t> s = getConstantInt(f.loop->getOperand(2));
+        std::optional<int64_t> s = getConstantInt(loop.getStep());
         Value n = (s && *s == 1)
                       ? range
                       : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);

@@ -14,8 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -50,6 +52,9 @@ struct MFMALDSUsage final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, "analysis only (remarks)");
+    if (annotate)
+      outcome.applied("annotated LDS figures as attributes");
     std::string error;
     FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
     if (failed(target)) {
@@ -58,19 +63,17 @@ struct MFMALDSUsage final
     }
     Builder b(module.getContext());
     bool hadError = false;
-    module.walk([&](Operation *func) {
-      if (func->getName().getStringRef() != "tt.func")
-        return;
+    for (Operation *func : getFunctions(module)) {
       FailureOr<LDSAllocation> alloc = allocateLDS(*target, func, &error);
       if (failed(alloc)) {
         func->emitError() << "LDS use not modelled: " << error;
         hadError = true;
-        return;
+        continue;
       }
       func->walk([&](Operation *op) {
         std::optional<size_t> idx = alloc->bufferOf(op);
-        StringRef name = op->getName().getStringRef();
-        if (name == "ttg.convert_layout") {
+        bool isConvert = isOp(op, opname::ConvertLayout);
+        if (isConvert) {
           FailureOr<ConvertCost> c = analyzeConvertOp(*target, op, &error);
           if (failed(c))
             return; // allocateLDS already succeeded, so this cannot fail
@@ -94,7 +97,7 @@ struct MFMALDSUsage final
                         b.getStringAttr(
                             linearText(*target, op->getResult(0).getType())));
           }
-        } else if (idx && name == "ttg.local_alloc") {
+        } else if (idx && isOp(op, opname::LocalAlloc)) {
           op->emitRemark() << "local_alloc: " << alloc->buffers[*idx].size
                            << " B";
         }
@@ -102,7 +105,7 @@ struct MFMALDSUsage final
           const LDSBuffer &buf = alloc->buffers[*idx];
           op->setAttr("mfma.lds_scratch", b.getI64IntegerAttr(buf.size));
           op->setAttr("mfma.lds_offset", b.getI64IntegerAttr(buf.offset));
-        } else if (annotate && name == "ttg.convert_layout") {
+        } else if (annotate && isConvert) {
           op->setAttr("mfma.lds_scratch", b.getI64IntegerAttr(0));
         }
       });
@@ -112,7 +115,7 @@ struct MFMALDSUsage final
                          << ")";
       if (annotate)
         func->setAttr("mfma.lds_total", b.getI64IntegerAttr(alloc->totalBytes));
-    });
+    }
     if (hadError)
       signalPassFailure();
     if (!annotate)

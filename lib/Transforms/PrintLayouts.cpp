@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -49,6 +50,7 @@ struct MFMAPrintLayouts final
   using Base::Base;
 
   void runOnOperation() override {
+    PassOutcomeScope outcome(*this, "analysis only (remarks)");
     bool hadError = false;
     llvm::StringSet<> seenLayouts;
     llvm::StringSet<> seenMemDescs;

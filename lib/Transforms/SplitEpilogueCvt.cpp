@@ -34,8 +34,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -274,7 +276,7 @@ void applyPlan(Operation *cvt, const Plan &plan) {
 SmallVector<Operation *> convertsOf(Operation *func) {
   SmallVector<Operation *> out;
   func->walk([&](Operation *op) {
-    if (op->getName().getStringRef() == "ttg.convert_layout")
+    if (isOp(op, opname::ConvertLayout))
       out.push_back(op);
   });
   return out;
@@ -286,11 +288,13 @@ struct MFMASplitEpilogueCvt final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, "no function");
     std::string error;
     FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
     if (failed(target)) {
       module.emitRemark() << "mfma-split-epilogue-cvt: " << error
                           << "; IR unchanged";
+      outcome.unchanged(error);
       return markAllAnalysesPreserved();
     }
     if (ldsLimit < 0) {
@@ -298,32 +302,45 @@ struct MFMASplitEpilogueCvt final
       return signalPassFailure();
     }
     int64_t budget = ldsLimit > 0 ? int64_t(ldsLimit) : target->ldsBytes;
-    unsigned numWarps = 4;
-    if (auto a = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
-      numWarps = unsigned(a.getInt());
-
-    SmallVector<Operation *> funcs;
-    module.walk([&](Operation *op) {
-      if (op->getName().getStringRef() == "tt.func")
-        funcs.push_back(op);
-    });
-    for (Operation *func : funcs)
+    unsigned numWarps = lookupNumWarps(module).value_or(4);
+    verdicts.clear();
+    for (Operation *func : getFunctions(module))
       runOnFunction(*target, func, budget, numWarps);
+    std::string reason;
+    bool changed = false;
+    for (auto &[verdict, split] : verdicts) {
+      reason += (reason.empty() ? "" : "; ") + verdict;
+      changed |= split;
+    }
+    if (changed)
+      outcome.applied(reason);
+    else if (!verdicts.empty())
+      outcome.unchanged(reason);
   }
+
+  /// Per function: what happened, and whether it was split.
+  SmallVector<std::pair<std::string, bool>> verdicts;
 
   void runOnFunction(const TargetModel &target, Operation *func, int64_t budget,
                      unsigned numWarps) {
+    std::string name = FuncOp(func).getName().str();
+    auto verdict = [&](bool split, const Twine &what) {
+      verdicts.push_back({("'" + name + "': " + what).str(), split});
+    };
     std::string error;
     FailureOr<LDSAllocation> alloc = allocateLDS(target, func, &error);
     if (failed(alloc)) {
       func->emitRemark() << "LDS model does not cover this function (" << error
                          << "); IR unchanged";
+      verdict(false, "the LDS model does not cover it (" + error + ")");
       return;
     }
     if (alloc->totalBytes <= budget) {
       func->emitRemark() << "LDS total " << alloc->totalBytes
                          << " B within budget " << budget
                          << " B: no convert_layout to split";
+      verdict(false, "LDS " + Twine(alloc->totalBytes) + " B within budget " +
+                         Twine(budget) + " B");
       return;
     }
 
@@ -384,6 +401,8 @@ struct MFMASplitEpilogueCvt final
                          << " B exceeds budget " << budget
                          << " B, but no convert_layout's scratch is over it "
                             "(explicit buffers, or their layout); IR unchanged";
+      verdict(false, "LDS " + Twine(alloc->totalBytes) +
+                         " B over budget, but no convert's scratch is");
       return;
     }
     if (!allFit) {
@@ -391,6 +410,8 @@ struct MFMASplitEpilogueCvt final
                          << " B exceeds budget " << budget
                          << " B and not every convert can be split to fit; "
                             "IR unchanged";
+      verdict(false, "LDS " + Twine(alloc->totalBytes) +
+                         " B over budget; not every convert can be split");
       return;
     }
 
@@ -405,12 +426,16 @@ struct MFMASplitEpilogueCvt final
                          << (failed(after) ? int64_t(-1) : after->totalBytes)
                          << " B of LDS, over the budget of " << budget
                          << " B; IR unchanged";
+      verdict(false, "splitting leaves LDS over budget");
       clone->destroy();
       return;
     }
     func->emitRemark() << "LDS total " << alloc->totalBytes << " B -> "
                        << after->totalBytes << " B, within budget " << budget
                        << " B (" << plans.size() << " convert_layout split)";
+    verdict(true, "LDS " + Twine(alloc->totalBytes) + " B -> " +
+                      Twine(after->totalBytes) + " B (" + Twine(plans.size()) +
+                      " convert_layout split)");
     func->getBlock()->getOperations().insert(Block::iterator(func), clone);
     func->erase();
   }

@@ -1,8 +1,9 @@
 //===- StreamPipeline.cpp - mfma-stream-pipeline --------------------------===//
 //
-// LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next
-// iteration's tile held in registers (BACKGROUND.md, "LDS + VGPR stream
-// pipelining"). Runs at the `pipeline` insertion point, instead of Triton's
+// LDS + VGPR stream pipelining: one LDS buffer per dot operand (not one per
+// stage), the next iteration's tile held in registers while this iteration's
+// is read from LDS, so a stage of LDS is traded for registers. Runs at the
+// `pipeline` insertion point, instead of Triton's
 // schedule_loops + pipeline. A dot operand loaded in the loop reaches the
 // pass in one of two shapes:
 //
@@ -65,7 +66,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -93,70 +96,6 @@ using namespace mlir::triton_mfma;
 namespace {
 
 //===----------------------------------------------------------------------===//
-// Generic operations (the tt/ttg/arith/scf dialects are unregistered here)
-//===----------------------------------------------------------------------===//
-
-bool isOp(Operation *op, StringRef name) {
-  return op && op->getName().getStringRef() == name;
-}
-
-/// The operations of a non-empty block but its last one (the terminator).
-/// (Block::without_terminator keeps an unregistered terminator.)
-llvm::iterator_range<Block::iterator> opsBeforeTerminator(Block *block) {
-  return llvm::make_range(block->begin(), std::prev(block->end()));
-}
-
-/// Builds generic operations with Triton's inherent attributes (properties)
-/// given as text, e.g. "{predicate = 2 : i64}".
-class GenericBuilder {
-public:
-  GenericBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-
-  Operation *create(StringRef name, ValueRange operands, TypeRange results,
-                    StringRef props = "", unsigned numRegions = 0) {
-    OperationState state(loc, name);
-    state.addOperands(operands);
-    state.addTypes(results);
-    if (!props.empty())
-      state.propertiesAttr = parseAttribute(props, b.getContext());
-    for (unsigned i = 0; i < numRegions; ++i)
-      state.addRegion();
-    return b.create(state);
-  }
-  Value intConst(Type type, int64_t v) {
-    std::string props;
-    llvm::raw_string_ostream os(props);
-    os << "{value = " << v << " : " << type << "}";
-    return create("arith.constant", {}, type, props)->getResult(0);
-  }
-  Value arith(StringRef name, Value lhs, Value rhs) {
-    bool overflowFlags =
-        name == "arith.addi" || name == "arith.subi" || name == "arith.muli";
-    return create(name, {lhs, rhs}, lhs.getType(),
-                  overflowFlags ? "{overflowFlags = #arith.overflow<none>}"
-                                : "")
-        ->getResult(0);
-  }
-  Value cmpSlt(Value lhs, Value rhs) {
-    return create("arith.cmpi", {lhs, rhs}, b.getI1Type(),
-                  "{predicate = 2 : i64}")
-        ->getResult(0);
-  }
-  void barrierLocal() {
-    create("ttg.barrier", {}, {}, "{addrSpace = 1 : i32}");
-  }
-  /// Hopper: orders this thread's generic-proxy shared-memory writes before
-  /// later async-proxy (wgmma) reads; issued before the barrier that
-  /// publishes the writes, as Triton does after a local_alloc.
-  void fenceAsyncShared() {
-    create("ttng.fence_async_shared", {}, {}, "{bCluster = false}");
-  }
-
-  OpBuilder &b;
-  Location loc;
-};
-
-//===----------------------------------------------------------------------===//
 // Analysis
 //===----------------------------------------------------------------------===//
 
@@ -165,58 +104,30 @@ public:
 bool isClonableAddressOp(Operation *op) {
   if (op->getNumRegions() != 0)
     return false;
-  StringRef n = op->getName().getStringRef();
-  if (n.starts_with("arith.") || n.starts_with("math."))
+  if (isInDialect(op, dialect::Arith) || isInDialect(op, dialect::Math))
     return true;
-  static const char *const ops[] = {"tt.splat",
-                                    "tt.broadcast",
-                                    "tt.expand_dims",
-                                    "tt.addptr",
-                                    "tt.make_range",
-                                    "tt.reshape",
-                                    "tt.trans",
-                                    "tt.bitcast",
-                                    "tt.int_to_ptr",
-                                    "tt.ptr_to_int",
-                                    "tt.fp_to_fp",
-                                    "tt.get_program_id",
-                                    "tt.get_num_programs",
-                                    "tt.join",
-                                    "tt.split",
-                                    "ttg.convert_layout"};
-  return llvm::is_contained(ops, n);
+  return isAnyOp(op, opname::Splat, opname::Broadcast, opname::ExpandDims,
+                 opname::AddPtr, opname::MakeRange, opname::Reshape,
+                 opname::Trans, opname::Bitcast, opname::IntToPtr,
+                 opname::PtrToInt, opname::FpToFp, opname::GetProgramId,
+                 opname::GetNumPrograms, opname::Join, opname::Split,
+                 opname::ConvertLayout);
 }
 
 /// Register-only operations allowed between a load and its local_alloc.
 bool isChainOp(Operation *op) {
   return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
          op->getNumRegions() == 0 &&
-         (isOp(op, "amdg.in_thread_transpose") || isClonableAddressOp(op));
-}
-
-/// Operations that may write global memory (or call something that could):
-/// prefetching a load of the next iteration across them could read stale
-/// data.
-bool mayWriteGlobalMemory(Operation *op) {
-  StringRef n = op->getName().getStringRef();
-  if (n.starts_with("ttg.local_"))
-    return false;
-  return n.contains("store") || n.contains("atomic") || n.contains("scatter") ||
-         n == "tt.call";
+         (isOp(op, opname::InThreadTranspose) || isClonableAddressOp(op));
 }
 
 bool isDot(Operation *op) {
-  return isOp(op, "tt.dot") || isOp(op, "tt.dot_scaled") ||
-         isOp(op, "ttng.warp_group_dot");
+  return isAnyOp(op, opname::Dot, opname::DotScaled, opname::WarpGroupDot);
 }
 
 /// Operations that may read the operand's memdesc (views are followed).
 bool isMemDescReader(Operation *op) {
-  return isOp(op, "ttg.local_load") || isOp(op, "ttng.warp_group_dot");
-}
-bool isMemDescView(Operation *op) {
-  return isOp(op, "ttg.memdesc_trans") || isOp(op, "ttg.memdesc_subslice") ||
-         isOp(op, "ttg.memdesc_reshape");
+  return isAnyOp(op, opname::LocalLoad, opname::WarpGroupDot);
 }
 
 /// One pipelined dot operand. Two shapes reach the `pipeline` point:
@@ -271,7 +182,7 @@ LogicalResult collectSlice(Block *body, ArrayRef<Value> roots,
       why = ("its address depends on '" + def->getName().getStringRef() +
              "', which cannot be recomputed for the next iteration")
                 .str();
-      if (isOp(def, "tt.load"))
+      if (isOp(def, opname::Load))
         why = "its address depends on another load (indirect access)";
       return failure();
     }
@@ -307,24 +218,6 @@ LogicalResult collectReaders(Operation *forOp, Value memdesc,
   return success();
 }
 
-/// A tt.load with a pointer operand, at most mask and other, and operand
-/// segment sizes (if printed) that add up to its operands.
-bool hasWellFormedOperands(Operation *load) {
-  unsigned n = load->getNumOperands();
-  if (n < 1 || n > 3)
-    return false;
-  auto props =
-      dyn_cast_or_null<DictionaryAttr>(load->getPropertiesAsAttribute());
-  auto seg = props ? dyn_cast_or_null<DenseI32ArrayAttr>(
-                         props.get("operandSegmentSizes"))
-                   : DenseI32ArrayAttr();
-  if (!seg)
-    return true;
-  ArrayRef<int32_t> s = seg.asArrayRef();
-  return s.size() == 3 && s[0] == 1 && s[1] >= 0 && s[1] <= 1 && s[2] >= 0 &&
-         s[2] <= 1 && unsigned(s[0] + s[1] + s[2]) == n;
-}
-
 /// Whether a dot is reached from `op` through def-use chains inside `forOp`.
 bool reachesDot(Operation *forOp, Operation *op) {
   SmallVector<Operation *> work{op};
@@ -344,8 +237,9 @@ bool reachesDot(Operation *forOp, Operation *op) {
 }
 
 std::string describeLoad(Operation *load, unsigned index) {
-  if (auto name = dyn_cast<NameLoc>(load->getLoc()))
-    return ("'" + name.getName().getValue() + "'").str();
+  std::string name = getLocationName(load->getLoc(), /*nested=*/false);
+  if (!name.empty())
+    return "'" + name + "'";
   return "operand " + std::to_string(index);
 }
 
@@ -359,110 +253,12 @@ int64_t memDescBytes(const MemDescInfo &info) {
   return n * bits / 8;
 }
 
-/// Triton's choice of shared layout for a dot operand stored from `src`
-/// (a blocked layout) and read as `dotOp`
-/// (SwizzledSharedEncodingAttr::get(dotOpEnc, shape, order, cga, bits,
-/// needTrans = false), which the AMD and NVIDIA pipeliners call):
-///  - amd_mfma parent: AMDMfmaEncodingAttr::composeSharedLayoutForOperand;
-///  - nvidia_mma parent (Ampere/Hopper mma v2 path): the NVIDIA builder.
-/// The memory order is the blocked layout's order (batch dimension last).
-FailureOr<SwizzledSharedLayout>
-chooseSharedLayout(ArrayRef<int64_t> shape, unsigned bits,
-                   const BlockedLayout &src, const DotOperandLayout &dotOp,
-                   std::string &why) {
-  SwizzledSharedLayout shared;
-  shared.cga = src.cga;
-  unsigned rank = src.order.size();
-  if (rank == 3) {
-    for (unsigned d : src.order)
-      if (d != 0)
-        shared.order.push_back(d);
-    shared.order.push_back(0);
-  } else {
-    shared.order.assign(src.order.begin(), src.order.end());
-  }
-  if (!src.cga.isTrivial()) {
-    why = "multi-CTA layouts are not supported";
-    return failure();
-  }
-  if (bits == 0 || dotOp.opIdx > 1) {
-    why = "unsupported element type or operand index";
-    return failure();
-  }
-  if (auto *mfma = dyn_cast_or_null<AMDMfmaLayout>(dotOp.parent.get())) {
-    if (rank != 2) {
-      why = "batched MFMA operands are not supported";
-      return failure();
-    }
-    int kDimIndex = dotOp.opIdx == 0 ? 1 : 0;
-    bool isKContig = shared.order[0] == unsigned(kDimIndex);
-    bool isGFX950 = mfma->version == 4;
-    bool swizzleNonKContig = isGFX950 && (bits == 8 || bits == 16);
-    if (!isKContig && !swizzleNonKContig) {
-      shared.vec = shared.perPhase = shared.maxPhase = 1;
-      return shared;
-    }
-    const unsigned numBanks = isGFX950 ? 64 : 32, bankBitWidth = 32,
-                   simdWidth = 16;
-    int innerDimLength = shape[shared.order[0]];
-    int elemsPerOneBanksRow = (numBanks * bankBitWidth) / bits;
-    int perPhase = std::max(1, elemsPerOneBanksRow / innerDimLength);
-    unsigned vec = dotOp.kWidth;
-    if (vec == 0) {
-      why = "MFMA operand without kWidth";
-      return failure();
-    }
-    int maxPhase = std::max(
-        std::min<int>(simdWidth / perPhase, innerDimLength / int(vec)), 1);
-    if (mfma->getMDim() == 4)
-      maxPhase = 4;
-    shared.vec = vec;
-    shared.perPhase = perPhase;
-    shared.maxPhase = maxPhase;
-    return shared;
-  }
-  if (auto *mma = dyn_cast_or_null<NvidiaMmaLayout>(dotOp.parent.get())) {
-    if (mma->versionMajor != 2 && mma->versionMajor != 3) {
-      why = "unsupported nvidia_mma version";
-      return failure();
-    }
-    int K = shape[shared.order[0]];
-    int perPhase = std::max<int>(1024 / (bits * K), 1);
-    int mmaStride = 8;
-    int vec = 4 * dotOp.kWidth;
-    int kDim = dotOp.opIdx == 0 ? rank - 1 : rank - 2;
-    if (int(shared.order[0]) != kDim)
-      std::swap(vec, mmaStride);
-    int maxPhase = std::max(std::min<int>(mmaStride, 1024 / (vec * bits)), 1);
-    maxPhase = std::max(maxPhase / perPhase, 1);
-    shared.vec = vec;
-    shared.perPhase = perPhase;
-    shared.maxPhase = maxPhase;
-    return shared;
-  }
-  why = "its dot operand layout has neither an amd_mfma nor an nvidia_mma "
-        "parent";
-  return failure();
-}
-
 /// Whether `op` converts to a #ttg.dot_op layout.
 const DotOperandLayout *getDotOperandResult(Operation *op, LayoutPtr &keep) {
-  if (!isOp(op, "ttg.convert_layout") || op->getNumResults() != 1)
+  if (!isOp(op, opname::ConvertLayout) || op->getNumResults() != 1)
     return nullptr;
   keep = getLayout(op->getResult(0).getType());
   return dyn_cast_or_null<DotOperandLayout>(keep.get());
-}
-
-/// Step of the loop if it is a positive constant.
-std::optional<int64_t> getConstantStep(Value step) {
-  Operation *def = step.getDefiningOp();
-  if (!isOp(def, "arith.constant"))
-    return std::nullopt;
-  std::optional<Attribute> value = def->getInherentAttr("value");
-  auto attr = value ? dyn_cast<IntegerAttr>(*value) : IntegerAttr();
-  if (!attr)
-    return std::nullopt;
-  return attr.getValue().getSExtValue();
 }
 
 /// Builds the plan for `forOp`, or returns failure with the reason in `why`.
@@ -471,30 +267,21 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
                                 std::string &why) {
   LoopPlan plan;
   plan.forOp = forOp;
-  if (forOp->getNumRegions() != 1 || !forOp->getRegion(0).hasOneBlock() ||
-      forOp->getNumOperands() < 3) {
-    why = "malformed scf.for";
+  ForOp loop(forOp);
+  if (!loop.isWellFormed()) {
+    why = ("malformed " + opname::For).str();
     return failure();
   }
-  Block *body = &forOp->getRegion(0).front();
+  Block *body = loop.getBody();
   plan.body = body;
-  unsigned numIter = forOp->getNumOperands() - 3;
-  if (body->empty() || body->getNumArguments() != numIter + 1 ||
-      forOp->getNumResults() != numIter || !isOp(&body->back(), "scf.yield") ||
-      body->back().getNumOperands() != numIter) {
-    why = "malformed scf.for";
-    return failure();
-  }
-  if (auto props =
-          dyn_cast_or_null<DictionaryAttr>(forOp->getPropertiesAsAttribute());
-      props && props.get("unsignedCmp")) {
+  if (loop.isUnsignedCmp()) {
     why = "it compares its induction variable unsigned";
     return failure();
   }
   // A loop's own tt.num_stages (tl.range(..., num_stages=N)) wins over the
   // kernel's num_stages, as in Triton's pipeliner.
-  if (auto stages = forOp->getAttrOfType<IntegerAttr>("tt.num_stages")) {
-    if (stages.getInt() <= 1) {
+  if (std::optional<int64_t> stages = loop.getNumStages()) {
+    if (*stages <= 1) {
       why = "num_stages <= 1 was requested for it";
       return failure();
     }
@@ -503,12 +290,12 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
     return failure();
   }
   if (auto module = forOp->getParentOfType<ModuleOp>())
-    if (auto target = module->getAttrOfType<StringAttr>("ttg.target"))
-      plan.isHip = target.getValue().starts_with("hip:");
-  plan.lb = forOp->getOperand(0);
-  plan.ub = forOp->getOperand(1);
-  plan.step = forOp->getOperand(2);
-  std::optional<int64_t> step = getConstantStep(plan.step);
+    if (std::optional<StringRef> target = getTarget(module))
+      plan.isHip = target->starts_with("hip:");
+  plan.lb = loop.getLowerBound();
+  plan.ub = loop.getUpperBound();
+  plan.step = loop.getStep();
+  std::optional<int64_t> step = getConstantInt(plan.step);
   if (!step || *step <= 0) {
     why = "its step is not a positive constant";
     return failure();
@@ -520,12 +307,12 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
 
   Operation *offender = nullptr;
   forOp->getRegion(0).walk([&](Operation *op) {
-    if (!offender && (isOp(op, "scf.for") || isOp(op, "scf.while") ||
-                      mayWriteGlobalMemory(op)))
+    if (!offender &&
+        (isAnyOp(op, opname::For, opname::While) || mayWriteGlobalMemory(op)))
       offender = op;
   });
   if (offender) {
-    why = isOp(offender, "scf.for") || isOp(offender, "scf.while")
+    why = isAnyOp(offender, opname::For, opname::While)
               ? "it is not an innermost loop"
               : ("it writes global memory ('" +
                  offender->getName().getStringRef() +
@@ -540,8 +327,8 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
   llvm::DenseSet<Operation *> loadSlice;
   llvm::SmallDenseSet<unsigned> argsRead;
   for (Operation &load : opsBeforeTerminator(body)) {
-    if (!isOp(&load, "tt.load") || load.getNumResults() != 1 ||
-        !hasWellFormedOperands(&load))
+    if (!isOp(&load, opname::Load) || load.getNumResults() != 1 ||
+        !LoadOp(&load).hasWellFormedOperands())
       continue;
     Operand cand;
     cand.load = &load;
@@ -561,7 +348,7 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
       Operation *user = *v.getUsers().begin();
       if (user->getBlock() != body)
         break;
-      if ((isOp(user, "ttg.local_alloc") && user->getNumOperands() == 1) ||
+      if ((isOp(user, opname::LocalAlloc) && user->getNumOperands() == 1) ||
           getDotOperandResult(user, dotLayout)) {
         end = user;
         break;
@@ -588,7 +375,7 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
     }
     std::string reason;
     MemDescInfo info;
-    if (isOp(end, "ttg.local_alloc")) {
+    if (isOp(end, opname::LocalAlloc)) {
       cand.alloc = end;
       if (failed(
               collectReaders(forOp, end->getResult(0), cand.views, reason))) {
@@ -603,10 +390,10 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
       }
       info = *allocInfo;
       for (Operation *user : end->getResult(0).getUsers())
-        plan.asyncProxyReads |= isOp(user, "ttng.warp_group_dot");
+        plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
       for (Operation *view : cand.views)
         for (Operation *user : view->getResult(0).getUsers())
-          plan.asyncProxyReads |= isOp(user, "ttng.warp_group_dot");
+          plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
     } else {
       cand.convert = end;
       auto type = cast<RankedTensorType>(v.getType());
@@ -618,9 +405,9 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
       unsigned bits = type.getElementType().isIntOrFloat()
                           ? type.getElementType().getIntOrFloatBitWidth()
                           : 0;
-      FailureOr<SwizzledSharedLayout> shared =
-          chooseSharedLayout(type.getShape(), bits, *blocked,
-                             *cast<DotOperandLayout>(dotLayout.get()), reason);
+      FailureOr<SwizzledSharedLayout> shared = chooseDotOperandSharedLayout(
+          type.getShape(), bits, *blocked,
+          *cast<DotOperandLayout>(dotLayout.get()), reason);
       if (failed(shared)) {
         reject(reason);
         continue;
@@ -698,32 +485,24 @@ Operation *cloneLoad(OpBuilder &b, Operation *load, IRMapping &mapping,
                      Value pred) {
   if (!pred)
     return b.clone(*load, mapping);
-  auto props =
-      dyn_cast_or_null<DictionaryAttr>(load->getPropertiesAsAttribute());
-  // Without printed segment sizes the operands are ptr[, mask[, other]]
-  // (hasWellFormedOperands checked both forms).
-  unsigned n = load->getNumOperands();
-  SmallVector<int32_t> segments{1, n > 1 ? 1 : 0, n > 2 ? 1 : 0};
-  if (props)
-    if (auto seg = dyn_cast_or_null<DenseI32ArrayAttr>(
-            props.get("operandSegmentSizes")))
-      segments.assign(seg.asArrayRef().begin(), seg.asArrayRef().end());
+  LoadOp view(load);
+  DictionaryAttr props = getProperties(load);
+  // (hasWellFormedOperands checked the segments.)
   GenericBuilder g(b, load->getLoc());
-  Value ptr = mapping.lookupOrDefault(load->getOperand(0));
+  Value ptr = mapping.lookupOrDefault(view.getPtr());
   auto ptrType = cast<RankedTensorType>(ptr.getType());
   auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
                                         ptrType.getEncoding());
-  Value mask = g.create("tt.splat", pred, maskType)->getResult(0);
-  if (segments[1])
-    mask = g.arith("arith.andi", mapping.lookupOrDefault(load->getOperand(1)),
-                   mask);
+  Value mask = g.splat(pred, maskType);
+  if (Value oldMask = view.getMask())
+    mask = g.binary(opname::AndI, mapping.lookupOrDefault(oldMask), mask);
   SmallVector<Value> operands{ptr, mask};
-  if (segments[2])
-    operands.push_back(
-        mapping.lookupOrDefault(load->getOperand(segments[0] + segments[1])));
+  Value other = view.getOther();
+  if (other)
+    operands.push_back(mapping.lookupOrDefault(other));
   NamedAttrList newProps(props ? props : DictionaryAttr::get(b.getContext()));
   newProps.set("operandSegmentSizes",
-               b.getDenseI32ArrayAttr({1, 1, segments[2]}));
+               b.getDenseI32ArrayAttr({1, 1, other ? 1 : 0}));
   OperationState state(load->getLoc(), load->getName());
   state.addOperands(operands);
   state.addTypes(load->getResultTypes());
@@ -745,12 +524,12 @@ Value applyChain(OpBuilder &b, Operand &op, Value loaded) {
 }
 
 void storeToBuffer(OpBuilder &b, Operand &op, Value value) {
-  GenericBuilder(b, op.load->getLoc())
-      .create("ttg.local_store", {value, op.buffer}, {});
+  GenericBuilder(b, op.load->getLoc()).localStore(value, op.buffer);
 }
 
 void transform(LoopPlan &plan) {
   Operation *forOp = plan.forOp;
+  ForOp loop(forOp);
   Block *body = plan.body;
   Operation *yield = body->getTerminator();
   Location loc = forOp->getLoc();
@@ -760,22 +539,20 @@ void transform(LoopPlan &plan) {
   Type ivType = iv.getType();
 
   // 2. Buffers and prologue.
-  Value hasFirst = g.cmpSlt(plan.lb, plan.ub);
+  Value hasFirst = g.cmpi(CmpIPredicate::slt, plan.lb, plan.ub);
   for (Operand &op : plan.operands)
-    op.buffer = GenericBuilder(b, op.load->getLoc())
-                    .create("ttg.local_alloc", {}, op.bufferType)
-                    ->getResult(0);
+    op.buffer = GenericBuilder(b, op.load->getLoc()).localAlloc(op.bufferType);
   {
     IRMapping first;
     first.map(iv, plan.lb);
     for (unsigned k : plan.argsUsed)
-      first.map(body->getArgument(k + 1), forOp->getOperand(3 + k));
+      first.map(loop.getIterArg(k), loop.getInit(k));
     for (Operation *op : plan.loadSlice)
       b.clone(*op, first);
     for (Operand &op : plan.operands) {
       Operation *load = cloneLoad(b, op.load, first, hasFirst);
       if (plan.isHip) // lets AMD's move_up_prologue_loads hoist it
-        load->setAttr("amd.pipeliner_part", b.getStringAttr("prologue"));
+        load->setAttr(attrname::PipelinerPart, b.getStringAttr("prologue"));
       storeToBuffer(b, op, applyChain(b, op, load->getResult(0)));
     }
     if (plan.asyncProxyReads)
@@ -784,15 +561,15 @@ void transform(LoopPlan &plan) {
   // Last iteration's induction variable: lb + ((ub - lb - 1) / step) * step
   // (meaningful only when lb < ub), and the main loop's bound ub - step.
   SmallVector<Value> lastIvChain;
-  lastIvChain.push_back(g.intConst(ivType, 1));
-  lastIvChain.push_back(g.arith("arith.subi", plan.ub, plan.lb));
+  lastIvChain.push_back(g.constantInt(ivType, 1));
+  lastIvChain.push_back(g.binary(opname::SubI, plan.ub, plan.lb));
   lastIvChain.push_back(
-      g.arith("arith.subi", lastIvChain.back(), lastIvChain.front()));
-  lastIvChain.push_back(g.arith("arith.divsi", lastIvChain.back(), plan.step));
-  lastIvChain.push_back(g.arith("arith.muli", lastIvChain.back(), plan.step));
-  lastIvChain.push_back(g.arith("arith.addi", plan.lb, lastIvChain.back()));
+      g.binary(opname::SubI, lastIvChain.back(), lastIvChain.front()));
+  lastIvChain.push_back(g.binary(opname::DivSI, lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.binary(opname::MulI, lastIvChain.back(), plan.step));
+  lastIvChain.push_back(g.binary(opname::AddI, plan.lb, lastIvChain.back()));
   Value lastIv = lastIvChain.back();
-  Value mainUb = g.arith("arith.subi", plan.ub, plan.step);
+  Value mainUb = g.binary(opname::SubI, plan.ub, plan.step);
 
   // 5 (built first, kept apart from the epilogue's copy of the body): the
   // next iteration's addresses and loads at the top, the stores at the
@@ -803,12 +580,12 @@ void transform(LoopPlan &plan) {
   {
     GenericBuilder top(b, loc);
     IRMapping next;
-    next.map(iv, top.arith("arith.addi", iv, plan.step));
+    next.map(iv, top.binary(opname::AddI, iv, plan.step));
     IRMapping current; // T at this iteration (duplicates are CSE'd later)
     for (Operation *op : plan.nextSlice)
       b.clone(*op, current);
     for (unsigned k : plan.argsUsed)
-      next.map(body->getArgument(k + 1),
+      next.map(loop.getIterArg(k),
                current.lookupOrDefault(yield->getOperand(k)));
     for (Operation *op : plan.loadSlice)
       b.clone(*op, next);
@@ -851,10 +628,10 @@ void transform(LoopPlan &plan) {
       op.alloc->erase();
     } else {
       OpBuilder at(op.convert);
-      Operation *read = GenericBuilder(at, op.convert->getLoc())
-                            .create("ttg.local_load", op.buffer,
-                                    op.convert->getResult(0).getType());
-      op.convert->getResult(0).replaceAllUsesWith(read->getResult(0));
+      Value read =
+          GenericBuilder(at, op.convert->getLoc())
+              .localLoad(op.buffer, op.convert->getResult(0).getType());
+      op.convert->getResult(0).replaceAllUsesWith(read);
       op.convert->erase();
     }
     for (Operation *c : llvm::reverse(op.chain))
@@ -874,24 +651,22 @@ void transform(LoopPlan &plan) {
 
   // 4. Epilogue: the last iteration after the loop, if there was one.
   b.setInsertionPointAfter(forOp);
-  Operation *ifOp = g.create("scf.if", hasFirst, forOp->getResultTypes(), "",
-                             /*numRegions=*/2);
+  Operation *ifOp = g.ifOp(hasFirst, forOp->getResultTypes());
   b.createBlock(&ifOp->getRegion(0));
   g.barrierLocal();
   IRMapping last;
   last.map(iv, lastIv);
-  for (unsigned k = 0; k + 1 < body->getNumArguments(); ++k)
-    last.map(body->getArgument(k + 1), forOp->getResult(k));
+  for (unsigned k = 0; k < loop.getNumIterArgs(); ++k)
+    last.map(loop.getIterArg(k), forOp->getResult(k));
   for (Operation &op : opsBeforeTerminator(body))
     if (!added.contains(&op))
       b.clone(op, last);
   SmallVector<Value> results;
   for (Value v : yield->getOperands())
     results.push_back(last.lookupOrDefault(v));
-  GenericBuilder(b, yield->getLoc()).create("scf.yield", results, {});
+  GenericBuilder(b, yield->getLoc()).yield(results);
   b.createBlock(&ifOp->getRegion(1));
-  GenericBuilder(b, yield->getLoc())
-      .create("scf.yield", forOp->getResults(), {});
+  GenericBuilder(b, yield->getLoc()).yield(forOp->getResults());
   for (unsigned i = 0; i < forOp->getNumResults(); ++i)
     forOp->getResult(i).replaceUsesWithIf(
         ifOp->getResult(i),
@@ -903,9 +678,9 @@ void transform(LoopPlan &plan) {
       v.getDefiningOp()->erase();
   b.setInsertionPointAfter(ifOp);
   for (Operand &op : llvm::reverse(plan.operands))
-    g.create("ttg.local_dealloc", op.buffer, {});
+    g.localDealloc(op.buffer);
 
-  forOp->setOperand(1, mainUb);
+  loop.getUpperBoundOperand().set(mainUb);
 }
 
 struct MFMAStreamPipeline final
@@ -913,17 +688,21 @@ struct MFMAStreamPipeline final
   using Base::Base;
 
   void runOnOperation() override {
+    PassOutcomeScope outcome(*this, "");
     SmallVector<Operation *> loops;
     getOperation()->walk([&](Operation *op) {
-      if (isOp(op, "scf.for"))
+      if (isOp(op, opname::For))
         loops.push_back(op);
     });
     unsigned pipelined = 0;
+    std::string firstWhy;
     for (Operation *forOp : loops) {
       std::string why;
       FailureOr<LoopPlan> plan = analyzeLoop(forOp, numStages, why);
       if (failed(plan)) {
         forOp->emitRemark() << "loop not stream-pipelined: " << why;
+        if (firstWhy.empty())
+          firstWhy = why;
         continue;
       }
       ++pipelined;
@@ -947,10 +726,18 @@ struct MFMAStreamPipeline final
     }
     // Nothing pipelined: Triton's own loop pipeliner, which this pass
     // replaces, runs instead (the hook reads this remark).
-    if (pipelined == 0)
+    if (pipelined == 0) {
       getOperation()->emitRemark()
           << "mfma-stream-pipeline declined: no loop stream-pipelined; "
              "Triton's loop pipeliner runs instead";
+      if (loops.empty())
+        outcome.declined("no " + opname::For + " in the module");
+      else
+        outcome.declined("no loop stream-pipelined (first: " + firstWhy + ")");
+    } else {
+      outcome.applied(Twine(pipelined) + " of " + Twine(loops.size()) +
+                      " loop(s) stream-pipelined");
+    }
   }
 };
 

@@ -1,32 +1,22 @@
-"""The L2 model of mfma-grid-order, in Python: the decision (mirrors lib/Analysis/L2Model.cpp and the run-time
-guard lib/Transforms/GridOrder.cpp emits) and the speedup predictions the bench prints next to measurements.
+"""The L2 model of mfma-grid-order as Python sees it, and the bench's speedup predictions.
 
-Decision (same figures and formulas as the C++):
-  * P = programs per CU x CUs run at once; programs per CU = min(resident warps / num_warps, programs the
-    shared memory lets run, slots), resident warps = 16 under the assumption of 128 registers per thread
-    (registers are not allocated when the pass runs). On AMD the LDS term and the 16 slots are the occupancy
-    model's (occupancy.workgroups_by_lds: 512-byte granules); on the H200 shared per SM / (shared + 1 KiB
-    reserved), 32 slots.
-  * In the stock order the twin read of the heavy operand's tile is `distance` programs later (the product of
-    the sizes of the grid dimensions faster than the dimension the twins differ in). It misses L2 iff the grid
-    needs more than one wave (more than P programs: in one wave all start together) and the bytes streamed in
-    between (each operand's bytes per program times the number of its distinct tiles among those programs)
-    exceed the effective L2 (L2 x fraction): whatever runs meanwhile, the machine reads those programs' bytes
-    between the two reads.
+The decision is the C++ one (lib/Analysis/L2Model.cpp, reached through the C API: `native.l2_query`), the
+same the pass emits as its run-time guard; nothing here re-implements it:
+  * `Target.programs_per_cu` / `concurrent_programs`: P = programs per CU x CUs that run at once.
+  * `stock_order_misses`: does the twin read of the heavy operand miss L2 in the stock order?
+Figures come from the C++ target description (lib/Analysis/TargetInfo.cpp: `native.target_info`).
 
-Predictions (documented assumptions, see `TARGETS`): a memory-bound kernel's time is its DRAM traffic over the
-DRAM bandwidth (on MI300X also Infinity-Cache traffic over its bandwidth, the larger of the two); a GEMM's time is
-max(FLOPs / achievable peak, DRAM traffic / bandwidth). Only ratios are printed; absolute times are not claimed.
+PREDICTIONS (below `stock_order_misses`; the bench prints them next to measurements, no pass uses them): a
+memory-bound kernel's time is its DRAM traffic over the DRAM bandwidth (on MI300X also Infinity-Cache traffic over
+its bandwidth, the larger of the two); a GEMM's time is max(FLOPs / achievable peak, DRAM traffic / bandwidth).
+Only ratios are printed; absolute times are not claimed.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
-from . import occupancy
-
-MiB = 1 << 20
-KiB = 1 << 10
+from . import native
 
 
 @dataclass(frozen=True)
@@ -38,62 +28,74 @@ class Target:
     cus: int
     xcds: int
     shared_per_cu: int
-    shared_reserved: int = 0
-    resident_warps: int = 16
-    max_programs_per_cu: int = 32
+    shared_reserved: int
+    resident_warps: int
+    max_programs_per_cu: int
     # prediction-only figures (not used by the pass)
-    dram_bw: float = 0.0  # bytes/s
-    mall_bytes: int = 0  # Infinity Cache (MI300X), shared by all XCDs
-    mall_bw: float = 0.0
-    fp16_flops: float = 0.0  # dense peak, FLOP/s
-    achievable: float = 0.7  # fraction of the peak a Triton GEMM reaches
+    dram_bw: float  # bytes/s
+    mall_bytes: int  # Infinity Cache (MI300X), shared by all XCDs
+    mall_bw: float
+    fp16_flops: float  # dense peak, FLOP/s
+    achievable: float  # fraction of the peak a Triton GEMM reaches
 
     @property
     def effective_l2(self) -> int:
         return int(self.l2_bytes * self.l2_effective)
 
+    def _query(self, num_warps: int, shared_bytes: int, grid: dict | None = None) -> dict:
+        request = {"target": self.name, "num_warps": num_warps, "shared_bytes": shared_bytes}
+        if grid is not None:
+            request["grid"] = grid
+        return native.l2_query(request)
+
     def programs_per_cu(self, num_warps: int, shared_bytes: int) -> int:
-        by_warps = self.resident_warps // max(1, num_warps)
-        if self.name.startswith("hip:"):  # LDS: the occupancy model's (512-byte granules, 16 workgroup slots)
-            by_shared = occupancy.workgroups_by_lds(self.name.split(":", 1)[1], max(0, shared_bytes))
-        else:
-            by_shared = self.max_programs_per_cu if shared_bytes <= 0 else \
-                self.shared_per_cu // (shared_bytes + self.shared_reserved)
-        return max(1, min(by_warps, by_shared, self.max_programs_per_cu))
+        return self._query(num_warps, shared_bytes)["programs_per_cu"]
 
     def concurrent_programs(self, num_warps: int, shared_bytes: int) -> int:
-        return self.programs_per_cu(num_warps, shared_bytes) * self.cus
+        return self._query(num_warps, shared_bytes)["concurrent_programs"]
 
 
-# Pass figures: shared/BACKGROUND.md (L2 sizes, CUs, XCDs, LDS; 50 MB L2 for H100/H200), MB read as MiB.
-# Prediction figures: H200 4.8 TB/s HBM3e and 989 TFLOP/s dense fp16 (NVIDIA's H200 SXM figures); MI210 1.6 TB/s,
-# 104 CUs x 1024 FLOP/clk x 1.7 GHz; MI300X 5.3 TB/s, 304 x 2048 x 2.1 GHz, Infinity Cache 256 MiB at an assumed
-# 17 TB/s (AMD's peak figure) of which 0.75 is counted as capacity.
-TARGETS = {
-    "cuda:90": Target("cuda:90", "H200", 50 * MiB, 0.5, 132, 1, 228 * KiB, 1 * KiB,
-                      dram_bw=4.8e12, fp16_flops=989e12),
-    "hip:gfx90a": Target("hip:gfx90a", "MI210", 8 * MiB, 0.75, 104, 1, 64 * KiB, max_programs_per_cu=16,
-                         dram_bw=1.6e12, fp16_flops=104 * 1024 * 1.7e9),
-    "hip:gfx942": Target("hip:gfx942", "MI300X", 4 * MiB, 0.75, 304, 8, 64 * KiB, max_programs_per_cu=16,
-                         dram_bw=5.3e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=304 * 2048 * 2.1e9),
-    "hip:gfx950": Target("hip:gfx950", "MI355X", 4 * MiB, 0.75, 256, 8, 160 * KiB, max_programs_per_cu=16,
-                         dram_bw=8e12, mall_bytes=256 * MiB, mall_bw=17e12, fp16_flops=256 * 4096 * 2.4e9),
-}
+_TARGETS: dict[str, Target] | None = None
+
+
+def _targets() -> dict[str, Target]:
+    global _TARGETS
+    if _TARGETS is None:
+        out = {}
+        for t in native.target_info():
+            m = native.l2_query({"target": t["target"]})
+            out[t["target"]] = Target(t["target"], t["device"], m["l2_bytes"], float(m["l2_effective"]), m["cus"], m["xcds"],
+                                      m["shared_per_cu"], m["shared_reserved_per_program"], m["resident_warps"],
+                                      m["max_programs_per_cu"], dram_bw=float(t["dram_bandwidth"]),
+                                      mall_bytes=t["mall_bytes"], mall_bw=float(t["mall_bandwidth"]),
+                                      fp16_flops=float(t["fp16_flops"]), achievable=float(t["achievable"]))
+        _TARGETS = out
+    return _TARGETS
+
+
+def __getattr__(name: str):
+    if name == "TARGETS":  # {"cuda:90": Target, "hip:gfx942": ...}, read from the library on first use
+        return dict(_targets())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def stock_order_misses(target: Target, sizes_fastest_first, far_dim: int, operands, num_warps: int,
                        shared_bytes: int) -> bool:
-    """The run-time guard: does the twin read of the heavy operand miss L2 in the stock order?
+    """The run-time guard (the C++ L2 model's verdict): does the twin read of the heavy operand miss L2 in the stock
+    order?
 
     sizes_fastest_first: grid dimension sizes in hardware order; far_dim: index of the dimension the twins differ
     in; operands: [(bytes_per_program, set of dimension indices that move it)]."""
-    total = math.prod(sizes_fastest_first)
-    streamed = sum(b * math.prod(sizes_fastest_first[i] for i in range(far_dim) if i in moved)
-                   for b, moved in operands)
-    return total > target.concurrent_programs(num_warps, shared_bytes) and streamed > target.effective_l2
+    grid = {"sizes": list(sizes_fastest_first), "far_dim": far_dim,
+            "operands": [{"bytes": b, "moved": sorted(moved)} for b, moved in operands]}
+    return target._query(num_warps, shared_bytes, grid)["misses"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# PREDICTIONS (bench only). Assumption: of the Infinity Cache (target.mall_bytes) 0.75 counts as capacity for an
+# operand's re-reads (other traffic, set conflicts), as the L2 model counts its effective fraction.
+MALL_USABLE = 0.75
+
 # Split-K decode GEMM: A [M, K] fp16, W [K, N] fp16, partials [SPLIT_K, M, N] fp32; grid (N tiles, SPLIT_K, M tiles)
 # in the slow order.
 
@@ -154,7 +156,7 @@ def predict_decode(target: Target, c: DecodeConfig, remapped: bool) -> float:
         # catches the re-reads while W fits in it. With the pass: XCD chunks + M fastest, twins share an L2.
         if remapped:
             return _decode_time(target, c, 1.0, 1.0)
-        if c.w_bytes <= 0.75 * target.mall_bytes:
+        if c.w_bytes <= MALL_USABLE * target.mall_bytes:
             return _decode_time(target, c, 1.0, m_tiles)
         return _decode_time(target, c, m_tiles, m_tiles)
     if remapped and decode_guard(target, c):
@@ -196,7 +198,7 @@ def predict_gemm(target: Target, c: GemmConfig, grouped: bool) -> float:
     operand with n twins per tile is read 1 + (n - 1) f(d) times.
     Row-major (N tiles fast): A's twins are adjacent, B's n_n apart. Grouped (GROUP_M, M fastest in groups of
     `group` rows): B's twins are adjacent inside a group and `group` x n_n apart across groups, A's `group`
-    apart. Multi-XCD parts: each XCD is a machine of P/8 programs with its own L2 (the pass gives each XCD a
+    apart. Multi-XCD parts: each XCD is a machine of P/xcds programs with its own L2 (the pass gives each XCD a
     contiguous chunk of the grouped order; in row-major each XCD sees every 8th column).
     (An earlier version spread program starts evenly instead of in waves; it predicted the plain order 0.86x of
     grouped for the H200 8192^3 bench GEMM, measured 0.99-1.00x.)"""
@@ -230,7 +232,7 @@ def predict_gemm(target: Target, c: GemmConfig, grouped: bool) -> float:
     dram = l2_misses
     t = 0.0
     if target.mall_bytes:  # re-reads of an operand that fits in the Infinity Cache come from there
-        fits = max(a_bytes, b_bytes) <= 0.75 * target.mall_bytes
+        fits = max(a_bytes, b_bytes) <= MALL_USABLE * target.mall_bytes
         dram = a_bytes + b_bytes + c_bytes if fits else l2_misses
         t = l2_misses / target.mall_bw
     flops = 2.0 * c.M * c.N * c.K

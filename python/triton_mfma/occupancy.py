@@ -1,50 +1,72 @@
 """Occupancy model for CDNA targets: waves per SIMD from registers, and workgroups per CU from LDS.
 
+Every figure comes from the C++ target description (lib/Analysis/TargetInfo.cpp, read through the C API:
+`native.target_info()`), the same one the passes use.
+
 Register side (what the AMDGPU backend prints as `; Occupancy: N`; tested equal on every corpus
 kernel, three archs, waves_per_eu 0..4):
-  - VGPR+AGPR share a 512-entry file per lane per SIMD; `.vgpr_count` is the unified count (AGPRs start
-    at alignTo(VGPRs, 4)); allocation granule 8: waves = 512 // alignTo(vgpr_total, 8).
-  - SGPRs: 800 per SIMD, granule 16, plus 16 reserved for the trap handler:
-    waves = 800 // (alignTo(sgpr_count, 16) + 16)  (LLVM AMDGPUBaseInfo getOccupancyWithNumSGPRs'
-    closed form; the old step table <=80:10, <=88:9, <=100:8 predicts 8 where the backend says 7).
-  - at most 8 waves per SIMD; `waves_per_eu=N` (amdgpu-waves-per-eu="N,N") caps it at N.
+  - VGPR+AGPR share one file per lane per SIMD (`vgpr_file`); `.vgpr_count` is the unified count (AGPRs
+    start at alignTo(VGPRs, 4)); waves = vgpr_file // alignTo(vgpr_total, vgpr_granule).
+  - SGPRs: waves = sgpr_file // (alignTo(sgpr_count, sgpr_granule) + sgpr_trap_reserve)  (LLVM
+    AMDGPUBaseInfo getOccupancyWithNumSGPRs' closed form; the old step table <=80:10, <=88:9, <=100:8
+    predicts 8 where the backend says 7).
+  - at most `max_waves_per_simd` waves per SIMD; `waves_per_eu=N` (amdgpu-waves-per-eu="N,N") caps it at N.
 LDS side (not in `; Occupancy:`: Triton's LDS is dynamic, the backend sees 0 bytes):
-  - LDS per CU: 64 KiB (gfx90a, gfx942), 160 KiB (gfx950); allocated per workgroup in 512-byte
-    granules; at most 16 workgroups per CU; 4 SIMDs per CU, so a workgroup of W waves puts W/4 on each.
+  - `lds_per_cu` per CU, allocated per workgroup in `lds_granule`-byte granules; at most
+    `max_workgroups_per_cu` workgroups per CU; `simds_per_cu` SIMDs per CU, so a workgroup of W waves puts
+    W/simds_per_cu on each.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from . import native
 
 
 @dataclass(frozen=True)
 class Target:
     arch: str
     lds_per_cu: int
-    max_waves_per_simd: int = 8
-    vgpr_file: int = 512
-    vgpr_granule: int = 8
-    sgpr_file: int = 800
-    sgpr_granule: int = 16
-    sgpr_trap_reserve: int = 16
-    lds_granule: int = 512
-    simds_per_cu: int = 4
-    max_workgroups_per_cu: int = 16
-    wave_size: int = 64
+    max_waves_per_simd: int
+    vgpr_file: int
+    vgpr_granule: int
+    sgpr_file: int
+    sgpr_granule: int
+    sgpr_trap_reserve: int
+    lds_granule: int
+    simds_per_cu: int
+    max_workgroups_per_cu: int
+    wave_size: int
 
 
-TARGETS = {
-    "gfx90a": Target("gfx90a", lds_per_cu=64 * 1024),
-    "gfx942": Target("gfx942", lds_per_cu=64 * 1024),
-    "gfx950": Target("gfx950", lds_per_cu=160 * 1024),
-}
+_TARGETS: dict[str, Target] | None = None
+
+
+def _targets() -> dict[str, Target]:
+    """The hip targets of the C++ target description, keyed by arch ("gfx942")."""
+    global _TARGETS
+    if _TARGETS is None:
+        _TARGETS = {t["arch"]: Target(t["arch"], lds_per_cu=t["lds_per_cu"], max_waves_per_simd=t["max_waves_per_simd"],
+                                      vgpr_file=t["vgpr_file"], vgpr_granule=t["vgpr_granule"],
+                                      sgpr_file=t["sgpr_file"], sgpr_granule=t["sgpr_granule"],
+                                      sgpr_trap_reserve=t["sgpr_trap_reserve"], lds_granule=t["lds_granule"],
+                                      simds_per_cu=t["simds_per_cu"], max_workgroups_per_cu=t["workgroup_slots_per_cu"],
+                                      wave_size=t["wave_size"])
+                    for t in native.target_info() if t["vendor"] == "hip"}
+    return _TARGETS
+
+
+def __getattr__(name: str):
+    if name == "TARGETS":  # read from the library on first use, not at import
+        return dict(_targets())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def target(arch: str) -> Target:
     try:
-        return TARGETS[arch]
+        return _targets()[arch]
     except KeyError:
-        raise ValueError(f"no occupancy model for {arch!r}; known: {sorted(TARGETS)}") from None
+        raise ValueError(f"no occupancy model for {arch!r}; known: {sorted(_targets())}") from None
 
 
 def _align(x: int, granule: int) -> int:
@@ -69,7 +91,7 @@ def register_occupancy(arch: str, vgpr_total: int, sgprs: int, waves_per_eu: int
 
 
 def vgpr_budget(arch: str, waves: int) -> int:
-    """Registers per lane (VGPR+AGPR) that let `waves` waves share a SIMD (512 // waves, granule-aligned)."""
+    """Registers per lane (VGPR+AGPR) that let `waves` waves share a SIMD (vgpr_file // waves, granule-aligned)."""
     t = target(arch)
     return (t.vgpr_file // max(1, waves)) // t.vgpr_granule * t.vgpr_granule
 

@@ -1,0 +1,350 @@
+//===- LDSAllocation.cpp - LDS offsets as Triton 3.9 assigns them ---------===//
+//
+// Part 3 of the LDS model (LDSModel.h): where do buffers go? Explicit
+// buffers (local_alloc) live over the liveness of every value aliasing them,
+// scratch buffers (LDSModel.cpp: converts, reductions) over their op; offsets
+// by Triton's first-fit-then-colour scheme; the total is the largest end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/GenericIR.h"
+#include "TritonMFMA/LDSModel.h"
+#include "TritonMFMA/Layouts.h"
+
+#include "mlir/Analysis/Liveness.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isSharedLocalAlloc(Operation *op) {
+  if (!isOp(op, opname::LocalAlloc) || op->getNumResults() != 1)
+    return false;
+  FailureOr<MemDescInfo> md = getMemDescInfo(op->getResult(0).getType());
+  return succeeded(md) && md->memorySpace &&
+         md->memorySpace->getKind() == LayoutKind::SharedMemory;
+}
+
+FailureOr<int64_t> explicitBytes(Operation *alloc, std::string *error) {
+  FailureOr<MemDescInfo> md =
+      getMemDescInfo(alloc->getResult(0).getType(), error);
+  if (failed(md))
+    return failure();
+  int64_t elems = 1;
+  for (int64_t s : md->allocShape)
+    elems *= s;
+  if (auto *padded = dyn_cast_or_null<PaddedSharedLayout>(md->encoding.get())) {
+    // Padding after every `interval` elements.
+    int64_t extra = 0;
+    for (auto [interval, pad] : llvm::zip(padded->intervals, padded->paddings))
+      if (interval > 0)
+        extra += (elems / interval) * pad;
+    // Triton does not pad after the last interval.
+    for (auto [interval, pad] : llvm::zip(padded->intervals, padded->paddings))
+      if (interval > 0 && elems % interval == 0 && elems >= int64_t(interval))
+        extra -= pad;
+    elems += extra;
+  }
+  unsigned bw = md->elementType ? getLDSBitwidth(md->elementType) : 0;
+  if (bw == 0) {
+    if (error)
+      *error = "local_alloc element type without a known width";
+    return failure();
+  }
+  // Explicit buffers use the plain width (i1 is stored as a byte too).
+  return elems * bw / 8;
+}
+
+int64_t allocAlignment(Operation *alloc) {
+  return LocalAllocOp(alloc).getAlignment().value_or(16);
+}
+
+/// Which local_allocs each value may alias: views of an alloc, and values
+/// flowing through scf.for / scf.if / scf.while (matched by name: the scf
+/// dialect is unregistered here).
+DenseMap<Value, llvm::SmallSetVector<Operation *, 2>>
+computeAliases(Operation *func) {
+  DenseMap<Value, llvm::SmallSetVector<Operation *, 2>> alias;
+  bool changed = true;
+  auto merge = [&](Value to, Value from) {
+    auto it = alias.find(from);
+    if (it == alias.end())
+      return;
+    auto copy = it->second;
+    auto &set = alias[to];
+    for (Operation *a : copy)
+      changed |= set.insert(a);
+  };
+  auto yieldOf = [](Region &r) -> Operation * {
+    if (r.empty() || r.front().empty())
+      return nullptr;
+    return &r.front().back();
+  };
+  while (changed) {
+    changed = false;
+    func->walk([&](Operation *op) {
+      if (isSharedLocalAlloc(op)) {
+        changed |= alias[op->getResult(0)].insert(op);
+      } else if (isMemDescView(op) && op->getNumOperands() > 0 &&
+                 op->getNumResults() == 1) {
+        merge(op->getResult(0), op->getOperand(0));
+      } else if (isOp(op, opname::For) && op->getNumRegions() == 1) {
+        Block &body = op->getRegion(0).front();
+        Operation *yield = yieldOf(op->getRegion(0));
+        unsigned n = op->getNumResults();
+        for (unsigned i = 0; i < n; ++i) {
+          Value init = op->getOperand(3 + i);
+          Value arg = body.getArgument(1 + i);
+          merge(arg, init);
+          merge(op->getResult(i), init);
+          if (yield && i < yield->getNumOperands()) {
+            merge(arg, yield->getOperand(i));
+            merge(op->getResult(i), yield->getOperand(i));
+          }
+        }
+      } else if (isOp(op, opname::If)) {
+        for (Region &r : op->getRegions())
+          if (Operation *yield = yieldOf(r))
+            for (unsigned i = 0;
+                 i < op->getNumResults() && i < yield->getNumOperands(); ++i)
+              merge(op->getResult(i), yield->getOperand(i));
+      } else if (isOp(op, opname::While) && op->getNumRegions() == 2) {
+        Block &before = op->getRegion(0).front();
+        Block &after = op->getRegion(1).front();
+        Operation *cond = yieldOf(op->getRegion(0));
+        Operation *yield = yieldOf(op->getRegion(1));
+        for (unsigned i = 0; i < before.getNumArguments(); ++i) {
+          if (i < op->getNumOperands())
+            merge(before.getArgument(i), op->getOperand(i));
+          if (yield && i < yield->getNumOperands())
+            merge(before.getArgument(i), yield->getOperand(i));
+        }
+        if (cond)
+          for (unsigned i = 1; i < cond->getNumOperands(); ++i) {
+            if (i - 1 < after.getNumArguments())
+              merge(after.getArgument(i - 1), cond->getOperand(i));
+            if (i - 1 < op->getNumResults())
+              merge(op->getResult(i - 1), cond->getOperand(i));
+          }
+      }
+    });
+  }
+  return alias;
+}
+
+struct Interval {
+  int64_t start = 0, end = std::numeric_limits<int64_t>::max();
+  bool intersects(const Interval &o) const {
+    return start < o.end && o.start < end;
+  }
+};
+
+} // namespace
+
+std::optional<size_t> LDSAllocation::bufferOf(Operation *op) const {
+  for (auto [i, b] : llvm::enumerate(buffers))
+    if (b.owner == op)
+      return i;
+  return std::nullopt;
+}
+
+int64_t LDSAllocation::explicitBytesLiveAt(Operation *op) const {
+  auto it = opIds.find(op);
+  if (it == opIds.end())
+    return 0;
+  int64_t id = it->second, bytes = 0;
+  for (const LDSBuffer &b : buffers)
+    if (b.kind == LDSBuffer::Kind::Explicit && b.owner != op &&
+        b.liveStart <= id && id < b.liveEnd)
+      bytes += b.size;
+  return bytes;
+}
+
+FailureOr<LDSAllocation>
+mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
+                               std::string *error) {
+  LDSAllocation alloc;
+  // Operation ids in post-order: a parent after everything it contains.
+  func->walk<WalkOrder::PostOrder>(
+      [&](Operation *op) { alloc.opIds[op] = int64_t(alloc.opIds.size()); });
+
+  // Buffers in Triton's order: explicit ones (pre-order), then scratch.
+  SmallVector<LDSBuffer> explicitBufs, scratchBufs;
+  std::string err;
+  bool failedOp = false;
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (failedOp || op == func)
+      return;
+    if (isSharedLocalAlloc(op)) {
+      FailureOr<int64_t> bytes = explicitBytes(op, &err);
+      if (failed(bytes)) {
+        failedOp = true;
+        return;
+      }
+      explicitBufs.push_back(
+          {LDSBuffer::Kind::Explicit, op, *bytes, allocAlignment(op)});
+      return;
+    }
+    FailureOr<int64_t> bytes = scratchBytesOf(target, op, &err);
+    if (failed(bytes)) {
+      err = (op->getName().getStringRef() + ": " + err).str();
+      failedOp = true;
+      return;
+    }
+    if (*bytes > 0)
+      scratchBufs.push_back({LDSBuffer::Kind::Scratch, op, *bytes, 128});
+  });
+  if (failedOp) {
+    if (error)
+      *error = err;
+    return failure();
+  }
+
+  // Liveness of explicit buffers: every value aliasing them.
+  Liveness liveness(func);
+  auto rangeOf = [&](Value v) {
+    Interval r{std::numeric_limits<int64_t>::max(),
+               std::numeric_limits<int64_t>::min()};
+    for (Operation *live : liveness.resolveLiveness(v)) {
+      int64_t id = alloc.opIds.lookup(live);
+      r.start = std::min(r.start, id);
+      r.end = std::max(r.end, id + 1);
+    }
+    return r;
+  };
+  auto aliases = computeAliases(func);
+  for (LDSBuffer &b : explicitBufs) {
+    Interval r = rangeOf(b.owner->getResult(0));
+    b.liveStart = r.start;
+    b.liveEnd = r.end;
+  }
+  // Values in operation order (operands, then results), as Triton visits
+  // them; each extends the range of the buffers it may alias.
+  func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    auto extend = [&](Value v) {
+      auto it = aliases.find(v);
+      if (it == aliases.end())
+        return;
+      Interval r = rangeOf(v);
+      for (Operation *a : it->second)
+        for (LDSBuffer &b : explicitBufs)
+          if (b.owner == a) {
+            b.liveStart = std::min(b.liveStart, r.start);
+            b.liveEnd = std::max(b.liveEnd, r.end);
+          }
+    };
+    for (Value v : op->getOperands())
+      extend(v);
+    for (Value v : op->getResults())
+      extend(v);
+  });
+  for (LDSBuffer &b : scratchBufs) {
+    b.liveStart = alloc.opIds.lookup(b.owner);
+    b.liveEnd = b.liveStart + 1;
+  }
+
+  SmallVector<LDSBuffer> &bufs = alloc.buffers;
+  bufs.append(explicitBufs.begin(), explicitBufs.end());
+  bufs.append(scratchBufs.begin(), scratchBufs.end());
+  // Larger buffers first (stable).
+  SmallVector<size_t> order(bufs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return bufs[a].size > bufs[b].size;
+  });
+  auto live = [&](size_t i) {
+    return Interval{bufs[i].liveStart, bufs[i].liveEnd};
+  };
+  auto setOffsetAligned = [&](size_t i, int64_t off) {
+    int64_t a = std::max<int64_t>(1, bufs[i].alignment);
+    bufs[i].offset = (off + a - 1) / a * a;
+    return bufs[i].offset;
+  };
+
+  // 1. First fit over liveness: slots (offset -> live range still free).
+  std::multimap<int64_t, Interval> slots;
+  slots.insert({0, Interval{}});
+  SmallVector<size_t> todo(order);
+  while (!todo.empty() && !slots.empty()) {
+    auto slotIt = slots.begin();
+    int64_t offset = slotIt->first;
+    Interval range = slotIt->second;
+    slots.erase(slotIt);
+    auto pick = llvm::find_if(todo, [&](size_t i) {
+      Interval x = live(i);
+      if (!x.intersects(range))
+        return false;
+      for (auto &s : slots)
+        if (s.second.intersects(x))
+          return false;
+      return true;
+    });
+    if (pick == todo.end())
+      continue;
+    size_t i = *pick;
+    Interval x = live(i);
+    int64_t at = setOffsetAligned(i, offset);
+    slots.insert({at + bufs[i].size, Interval{std::max(range.start, x.start),
+                                              std::min(range.end, x.end)}});
+    if (range.start < x.start)
+      slots.insert({offset, Interval{range.start, x.end}});
+    if (x.end < range.end)
+      slots.insert({offset, Interval{x.start, range.end}});
+    todo.erase(pick);
+  }
+
+  // 2. Colour until no two live-overlapping buffers overlap in memory.
+  auto interference = [&]() {
+    DenseMap<size_t, SmallVector<size_t>> g;
+    for (size_t x : order)
+      for (size_t y : order) {
+        if (x == y)
+          continue;
+        Interval xs{bufs[x].offset, bufs[x].offset + bufs[x].size};
+        Interval ys{bufs[y].offset, bufs[y].offset + bufs[y].size};
+        if (live(x).intersects(live(y)) && xs.intersects(ys))
+          g[x].push_back(y);
+      }
+    return g;
+  };
+  DenseMap<size_t, SmallVector<size_t>> graph = interference();
+  int guard = 0;
+  do {
+    alloc.totalBytes = 0;
+    DenseMap<size_t, int> colors;
+    for (size_t x : order)
+      colors[x] = x == order.front() ? 0 : -1;
+    for (size_t x : order) {
+      SmallVector<bool> available(order.size(), true);
+      for (size_t y : graph.lookup(x))
+        if (colors[y] >= 0)
+          available[colors[y]] = false;
+      colors[x] = int(llvm::find(available, true) - available.begin());
+    }
+    for (size_t x : order) {
+      int64_t newOffset = 0;
+      for (size_t y : graph.lookup(x))
+        newOffset = std::max(newOffset, bufs[y].offset + bufs[y].size);
+      if (colors[x] != 0)
+        setOffsetAligned(x, newOffset);
+      alloc.totalBytes =
+          std::max(alloc.totalBytes, bufs[x].offset + bufs[x].size);
+    }
+    graph = interference();
+  } while (!graph.empty() && ++guard < 64);
+  if (order.empty())
+    alloc.totalBytes = 0;
+  (void)target;
+  return alloc;
+}

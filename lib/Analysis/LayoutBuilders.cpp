@@ -1,0 +1,390 @@
+//===- LayoutBuilders.cpp - typed layouts from the parsed value tree ------===//
+//
+// TextParser::parseLayoutValue (LayoutParser.h): "#ttg.<mnemonic>[<...>]" at
+// the current position, one builder per kind. Fields, defaults and checks
+// follow Triton 3.9's lib/Dialect/TritonGPU/IR/Dialect.cpp parsers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutParser.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+using namespace mlir::triton_mfma::layout_parser;
+
+LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
+  if (depth > kMaxDepth)
+    return fail("nesting too deep");
+  skipWs();
+  size_t start = pos;
+  if (!consumeIf('#'))
+    return fail("expected a layout attribute starting with '#ttg.'");
+  size_t dialectStart = pos;
+  while (pos < text.size() && (llvm::isAlnum(text[pos]) || text[pos] == '_'))
+    ++pos;
+  StringRef dialect = text.slice(dialectStart, pos);
+  if (dialect != "ttg" || pos >= text.size() || text[pos] != '.')
+    return failAt(start, "expected a '#ttg.' layout, got '#" + dialect +
+                             "...' (only TritonGPU layouts are modelled)");
+  ++pos;
+  size_t mnemonicStart = pos;
+  while (pos < text.size() && (llvm::isAlnum(text[pos]) || text[pos] == '_'))
+    ++pos;
+  StringRef mnemonic = text.slice(mnemonicStart, pos);
+  std::optional<LayoutKind> kind = getLayoutKindForMnemonic(mnemonic);
+  if (!kind)
+    return failAt(mnemonicStart, "unknown layout '#ttg." + mnemonic + "'");
+  std::string what = ("#ttg." + mnemonic).str();
+  auto failFn = [this](size_t at, const Twine &msg) { return failAt(at, msg); };
+
+  if (*kind == LayoutKind::SharedMemory) {
+    if (peek() == '<')
+      return fail("#ttg.shared_memory takes no parameters");
+    return std::make_shared<SharedMemorySpace>();
+  }
+
+  if (!expect('<', ("after '" + what + "'").c_str()))
+    return nullptr;
+
+  // padded_shared: <[interval:+padding, ...] {dict}>
+  if (*kind == LayoutKind::PaddedShared) {
+    auto layout = std::make_shared<PaddedSharedLayout>();
+    if (!expect('[',
+                "to open the interval:+padding list of #ttg.padded_shared"))
+      return nullptr;
+    do {
+      int64_t interval, padding;
+      size_t at = (skipWs(), pos);
+      if (!parseInt(interval))
+        return nullptr;
+      if (!expect(':', "between interval and padding"))
+        return nullptr;
+      if (!expect('+', "before the padding"))
+        return nullptr;
+      if (!parseInt(padding))
+        return nullptr;
+      if (interval <= 0 || padding <= 0 || !llvm::isPowerOf2_64(interval) ||
+          !llvm::isPowerOf2_64(padding) || interval > (int64_t(1) << 31) ||
+          padding > (int64_t(1) << 31))
+        return failAt(at, "#ttg.padded_shared intervals and paddings must be "
+                          "positive powers of two");
+      if (llvm::is_contained(layout->intervals, unsigned(interval)))
+        return failAt(at, "duplicate interval in #ttg.padded_shared");
+      layout->intervals.push_back(interval);
+      layout->paddings.push_back(padding);
+    } while (consumeIf(','));
+    if (!expect(']', "to close the interval:+padding list"))
+      return nullptr;
+    ParsedValue dict;
+    if (!parseDict(dict, depth + 1))
+      return nullptr;
+    DictReader r(dict, what, failFn);
+    if (r.get("offset") || r.get("block")) {
+      if (!r.checkKeys({"offset", "block"}))
+        return nullptr;
+      unsigned rank = 0;
+      BasisList &offset = layout->linear.getOrCreate("offset");
+      BasisList &block = layout->linear.getOrCreate("block");
+      if (const ParsedValue *v = r.require("offset")) {
+        if (!r.basisList(*v, "offset", offset, rank))
+          return nullptr;
+      } else {
+        return nullptr;
+      }
+      if (const ParsedValue *v = r.require("block")) {
+        if (!r.basisList(*v, "block", block, rank))
+          return nullptr;
+      } else {
+        return nullptr;
+      }
+      if (rank == 0)
+        return failAt(dict.pos, "empty layout not supported in " + what);
+      layout->rank = rank;
+    } else {
+      if (!r.checkKeys({"order", "shape"}))
+        return nullptr;
+      SmallVector<unsigned> order, shape;
+      if (!r.uintArrayField("order", order) ||
+          !r.uintArrayField("shape", shape))
+        return nullptr;
+      if (order.size() != shape.size())
+        return failAt(dict.pos, "mismatch of shape and order ranks in " + what);
+      for (unsigned i = 0; i < order.size(); ++i) {
+        if (order[i] >= order.size() || llvm::count(order, order[i]) != 1)
+          return failAt(dict.pos, "order of " + what + " is not a permutation");
+        if (shape[i] == 0 || !llvm::isPowerOf2_32(shape[i]))
+          return failAt(dict.pos,
+                        "shape of " + what + " must be powers of two");
+      }
+      SmallVector<int64_t> shape64(shape.begin(), shape.end());
+      layout->linear.getOrCreate("offset") =
+          PaddedSharedLayout::getIdentityOffsetBases(shape64, order);
+      layout->linear.getOrCreate("block");
+      layout->rank = order.size();
+    }
+    if (!expect('>', "to close #ttg.padded_shared"))
+      return nullptr;
+    return layout;
+  }
+
+  ParsedValue dict;
+  if (!parseDict(dict, depth + 1))
+    return nullptr;
+  DictReader r(dict, what, failFn);
+
+  switch (*kind) {
+  case LayoutKind::Blocked: {
+    auto l = std::make_shared<BlockedLayout>();
+    if (!r.checkKeys({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order",
+                      "CGALayout"}) ||
+        !r.uintArrayField("sizePerThread", l->sizePerThread) ||
+        !r.uintArrayField("threadsPerWarp", l->threadsPerWarp) ||
+        !r.uintArrayField("warpsPerCTA", l->warpsPerCTA) ||
+        !r.uintArrayField("order", l->order))
+      return nullptr;
+    size_t rank = l->order.size();
+    if (l->sizePerThread.size() != rank || l->threadsPerWarp.size() != rank ||
+        l->warpsPerCTA.size() != rank)
+      return failAt(dict.pos, "sizePerThread, threadsPerWarp, warpsPerCTA and "
+                              "order of #ttg.blocked must have the same rank");
+    if (!r.cgaField(l->cga, rank))
+      return nullptr;
+    if (!expect('>', "to close #ttg.blocked"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::Slice: {
+    auto l = std::make_shared<SliceLayout>();
+    if (!r.checkKeys({"dim", "parent"}) || !r.uintField("dim", l->dim) ||
+        !r.layoutField("parent", l->parent))
+      return nullptr;
+    if (!l->parent->isDistributed())
+      return failAt(dict.pos, "the parent of #ttg.slice must be a distributed "
+                              "layout, got #ttg." +
+                                  l->parent->getMnemonic());
+    if (l->dim >= l->parent->getRank())
+      return failAt(dict.pos, "slice dim=" + Twine(l->dim) +
+                                  " must be less than the parent rank=" +
+                                  Twine(l->parent->getRank()));
+    if (!expect('>', "to close #ttg.slice"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::DotOperand: {
+    auto l = std::make_shared<DotOperandLayout>();
+    if (!r.checkKeys({"opIdx", "parent", "kWidth"}) ||
+        !r.uintField("opIdx", l->opIdx) ||
+        !r.layoutField("parent", l->parent) ||
+        !r.uintField("kWidth", l->kWidth, /*required=*/false))
+      return nullptr;
+    if (l->opIdx > 1)
+      return failAt(dict.pos, "opIdx of #ttg.dot_op must be 0 or 1");
+    if (!l->parent->isDistributed())
+      return failAt(dict.pos, "the parent of #ttg.dot_op must be a "
+                              "distributed layout, got #ttg." +
+                                  l->parent->getMnemonic());
+    if (l->kWidth == 0 && isa<AMDMfmaLayout>(l->parent.get()))
+      return failAt(dict.pos,
+                    "#ttg.dot_op kWidth is mandatory for an amd_mfma parent");
+    if (!expect('>', "to close #ttg.dot_op"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::AMDMfma: {
+    auto l = std::make_shared<AMDMfmaLayout>();
+    if (!r.checkKeys({"version", "warpsPerCTA", "instrShape", "isTransposed",
+                      "CGALayout", "tilesPerWarp", "elementBitWidth"}) ||
+        !r.uintField("version", l->version) ||
+        !r.uintArrayField("warpsPerCTA", l->warpsPerCTA) ||
+        !r.uintArrayField("instrShape", l->instrShape) ||
+        !r.boolField("isTransposed", l->isTransposed) ||
+        !r.uintArrayField("tilesPerWarp", l->tilesPerWarp,
+                          /*required=*/false) ||
+        !r.uintField("elementBitWidth", l->elementBitWidth,
+                     /*required=*/false))
+      return nullptr;
+    if (l->version > 4)
+      return failAt(dict.pos, "version of #ttg.amd_mfma must be in [0, 4]");
+    if (l->instrShape.size() < 2 || l->instrShape.size() > 3)
+      return failAt(dict.pos, "instrShape of #ttg.amd_mfma must be [M, N] or "
+                              "[M, N, K]");
+    if (l->elementBitWidth != 32 && l->elementBitWidth != 64)
+      return failAt(dict.pos,
+                    "elementBitWidth of #ttg.amd_mfma must be 32 or 64");
+    if (!r.cgaField(l->cga, l->warpsPerCTA.size()))
+      return nullptr;
+    if (!expect('>', "to close #ttg.amd_mfma"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::AMDWmma: {
+    auto l = std::make_shared<AMDWmmaLayout>();
+    bool hasRank = r.get("rank") != nullptr;
+    if (!r.checkKeys({"version", "rank", "ctaLayout", "isTranspose",
+                      "CGALayout", "instrShape"}) ||
+        !r.uintField("version", l->version) ||
+        !r.uintField("rank", l->rank, /*required=*/false) ||
+        !r.boolField("isTranspose", l->isTransposed, /*required=*/false) ||
+        !r.uintArrayField("instrShape", l->instrShape, /*required=*/false))
+      return nullptr;
+    const ParsedValue *cta = r.require("ctaLayout");
+    if (!cta)
+      return nullptr;
+    if (cta->kind != ParsedValue::Kind::Dict)
+      return failAt(cta->pos, "expected dictionary value for 'ctaLayout' in "
+                              "#ttg.amd_wmma");
+    DictReader cr(*cta, "the ctaLayout of #ttg.amd_wmma", failFn);
+    if (!cr.checkKeys({"register", "warp"}))
+      return nullptr;
+    unsigned rank = hasRank ? l->rank : 0;
+    BasisList &regs = l->ctaLayout.getOrCreate("register");
+    BasisList &warps = l->ctaLayout.getOrCreate("warp");
+    if (const ParsedValue *v = cr.get("register"))
+      if (!cr.basisList(*v, "register", regs, rank))
+        return nullptr;
+    const ParsedValue *w = cr.require("warp");
+    if (!w || !cr.basisList(*w, "warp", warps, rank))
+      return nullptr;
+    if (rank != 0)
+      l->rank = rank;
+    if (!r.cgaField(l->cga, l->rank))
+      return nullptr;
+    if (l->version < 1 || l->version > 3)
+      return failAt(dict.pos, "version of #ttg.amd_wmma must be in [1, 3]");
+    if (!expect('>', "to close #ttg.amd_wmma"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::NvidiaMma: {
+    auto l = std::make_shared<NvidiaMmaLayout>();
+    if (!r.checkKeys({"versionMajor", "versionMinor", "warpsPerCTA",
+                      "CGALayout", "instrShape"}) ||
+        !r.uintField("versionMajor", l->versionMajor) ||
+        !r.uintField("versionMinor", l->versionMinor, /*required=*/false) ||
+        !r.uintArrayField("warpsPerCTA", l->warpsPerCTA) ||
+        !r.uintArrayField("instrShape", l->instrShape) ||
+        !r.cgaField(l->cga, l->warpsPerCTA.size()))
+      return nullptr;
+    if (!expect('>', "to close #ttg.nvidia_mma"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::Linear:
+  case LayoutKind::GenericLinear: {
+    auto l = std::make_shared<LinearLayout>(*kind == LayoutKind::GenericLinear);
+    if (!r.checkKeys({"register", "lane", "warp", "block"}))
+      return nullptr;
+    unsigned rank = 0;
+    for (StringRef dim : {"register", "lane", "warp", "block"}) {
+      const ParsedValue *v = r.require(dim);
+      if (!v)
+        return nullptr;
+      if (!r.basisList(*v, dim, l->bases.getOrCreate(dim), rank))
+        return nullptr;
+    }
+    if (rank == 0)
+      return failAt(dict.pos, "empty layout not supported in " + what);
+    l->rank = rank;
+    if (!expect('>', ("to close " + what).c_str()))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::SwizzledShared:
+  case LayoutKind::AMDRotatingShared: {
+    auto l = std::make_shared<SwizzledSharedLayout>(
+        *kind == LayoutKind::AMDRotatingShared);
+    if (!r.checkKeys({"vec", "perPhase", "maxPhase", "order", "CGALayout"}) ||
+        !r.uintField("vec", l->vec) || !r.uintField("perPhase", l->perPhase) ||
+        !r.uintField("maxPhase", l->maxPhase) ||
+        !r.uintArrayField("order", l->order) ||
+        !r.cgaField(l->cga, l->order.size()))
+      return nullptr;
+    if (!expect('>', ("to close " + what).c_str()))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::SharedLinear: {
+    auto l = std::make_shared<SharedLinearLayout>();
+    if (!r.checkKeys({"offset", "block"}))
+      return nullptr;
+    unsigned rank = 0;
+    const ParsedValue *off = r.require("offset");
+    if (!off ||
+        !r.basisList(*off, "offset", l->linear.getOrCreate("offset"), rank))
+      return nullptr;
+    BasisList &block = l->linear.getOrCreate("block");
+    if (const ParsedValue *b = r.get("block"))
+      if (!r.basisList(*b, "block", block, rank))
+        return nullptr;
+    if (rank == 0)
+      return failAt(dict.pos, "empty layout not supported in " + what);
+    l->rank = rank;
+    if (!expect(',', "before 'alignment' in #ttg.shared_linear"))
+      return nullptr;
+    std::string key;
+    size_t keyPos = (skipWs(), pos);
+    if (!parseKey(key))
+      return nullptr;
+    if (key != "alignment")
+      return failAt(keyPos, "expected 'alignment' in #ttg.shared_linear");
+    if (!expect('=', "after 'alignment'"))
+      return nullptr;
+    int64_t align;
+    size_t alignPos = (skipWs(), pos);
+    if (!parseInt(align))
+      return nullptr;
+    if (align <= 0 || align > (int64_t(1) << 31) || !llvm::isPowerOf2_64(align))
+      return failAt(alignPos, "alignment of #ttg.shared_linear must be a "
+                              "positive power of two");
+    l->alignment = align;
+    if (!expect('>', "to close #ttg.shared_linear"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::PartitionedShared: {
+    auto l = std::make_shared<PartitionedSharedLayout>();
+    if (!r.checkKeys({"numPartitions", "numGroups", "partitionDim",
+                      "partitionLayout"}) ||
+        !r.uintField("numPartitions", l->numPartitions) ||
+        !r.uintField("numGroups", l->numGroups) ||
+        !r.uintField("partitionDim", l->partitionDim) ||
+        !r.layoutField("partitionLayout", l->partitionLayout))
+      return nullptr;
+    if (!l->partitionLayout->isShared())
+      return failAt(dict.pos, "partitionLayout of #ttg.partitioned_shared "
+                              "must be a shared layout");
+    if (!expect('>', "to close #ttg.partitioned_shared"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::NVMMAShared: {
+    auto l = std::make_shared<NVMMASharedLayout>();
+    if (!r.checkKeys({"swizzlingByteWidth", "transposed", "elementBitWidth",
+                      "fp4Padded", "CGALayout", "rank"}) ||
+        !r.uintField("swizzlingByteWidth", l->swizzlingByteWidth) ||
+        !r.boolField("transposed", l->transposed, /*required=*/false) ||
+        !r.uintField("elementBitWidth", l->elementBitWidth) ||
+        !r.boolField("fp4Padded", l->fp4Padded, /*required=*/false))
+      return nullptr;
+    bool hasRank = r.get("rank") != nullptr;
+    if (!r.uintField("rank", l->rank, /*required=*/false))
+      return nullptr;
+    unsigned rank = hasRank ? l->rank : 0;
+    if (const ParsedValue *v = r.get("CGALayout")) {
+      if (!r.basisList(*v, "CGALayout", l->cga.block, rank))
+        return nullptr;
+      if (!hasRank && rank != 0)
+        l->rank = rank;
+    }
+    if (!expect('>', "to close #ttg.nvmma_shared"))
+      return nullptr;
+    return l;
+  }
+  case LayoutKind::PaddedShared:
+  case LayoutKind::SharedMemory:
+    break;
+  }
+  return fail("internal error: unhandled layout kind");
+}

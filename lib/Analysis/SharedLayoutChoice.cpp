@@ -1,0 +1,95 @@
+//===- SharedLayoutChoice.cpp - Triton's shared layout for dot operands ---===//
+//
+// See chooseDotOperandSharedLayout in Layouts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/MfmaTable.h"
+#include "TritonMFMA/TargetInfo.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+FailureOr<SwizzledSharedLayout> mlir::triton_mfma::chooseDotOperandSharedLayout(
+    ArrayRef<int64_t> shape, unsigned bits, const BlockedLayout &src,
+    const DotOperandLayout &dotOp, std::string &why) {
+  SwizzledSharedLayout shared;
+  shared.cga = src.cga;
+  unsigned rank = src.order.size();
+  if (rank == 3) {
+    for (unsigned d : src.order)
+      if (d != 0)
+        shared.order.push_back(d);
+    shared.order.push_back(0);
+  } else {
+    shared.order.assign(src.order.begin(), src.order.end());
+  }
+  if (!src.cga.isTrivial()) {
+    why = "multi-CTA layouts are not supported";
+    return failure();
+  }
+  if (bits == 0 || dotOp.opIdx > 1) {
+    why = "unsupported element type or operand index";
+    return failure();
+  }
+  if (auto *mfma = dyn_cast_or_null<AMDMfmaLayout>(dotOp.parent.get())) {
+    if (rank != 2) {
+      why = "batched MFMA operands are not supported";
+      return failure();
+    }
+    int kDimIndex = dotOp.opIdx == 0 ? 1 : 0;
+    bool isKContig = shared.order[0] == unsigned(kDimIndex);
+    bool isGFX950 = mfma->version == 4;
+    bool swizzleNonKContig = isGFX950 && (bits == 8 || bits == 16);
+    if (!isKContig && !swizzleNonKContig) {
+      shared.vec = shared.perPhase = shared.maxPhase = 1;
+      return shared;
+    }
+    // Triton: 64 banks on gfx950, 32 before (the targets' LDS banks).
+    const unsigned numBanks = getTargetInfo(isGFX950 ? GfxArch::GFX950
+                                                     : GfxArch::GFX942)
+                                  .ldsBanks,
+                   bankBitWidth = 32, simdWidth = 16;
+    int innerDimLength = shape[shared.order[0]];
+    int elemsPerOneBanksRow = (numBanks * bankBitWidth) / bits;
+    int perPhase = std::max(1, elemsPerOneBanksRow / innerDimLength);
+    unsigned vec = dotOp.kWidth;
+    if (vec == 0) {
+      why = "MFMA operand without kWidth";
+      return failure();
+    }
+    int maxPhase = std::max(
+        std::min<int>(simdWidth / perPhase, innerDimLength / int(vec)), 1);
+    if (mfma->getMDim() == 4)
+      maxPhase = 4;
+    shared.vec = vec;
+    shared.perPhase = perPhase;
+    shared.maxPhase = maxPhase;
+    return shared;
+  }
+  if (auto *mma = dyn_cast_or_null<NvidiaMmaLayout>(dotOp.parent.get())) {
+    if (mma->versionMajor != 2 && mma->versionMajor != 3) {
+      why = "unsupported nvidia_mma version";
+      return failure();
+    }
+    int K = shape[shared.order[0]];
+    int perPhase = std::max<int>(1024 / (bits * K), 1);
+    int mmaStride = 8;
+    int vec = 4 * dotOp.kWidth;
+    int kDim = dotOp.opIdx == 0 ? rank - 1 : rank - 2;
+    if (int(shared.order[0]) != kDim)
+      std::swap(vec, mmaStride);
+    int maxPhase = std::max(std::min<int>(mmaStride, 1024 / (vec * bits)), 1);
+    maxPhase = std::max(maxPhase / perPhase, 1);
+    shared.vec = vec;
+    shared.perPhase = perPhase;
+    shared.maxPhase = maxPhase;
+    return shared;
+  }
+  why = "its dot operand layout has neither an amd_mfma nor an nvidia_mma "
+        "parent";
+  return failure();
+}
