@@ -174,12 +174,17 @@ register(ProjectPass(
     ),
 ))
 
+LDS_LIMIT_DOC = ("LDS budget in bytes per workgroup; 'occupancy': the budget that keeps the workgroups per CU the "
+                 "registers allow; default: the target's LDS. A kernel budget: met by splitting converts "
+                 "(mfma-split-epilogue-cvt) and by one LDS buffer per operand (mfma-stream-pipeline)")
+
 register(ProjectPass(
     name="mfma-stream-pipeline",
     point="pipeline",
     summary="LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next iteration's tiles in registers "
             "(replaces Triton's schedule_loops + pipeline)",
     targets=("hip", "cuda"),
+    options=(Option("lds_limit", None, int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),),
     from_kernel={"num-stages": "num_stages"},  # the kernel's num_stages: 1 disables pipelining
     # Hopper's own pipeliner (multi-stage async copies, asynchronous wgmma) is faster: 0.50-0.94x stock on an H200
     by_name_only=("cuda",),
@@ -209,9 +214,7 @@ register(ProjectPass(
             "LDS allocation",
     targets=("hip", "cuda"),
     options=(
-        Option("lds_limit", "lds-limit", int, "LDS budget in bytes per workgroup; 'occupancy': the budget that "
-                                              "keeps the workgroups per CU the registers allow; default: the "
-                                              "target's LDS", low=0, high=1 << 20, symbolic=("occupancy",)),
+        Option("lds_limit", "lds-limit", int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),
     ),
     resolve=_resolve_split_options,
 ))

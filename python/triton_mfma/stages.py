@@ -273,6 +273,14 @@ class HipCompile:
         if theirs.text == ours.text:
             return record("unchanged", "the same TTGIR as Triton's loop pipeliner", "identical", ours)
         lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
+        budget = self._lds_budget(theirs) if lds_ours is not None and lds_theirs is not None else None
+        if budget is not None and lds_theirs > budget:
+            if lds_ours <= budget:
+                return record("applied", f"meets the LDS budget {budget} B with one buffer per operand "
+                                         f"(Triton's loop pipeliner needs {lds_theirs} B, ours {lds_ours} B)",
+                              "model", ours)
+            self.kernel_remarks.decide("lds_limit", f"the LDS budget {budget} B cannot be met: Triton's loop "
+                                                    f"pipeliner needs {lds_theirs} B, ours {lds_ours} B")
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
                 and not self.act.options.get("trial_all"):
             return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
@@ -289,6 +297,20 @@ class HipCompile:
             return record("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
         return record("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
                       "trial", ours)
+
+    def _lds_budget(self, reference) -> int | None:
+        """The kernel's LDS budget in bytes (`lds_limit`), None when none is set; "occupancy" is resolved from
+        `reference` compiled (the budget that keeps the workgroups per CU its registers allow)."""
+        from .lds_budget import budget_for_register_occupancy
+
+        value = self.act.options.get("lds_limit")
+        if value != "occupancy":
+            return value
+        f = self._figures_each([(reference, self.fixed_w)])[0]
+        if isinstance(f, Exception):
+            return None
+        return budget_for_register_occupancy(self.options.arch, self.options.num_warps, f.vgpr_total, f.sgpr,
+                                             self.fixed_w)[0]
 
     def _figures_each(self, jobs):
         """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
