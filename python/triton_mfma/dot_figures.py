@@ -15,6 +15,7 @@ annotations in the amdgcn); a kernel with its dots outside any loop is counted w
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from . import loop_order, native
@@ -139,3 +140,44 @@ def summary(stock: Figures, ours: Figures) -> str:
     return (f"occupancy {stock.occupancy} -> {ours.occupancy}, spills {stock.spills} -> {ours.spills}, "
             f"main-loop dot cycles {stock.loop_cycles} -> {ours.loop_cycles}, "
             f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
+
+
+# -- the model of the verification: where one compile tells that ours cannot be worse -------------------------
+# How many registers fewer the other layouts could need than ours (measured on the bench suite between kpack 2
+# and kpack 1 variants: Triton's needed up to 8 VGPRs and 2 SGPRs fewer than ours; ours often needs fewer);
+# within these margins of an occupancy step the model cannot tell, and a trial compile decides.
+VGPR_MARGIN = 16
+SGPR_MARGIN = 16
+
+_LAYOUT_NOISE = [
+    (re.compile(r" loc\(.*$", re.M), ""),  # locations (op names differ with the pass that created the op)
+    (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
+    (re.compile(r"kWidth = \d+"), "kWidth = K"),
+    (re.compile(r"vec = \d+, perPhase = \d+, maxPhase = \d+"), "swizzle"),
+]
+
+
+def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
+    """Whether two TTGIRs (generic text) differ only in the dot operands' kWidth and the shared layouts' swizzle
+    that follows from it: the same MFMA instructions, warps and loops, so the main loop issues the same MFMA
+    cycles, and the wider operand reads of the larger kWidth need no more LDS instructions."""
+    for pattern, repl in _LAYOUT_NOISE:
+        ttgir_a, ttgir_b = pattern.sub(repl, ttgir_a), pattern.sub(repl, ttgir_b)
+    return ttgir_a == ttgir_b
+
+
+def cannot_be_worse(ours: Figures, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
+    """Why a variant with `ours` figures cannot be worse than another whose layouts differ only in kWidth (and
+    whose LDS the LDS model gives as `other_lds`); None when the model cannot tell. Not worse means: no spills
+    to lose, LDS no larger, and an occupancy the other could not exceed even with VGPR_MARGIN fewer VGPRs and
+    SGPR_MARGIN fewer SGPRs."""
+    if ours.spills:
+        return None
+    if ours.lds > other_lds:
+        return None
+    bound = occ_model.occupancy(arch, num_warps, max(0, ours.vgpr_total - VGPR_MARGIN),
+                                max(0, ours.sgpr - SGPR_MARGIN), other_lds, waves_per_eu).waves_per_simd
+    if ours.occupancy < bound:
+        return None
+    return (f"no spills, {ours.occupancy} waves/SIMD, which the other layouts could not exceed even with "
+            f"{VGPR_MARGIN} fewer VGPRs and {SGPR_MARGIN} fewer SGPRs; same MFMA instructions, wider LDS reads")

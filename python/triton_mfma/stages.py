@@ -145,6 +145,12 @@ class HipCompile:
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir)
+        if "pipeline" in interior and not self.act.options.get("trial_all"):
+            why = self._pipeline_cannot_gain()
+            if why:  # the model tells without building our variant
+                interior.discard("pipeline")
+                metadata["triton_mfma_stream_pipeline"] = {"decision": "declined", "reason": why, "evidence": "model"}
+                self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
         chosen = self.engine.ttgir(interior, metadata, first=src)
         if "pipeline" in interior:
             chosen = self._decide_pipeline(chosen, metadata)
@@ -199,6 +205,16 @@ class HipCompile:
         if theirs.text == ours.text:
             return record("kept", "the same TTGIR as with Triton's dot layouts", "identical", ours)
         w = self.fixed_w
+        if not self.act.options.get("trial_all") and dot_figures.only_kwidth_differs(ours.text, theirs.text):
+            from .lds_budget import lds_total
+
+            # model first: our compile (the one Triton then gets) may show that theirs cannot do better
+            f_ours = self._figures_each([(ours, w)])[0]
+            other_lds = lds_total(theirs.text)
+            why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
+                f_ours, other_lds, self.options.arch, self.options.num_warps, w)
+            if why is not None:
+                return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
         if isinstance(f_theirs, Exception):
             return record("unverified", f"not verified (the comparison compile failed: {_first_line(f_theirs)}); "
@@ -252,6 +268,18 @@ class HipCompile:
         return without
 
     # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
+    def _pipeline_cannot_gain(self) -> str | None:
+        """Where Triton's loop pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at
+        most 2 stages, it keeps at most one LDS buffer per operand — what ours keeps — so ours cannot save LDS,
+        and a saving in LDS is what it has to offer (measured: bench/results/stream_pipeline_amd.txt)."""
+        from triton.backends.amd.compiler import is_async_copy_enabled
+
+        stages = getattr(self.options, "num_stages", 2)
+        if stages <= 2 and not is_async_copy_enabled(getattr(self.options, "base_arch", self.options.arch)):
+            return (f"Triton's loop pipeliner keeps at most one LDS buffer per operand here ({self.options.arch}, "
+                    f"num_stages={stages}, no async copy), as ours does: no LDS to save")
+        return None
+
     def _decide_pipeline(self, ours, metadata):
         """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
         main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
