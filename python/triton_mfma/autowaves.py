@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
 
-REGISTER_SLACK = 0.05  # measured: 2.5% over the budget already spilled on gemm and split-K (bench/results/compile_time.txt)
+REGISTER_SLACK = 0.15  # bench: 10% cuts succeeded (split-K 5 -> 6 waves), 2.5% ones spilled (GEMM 128x128): no tighter rule holds
 
 
 @dataclass
