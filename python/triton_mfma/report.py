@@ -19,6 +19,8 @@ class KernelReport:
     modelled_register_occupancy: int
     auto_waves: dict | None = None  # the waves_per_eu="auto" decision, when there was one
     accelerate_dot: dict | None = None  # mfma-accelerate-dot's verification decision, when there was one
+    decisions: dict | None = None  # what each pass decided for this kernel, and why (metadata.triton_mfma)
+    fallback: str | None = None  # why this kernel fell back to stock Triton, when it did
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -38,8 +40,16 @@ class KernelReport:
             ("global loads", loads),
             ("ds_read / ds_write", f"{r.ds_read} / {r.ds_write}"),
             ("loops", str(r.loops)),
-        ] + ([("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else []) \
-          + ([("mfma-accelerate-dot", self.accelerate_dot["reason"])] if self.accelerate_dot else [])
+        ] + self._decision_rows()
+
+    def _decision_rows(self) -> list[tuple[str, str]]:
+        rows = [(name, why) for name, why in (self.decisions or {}).items()]
+        if not self.decisions:  # a kernel compiled before decisions had a summary: the two recorded ones
+            rows += [("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else []
+            rows += [("mfma-accelerate-dot", self.accelerate_dot["reason"])] if self.accelerate_dot else []
+        if self.fallback:
+            rows.append(("fell back to stock", self.fallback))
+        return rows
 
     def as_dict(self) -> dict:
         """Every figure, JSON-ready (`triton-mfma report --json`)."""
@@ -51,7 +61,8 @@ class KernelReport:
         return {"kernel": self.name, "arch": self.arch, "num_warps": self.num_warps,
                 "waves_per_eu": self.waves_per_eu, "resources": res, "occupancy": asdict(self.occupancy),
                 "modelled_register_occupancy": self.modelled_register_occupancy,
-                "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot}
+                "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot,
+                "decisions": self.decisions, "fallback": self.fallback}
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -92,4 +103,5 @@ def report(compiled) -> KernelReport:
     modelled = occ_model.register_occupancy(arch, res.vgpr_total, res.sgpr, wpe)
     auto = getattr(md, "triton_mfma_waves_per_eu", None)
     dot = getattr(md, "triton_mfma_accelerate_dot", None)
-    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot)
+    return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot,
+                        getattr(md, "triton_mfma", None), getattr(md, "triton_mfma_fallback", None))
