@@ -29,7 +29,7 @@ import triton_mfma  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.engine import trial_threads  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
-from suite import ARCHS, configs  # noqa: E402
+from suite import ARCHS, Report, configs, decisions  # noqa: E402
 
 
 def timed(c, arch, **mfma):
@@ -38,18 +38,6 @@ def timed(c, arch, **mfma):
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
     return k, time.perf_counter() - t0
 
-
-def decisions(md) -> dict:
-    """What each verified decision chose (not its figures' wording)."""
-    out = {}
-    for key in ("triton_mfma_accelerate_dot", "triton_mfma_stream_pipeline"):
-        d = getattr(md, key, None)
-        if d:
-            out[key] = d.get("decision")
-    w = getattr(md, "triton_mfma_waves_per_eu", None)
-    if w:
-        out["waves_per_eu"] = w.get("chosen")
-    return out
 
 
 def stock(c, arch):
@@ -68,11 +56,8 @@ def main():
     args = ap.parse_args()
     archs = args.arch or list(ARCHS)
     warnings.simplefilter("ignore")
-    rows, lines = [], []
-
-    def emit(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    report = Report()
+    rows, emit = report.rows, report.emit
 
     emit(f"# compile time, stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults "
          f"{list(DEFAULT_PASSES)} -- `PYTHONPATH=python python bench/compile_time.py --reps {args.reps}`")
@@ -127,11 +112,7 @@ def main():
     for r in diff:
         emit(f"  differs: {r['config']} {r['arch']}: model-first {r['decisions']} / all trials {r['full_decisions']}"
              f"; why: {r['why']}")
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out + ".txt", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(args.out + ".json", "w") as f:
-        json.dump(rows, f, indent=1, default=str)
+    report.write(args.out)
 
 
 if __name__ == "__main__":

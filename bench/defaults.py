@@ -15,7 +15,6 @@ Also printed: what each pass decided (the kernel's metadata). Writes <out>.txt a
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import warnings
@@ -30,7 +29,7 @@ import triton_mfma  # noqa: E402
 from triton_mfma import dot_figures  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
-from suite import ARCHS, configs  # noqa: E402
+from suite import ARCHS, Report, configs, decisions  # noqa: E402
 
 
 def verdict(s: dot_figures.Figures, o: dot_figures.Figures) -> tuple[str, list[str]]:
@@ -51,20 +50,6 @@ def verdict(s: dot_figures.Figures, o: dot_figures.Figures) -> tuple[str, list[s
     return ("better", better) if better else ("same", [])
 
 
-def decisions(md) -> dict:
-    out = {}
-    for key, short in (("triton_mfma_accelerate_dot", "dot"), ("triton_mfma_stream_pipeline", "pipe")):
-        d = getattr(md, key, None)
-        if d:
-            out[short] = d.get("decision")
-    w = getattr(md, "triton_mfma_waves_per_eu", None)
-    if w:
-        out["wpe"] = w.get("chosen")
-    summary = getattr(md, "triton_mfma", None) or {}
-    if "mfma-grid-order" in summary:
-        out["grid"] = summary["mfma-grid-order"].split(":")[0]
-    return out
-
 
 def main():
     ap = argparse.ArgumentParser()
@@ -73,11 +58,8 @@ def main():
     ap.add_argument("--out", default="bench/results/defaults")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    lines, rows = [], []
-
-    def emit(s=""):
-        print(s, flush=True)
-        lines.append(s)
+    report = Report()
+    rows, emit = report.rows, report.emit
 
     emit(f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults {list(DEFAULT_PASSES)} "
          "+ waves_per_eu auto -- `PYTHONPATH=python python bench/defaults.py`")
@@ -114,11 +96,7 @@ def main():
     emit(f"all: worse than stock {len(worse)}/{n}, strictly better {len(better)}/{n} ({100 * len(better) // max(1, n)}%)")
     for r in worse:
         emit(f"  worse: {r['config']} {r['arch']}: {', '.join(r['why'])} {r['decisions']}")
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out + ".txt", "w") as f:
-        f.write("\n".join(lines) + "\n")
-    with open(args.out + ".json", "w") as f:
-        json.dump(rows, f, indent=1, default=str)
+    report.write(args.out)
 
 
 if __name__ == "__main__":

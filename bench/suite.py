@@ -8,6 +8,8 @@ forward D = 64/128, causal or not, in several tile shapes and with waves_per_eu 
 """
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 
 from triton_mfma.examples import CORPUS
@@ -63,3 +65,38 @@ def configs() -> list[Config]:
         fn, sig, cx = CORPUS[name]
         out.append(Config(name, fn, sig, cx, kind="nodot"))
     return out
+
+
+def decisions(md) -> dict:
+    """What each pass decided for a compiled kernel (its metadata), in short: the benches' decision columns."""
+    out = {}
+    for key, short in (("triton_mfma_accelerate_dot", "dot"), ("triton_mfma_stream_pipeline", "pipe"),
+                       ("triton_mfma_grid_order", "grid")):
+        d = getattr(md, key, None)
+        if d:
+            out[short] = d.get("decision")
+    w = getattr(md, "triton_mfma_waves_per_eu", None)
+    if w:
+        out["wpe"] = w.get("chosen")
+    summary = getattr(md, "triton_mfma", None) or {}
+    if "grid" not in out and "mfma-grid-order" in summary:
+        out["grid"] = summary["mfma-grid-order"].split(":")[0]
+    return out
+
+
+class Report:
+    """Lines printed as they come and kept, and rows: written to <out>.txt and <out>.json at the end."""
+
+    def __init__(self):
+        self.lines, self.rows = [], []
+
+    def emit(self, s: str = "") -> None:
+        print(s, flush=True)
+        self.lines.append(s)
+
+    def write(self, out: str) -> None:
+        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+        with open(out + ".txt", "w") as f:
+            f.write("\n".join(self.lines) + "\n")
+        with open(out + ".json", "w") as f:
+            json.dump(self.rows, f, indent=1, default=str)
