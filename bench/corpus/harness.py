@@ -356,11 +356,19 @@ def summarize(results: list[Result]) -> dict:
 
 
 def library_configs(obj) -> list:
-    """The triton.Config list an autotuned kernel carries (the library's own list, read at run time)."""
+    """The triton.Config list an autotuned kernel carries (the library's own list, read at run time), without
+    repeated entries."""
     configs = getattr(obj, "configs", None)
     if configs is None:
         raise TypeError(f"{obj!r} is not autotuned")
-    return list(configs)
+    out, seen = [], set()
+    for c in configs:  # libraries' lists repeat entries (flag_gems' AMD attention list does): once each
+        key = (tuple(sorted((k, str(int(v) if isinstance(v, (bool, int)) else v)) for k, v in c.kwargs.items())),
+               c.num_warps, c.num_stages)  # PRE_LOAD_V False and 0 are one config
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
 
 
 def from_triton_config(tc, fn=None) -> tuple[dict, dict]:
