@@ -32,10 +32,13 @@ SKIP_REASON = ("corpus libraries not installed or not importable (pip install -r
                + "; ".join(f"{k}: {v[:200]}" for k, v in IMPORT_ERRORS.items()))
 
 
-@pytest.mark.skipif(not CONFIGS, reason=SKIP_REASON)
 def test_every_library_loads():
-    """All four libraries import and contribute quick configurations (a missing one is not a silent skip)."""
-    assert not IMPORT_ERRORS, IMPORT_ERRORS
+    """All four libraries import and contribute quick configurations. Where some are missing the test is skipped
+    with the reason, except under CI (CI=true), which installs them (.ci/run): there a missing one fails."""
+    if IMPORT_ERRORS:
+        if os.environ.get("CI"):
+            pytest.fail(SKIP_REASON)
+        pytest.skip(SKIP_REASON)
     assert {c.lib for c in CONFIGS} == {"liger", "flag_gems", "gemlite", "fla"}
     assert 10 <= len(CONFIGS) <= 20
 
