@@ -1,20 +1,31 @@
-"""waves_per_eu="auto": compile the candidates, read their resources, keep the best.
+"""waves_per_eu="auto": a higher occupancy, or fewer spills, where the compiled kernel shows it — never worse.
 
-Best = the most waves per SIMD that actually run (registers, the waves_per_eu cap and LDS, from the
-occupancy model) without spills (or, when even the default spills, with the fewest spills); ties go
-to fewer registers, then to the smaller waves_per_eu (0, Triton's default, first). The model prunes what cannot win before anything is compiled:
-  - w <= the default compile's occupancy: asking for what it already has changes nothing;
-  - w above what LDS lets run (workgroups per CU × warps / SIMDs): the extra waves could not run;
-  - w above what its SGPRs allow: the backend cannot reach it by squeezing VGPRs;
-and, once a candidate spills, every larger w (a tighter register budget) is skipped.
+The kernel is compiled with Triton's default (waves_per_eu=0, the base); a candidate w is kept only if it is
+a gain with nothing lost:
+  - no new spills of either kind (VGPR spills <= the base's, SGPR spills <= the base's), and
+  - more waves per SIMD that actually run (registers, the cap and LDS: occupancy.py), or the same waves with
+    fewer spills (asking for the base's own occupancy gives the register allocator one budget to aim at, which
+    often spills less).
+Among candidates that qualify: most waves, then fewest spills, fewest registers, smallest w.
+
+Model first: a candidate is compiled only when the occupancy model says it can win —
+  - w above what LDS lets run (workgroups per CU x warps / SIMDs), or above what the base's SGPRs allow: the
+    extra waves could not run;
+  - w below the base's occupancy: fewer waves, never a gain here;
+  - w equal to the base's occupancy: only when the base spills;
+  - w above it: only when the base does not spill VGPRs and its registers are within REGISTER_SLACK of the
+    budget for w (granule-aligned 512 / w): the allocator can trim a little without spilling, rarely a lot.
+`trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
+Candidates share one make_llir (engine.py) and compile concurrently where cores are idle.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
+
+REGISTER_SLACK = 0.15  # a candidate whose budget is within 15% of the base's registers is worth a trial
 
 
 @dataclass
@@ -22,9 +33,7 @@ class Candidate:
     waves_per_eu: int
     res: Resources
     occupancy: occ_model.Occupancy
-    llir: str = field(repr=False)
-    amdgcn: str = field(repr=False)
-    metadata: dict = field(repr=False)
+    compiled: object = field(repr=False)  # engine.Compiled
 
     @property
     def spills(self) -> int:
@@ -32,7 +41,7 @@ class Candidate:
 
     def summary(self) -> str:
         return (f"w={self.waves_per_eu}: {self.occupancy.waves_per_simd} waves/SIMD, "
-                f"{self.res.vgpr_total} VGPR, {self.spills} spills")
+                f"{self.res.vgpr_total} VGPR, {self.res.vgpr_spill}+{self.res.sgpr_spill} spills")
 
 
 @dataclass
@@ -40,6 +49,7 @@ class Choice:
     chosen: Candidate
     tried: list
     skipped: dict  # waves_per_eu -> why it was not compiled
+    model_choice: int | None = None  # with trial_all: what the model alone would have compiled and chosen
 
     def reason(self) -> str:
         tried = "; ".join(c.summary() for c in self.tried)
@@ -49,54 +59,100 @@ class Choice:
                 f"Compiled: {tried}." + (f" Skipped: {skipped}." if skipped else ""))
 
     def as_metadata(self) -> dict:
-        return {"chosen": self.chosen.waves_per_eu, "reason": self.reason(),
-                "tried": {c.waves_per_eu: [c.occupancy.waves_per_simd, c.spills, c.res.vgpr_total]
-                          for c in self.tried}}
+        md = {"chosen": self.chosen.waves_per_eu, "reason": self.reason(),
+              "tried": {str(c.waves_per_eu): [c.occupancy.waves_per_simd, c.spills, c.res.vgpr_total]
+                        for c in self.tried}}
+        if self.model_choice is not None:
+            md["model_choice"] = self.model_choice
+        return md
 
 
-def with_waves_per_eu(options, w: int):
-    """A copy of Triton's frozen HIPOptions with another waves_per_eu (no __post_init__ re-run)."""
-    opts = copy.copy(options)
-    object.__setattr__(opts, "waves_per_eu", w)
-    return opts
+def candidate(arch: str, num_warps: int, compiled) -> Candidate:
+    res = from_amdgcn(compiled.amdgcn, compiled.metadata["shared"])
+    occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, compiled.waves_per_eu)
+    return Candidate(compiled.waves_per_eu, res, occ, compiled)
 
 
-def _key(c: Candidate):
-    # fewest spills (none, where any candidate has none), then most effective waves, fewer registers, smaller w
-    return (-c.spills, c.occupancy.waves_per_simd, -c.res.vgpr_total, -c.waves_per_eu)
+def better(base: Candidate, c: Candidate) -> bool:
+    """Whether `c` gains over `base` with nothing lost (see the module docstring)."""
+    if c.res.vgpr_spill > base.res.vgpr_spill or c.res.sgpr_spill > base.res.sgpr_spill:
+        return False
+    w_base, w_c = base.occupancy.waves_per_simd, c.occupancy.waves_per_simd
+    return w_c > w_base or (w_c == w_base and c.spills < base.spills)
 
 
-def choose(arch: str, num_warps: int, compile_with) -> Choice:
-    """`compile_with(w) -> (llir, amdgcn, metadata)` compiles one candidate from the same TTGIR."""
+def _rank(c: Candidate):
+    return (c.occupancy.waves_per_simd, -c.spills, -c.res.vgpr_total, -c.waves_per_eu)
 
-    def build(w: int) -> Candidate:
-        llir, amdgcn, md = compile_with(w)
-        res = from_amdgcn(amdgcn, md["shared"])
-        occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, w)
-        return Candidate(w, res, occ, llir, amdgcn, md)
 
-    base = build(0)
-    tried, skipped = [base], {}
+def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, list[int]]:
+    """(candidates the model would compile, why the others are skipped, every w the caps allow)."""
     t = occ_model.target(arch)
     lds_cap = occ_model.occupancy(arch, num_warps, 0, 0, base.res.lds).waves_per_simd
     sgpr_cap = occ_model.waves_with_sgprs(t, base.res.sgpr)
-    spilled_at = None
+    occ = base.occupancy.register_waves
+    promising, skipped, possible = [], {}, []
     for w in range(1, t.max_waves_per_simd + 1):
-        if w <= base.occupancy.register_waves:
-            skipped[w] = f"the default already reaches {base.occupancy.register_waves} waves/SIMD"
-        elif w > lds_cap:
+        if w > lds_cap:
             skipped[w] = f"LDS ({base.res.lds} B/workgroup) lets only {lds_cap} waves/SIMD run"
-        elif w > sgpr_cap:
+            continue
+        if w > sgpr_cap:
             skipped[w] = f"{base.res.sgpr} SGPRs allow at most {sgpr_cap} waves/SIMD"
-        elif spilled_at is not None:
-            skipped[w] = f"w={spilled_at} already spills"
+            continue
+        if w < occ:
+            skipped[w] = f"fewer waves than the default's {occ}"
+            continue
+        possible.append(w)
+        budget = occ_model.vgpr_budget(arch, w)
+        if w == occ:
+            if base.spills:
+                promising.append(w)
+            else:
+                skipped[w] = f"the default already reaches {occ} waves/SIMD without spills"
+        elif base.res.vgpr_spill:
+            skipped[w] = f"the default already spills VGPRs at {occ} waves/SIMD"
+        elif base.res.vgpr_total > budget * (1 + REGISTER_SLACK):
+            cut = 100 * (base.res.vgpr_total - budget) // base.res.vgpr_total
+            skipped[w] = f"needs {cut}% fewer registers ({base.res.vgpr_total} -> {budget}): the model expects spills"
         else:
+            promising.append(w)
+    return promising, skipped, possible
+
+
+def choose(arch: str, num_warps: int, base_compiled, compile_many, trial_all: bool = False) -> Choice:
+    """`compile_many([w, ...]) -> [engine.Compiled, ...]` compiles candidates of the same TTGIR."""
+    base = candidate(arch, num_warps, base_compiled)
+    promising, skipped, possible = plan(arch, num_warps, base)
+    todo = possible if trial_all else promising
+    tried = [base]
+    for w, c in zip(todo, _compile(compile_many, todo, skipped)):
+        if c is not None:
+            tried.append(candidate(arch, num_warps, c))
+    if trial_all:
+        for w in todo:
+            skipped.pop(w, None)
+
+    def pick(cands):
+        good = [c for c in cands if c is base or better(base, c)]
+        return max(good, key=_rank) if len(good) > 1 else base
+
+    chosen = pick(tried)
+    model_choice = pick([c for c in tried if c is base or c.waves_per_eu in promising]).waves_per_eu \
+        if trial_all else None
+    return Choice(chosen, tried, skipped, model_choice)
+
+
+def _compile(compile_many, ws, skipped):
+    if not ws:
+        return []
+    try:
+        return compile_many(ws)
+    except Exception:  # noqa: BLE001 - one at a time, so a candidate the backend rejects is just not chosen
+        out = []
+        for w in ws:
             try:
-                c = build(w)
-            except Exception as e:  # noqa: BLE001 - a candidate the backend rejects is just not chosen
+                out.append(compile_many([w])[0])
+            except Exception as e:  # noqa: BLE001
                 skipped[w] = f"compile failed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
-                continue
-            tried.append(c)
-            if c.spills > base.spills:
-                spilled_at = w
-    return Choice(max(tried, key=_key), tried, skipped)
+                out.append(None)
+        return out

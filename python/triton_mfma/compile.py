@@ -41,16 +41,13 @@ def compile_pair(fn, signature, constexprs, arch, passes, options=None, **mfma_o
 
     A first, untimed stock compile warms up what Triton caches per kernel in the process (the
     kernel's AST, the backend), so neither timed compile pays for it."""
-    saved = hook.current()
     with always_compile():
-        hook.disable()
-        compile_kernel(fn, signature, constexprs, arch, options)
-        t0 = time.perf_counter()
-        stock = compile_kernel(fn, signature, constexprs, arch, options)
-        t1 = time.perf_counter()
+        with hook.disabled():
+            compile_kernel(fn, signature, constexprs, arch, options)
+            t0 = time.perf_counter()
+            stock = compile_kernel(fn, signature, constexprs, arch, options)
+            t1 = time.perf_counter()
         with hook.enabled(passes=passes, **mfma_options):
             ext = compile_kernel(fn, signature, constexprs, arch, options)
         t2 = time.perf_counter()
-    if saved is not None:
-        hook.enable(saved.passes, **saved.options)
     return stock, ext, t1 - t0, t2 - t1

@@ -32,6 +32,10 @@ class Figures:
     instrs: str
     vgpr: int
     agpr: int
+    vgpr_total: int
+    sgpr: int
+    vgpr_spills: int
+    sgpr_spills: int
     spills: int
     occupancy: int
     lds: int
@@ -77,7 +81,8 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         raise ValueError(f"MFMA instructions missing from the table for {arch}: {sorted(unknown)}")
     return Figures(
         instrs="+".join(sorted(res.mfma)) or "FMA",
-        vgpr=res.vgpr, agpr=res.agpr, spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
+        vgpr=res.vgpr, agpr=res.agpr, vgpr_total=res.vgpr_total, sgpr=res.sgpr, vgpr_spills=res.vgpr_spill, sgpr_spills=res.sgpr_spill,
+        spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
@@ -108,6 +113,26 @@ def worse_on(stock: Figures, ours: Figures) -> list[str]:
     if ours.loop_ds > stock.loop_ds:
         failed.append(f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
     return failed
+
+
+def pipeline_verdict(stock: Figures, ours: Figures) -> tuple[list[str], list[str]]:
+    """mfma-stream-pipeline against Triton's loop pipeliner: (figures ours is worse on: registers, either kind of
+    spill, occupancy, LDS; figures it gains on: occupancy, main-loop LDS ops, registers)."""
+    worse, gains = [], []
+    for label, a, b in (("registers", stock.vgpr_total, ours.vgpr_total), ("VGPR spills", stock.vgpr_spills,
+                        ours.vgpr_spills), ("SGPR spills", stock.sgpr_spills, ours.sgpr_spills), ("LDS B", stock.lds,
+                        ours.lds)):
+        if b > a:
+            worse.append(f"{label} {a} -> {b}")
+    if ours.occupancy < stock.occupancy:
+        worse.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
+    if ours.occupancy > stock.occupancy:
+        gains.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
+    if ours.loop_ds < stock.loop_ds:
+        gains.append(f"main-loop LDS ops {stock.loop_ds} -> {ours.loop_ds}")
+    if ours.vgpr_total < stock.vgpr_total:
+        gains.append(f"registers {stock.vgpr_total} -> {ours.vgpr_total}")
+    return worse, gains
 
 
 def summary(stock: Figures, ours: Figures) -> str:

@@ -14,6 +14,7 @@ is the one of the unsplit kernel; the bench reports the occupancy actually reach
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -64,3 +65,16 @@ def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
                   f"({res.vgpr_total} VGPRs) -> {workgroups} workgroups/CU -> LDS budget {budget} B",
                   MFMARemark, stacklevel=2)
     return {**user_options, "lds_limit": budget}
+
+
+def lds_total(generic_ttgir: str) -> int | None:
+    """The LDS bytes per workgroup Triton's allocation will give this TTGIR (the C++ LDS model, equal to Triton
+    3.9's allocation on the corpus: test_lds_model.py); None where the model does not cover the kernel."""
+    from .native import PipelineError, run_pipeline_with_diagnostics
+
+    try:
+        _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-lds-usage)")
+    except PipelineError:
+        return None
+    totals = [int(m[1]) for d in diagnostics if (m := re.match(r"LDS total (\d+) B", d.message))]
+    return max(totals) if totals else None

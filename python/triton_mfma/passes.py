@@ -1,23 +1,74 @@
-"""The project's passes as Python sees them: flag, insertion point, options.
+"""The project's passes as Python sees them: flag, insertion point, targets, options — one registry line each.
 
-One pass = one name in five places: Passes.td def, flag `mfma-<kebab>`, lib/Transforms/<Name>.cpp,
-this registry's key, and test/lit/<kebab>.mlir.
+One pass = one name in four places: the Passes.td def (flag `mfma-<kebab>`, its options), lib/Transforms/<Name>.cpp,
+its lit file test/lit/<kebab>.mlir, and one `register(...)` here. The pass options a user may set from Python are
+declared here once, with their checks (type, range, allowed values); test_passes.py checks every declaration
+against Passes.td (flag and type). Values reach the pass pipeline text only after their check.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Named insertion points of the extended pipelines (pipeline.py). A pass at a "replace" point runs
-# instead of the Triton step of the same name.
+# Named insertion points of the composed make_ttgir (pipeline.py). A pass at a replacing point runs instead of
+# the Triton step of the same name; when it declines a module, Triton's step runs in its place.
 POINTS = {
-    "pre_accelerate": "make_ttgir, after optimize_thread_locality, before accelerate_matmul",
-    "accelerate_matmul": "make_ttgir, replaces Triton's add_accelerate_matmul",
-    "post_accelerate": "make_ttgir, after the remove_layout_conversions that follows accelerate_matmul",
-    "pipeline": "make_ttgir, replaces Triton's schedule_loops + pipeline",
-    "ttgir_end": "make_ttgir, after the final symbol_dce",
-    "llir_begin": "make_llir, before Triton's LDS allocation (ttgir in, ttgir out)",
+    "accelerate_matmul": "make_ttgir, replaces Triton's accelerate_matmul",
+    "pipeline": "make_ttgir, replaces Triton's loop pipeliner (schedule_loops + pipeline)",
+    "ttgir_end": "end of make_ttgir: the TTGIR make_llir receives (before Triton's LDS allocation)",
 }
 REPLACING_POINTS = {"accelerate_matmul", "pipeline"}
+BACKENDS = ("hip", "cuda")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A user-facing option: Python name, the pass option it sets (None: handled in Python), its check."""
+    name: str
+    flag: str | None
+    kind: type  # int, bool or str
+    doc: str
+    choices: tuple = ()  # allowed values (str or int); empty: any value of `kind` within [low, high]
+    low: int | None = None
+    high: int | None = None
+    symbolic: tuple = ()  # strings accepted besides `kind`, resolved per kernel before the pass runs
+    default: object = None  # None: not passed, the pass's own default (Passes.td) applies
+
+    def allowed(self) -> str:
+        if self.choices:
+            text = " | ".join(repr(c) for c in self.choices)
+        elif self.kind is bool:
+            text = "True | False"
+        elif self.kind is int:
+            lo = "" if self.low is None else str(self.low)
+            hi = "" if self.high is None else str(self.high)
+            text = f"int in [{lo}, {hi}]" if hi else f"int >= {lo}" if lo else "int"
+        else:
+            text = self.kind.__name__
+        return text + "".join(f" | {s!r}" for s in self.symbolic)
+
+    def check(self, value):
+        """`value` if allowed, else ValueError naming the option, the value and what is allowed."""
+        ok = value in self.symbolic if isinstance(value, str) and self.symbolic else False
+        if not ok:
+            if self.kind is int:
+                ok = isinstance(value, int) and not isinstance(value, bool)
+                ok = ok and (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+            elif self.kind is bool:
+                ok = isinstance(value, bool)
+            else:
+                ok = isinstance(value, self.kind)
+            ok = ok and (not self.choices or value in self.choices)
+        if not ok:
+            raise ValueError(f"triton-mfma option {self.name}={value!r} is not allowed; allowed: {self.allowed()}")
+        return value
+
+    def pipeline_value(self, value) -> str:
+        """The text of a checked value in the pass pipeline (bool, int or one of `choices`: never free text)."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int) or value in self.choices:
+            return str(value)
+        raise ValueError(f"triton-mfma option {self.name}={value!r} cannot be passed to the pass unresolved")
 
 
 @dataclass(frozen=True)
@@ -26,47 +77,53 @@ class ProjectPass:
     point: str
     summary: str
     targets: tuple = ("hip",)
-    # python option name -> (pass option name, default); None default = not passed to the pass
-    options: dict = field(default_factory=dict)
-    # Optional (user_options, PointContext) -> user_options with symbolic values made concrete, e.g.
-    # lds_limit="occupancy" -> bytes. Called just before the pass runs, per kernel.
+    options: tuple = ()  # Option, ...
+    # (user_options, PointContext) -> user_options with symbolic values made concrete, per kernel
     resolve: object = None
-    # python option name -> (attribute of the kernel's Triton options, Triton's default for it). When the
-    # user did not set the option for triton-mfma and the kernel's Triton options hold a value other than
-    # Triton's default (the kernel author set it, e.g. `matrix_instr_nonkdim=16` in a launch or config),
-    # that value is passed to the pass. Triton's default itself means "not set": the pass decides.
+    # option name -> (attribute of the kernel's Triton options, Triton's default): when the user did not set the
+    # option and the kernel's Triton options hold another value, the kernel author's value is passed to the pass
     triton_options: dict = field(default_factory=dict)
+    # extra pass options taken from the kernel's Triton options: pass option -> attribute name
+    from_kernel: dict = field(default_factory=dict)
+    transforms: bool = True  # False: an analysis (remarks only, IR unchanged)
+    # backends on which the pass runs only when it is named in the pass list (not as part of the default set)
+    by_name_only: tuple = ()
 
-    def option_value(self, py_name: str, user_options: dict, triton_options=None):
-        """The value passed to the pass for `py_name` (None: not passed)."""
-        _, default = self.options[py_name]
-        if py_name in user_options:
-            return user_options[py_name]
-        source = self.triton_options.get(py_name)
+    def option(self, name: str) -> Option:
+        return next(o for o in self.options if o.name == name)
+
+    def option_value(self, opt: Option, user_options: dict, triton_options=None):
+        if opt.name in user_options:
+            return user_options[opt.name]
+        source = self.triton_options.get(opt.name)
         if source is not None and triton_options is not None:
             attr, triton_default = source
             value = getattr(triton_options, attr, triton_default)
             if value is not None and value != triton_default:
-                return value
-        return default
+                return opt.check(value)
+        return opt.default
 
     def pipeline_element(self, user_options: dict, triton_options=None) -> str:
-        opts = []
-        for py_name, (mlir_name, default) in self.options.items():
-            value = self.option_value(py_name, user_options, triton_options)
-            if value is None:
+        parts = []
+        for opt in self.options:
+            if opt.flag is None:
                 continue
-            if isinstance(value, bool):
-                value = "true" if value else "false"
-            opts.append(f"{mlir_name}={value}")
-        return f"{self.name}{{{' '.join(opts)}}}" if opts else self.name
+            value = self.option_value(opt, user_options, triton_options)
+            if value is not None:
+                parts.append(f"{opt.flag}={opt.pipeline_value(value)}")
+        for flag, attr in self.from_kernel.items():
+            value = getattr(triton_options, attr, None) if triton_options is not None else None
+            if isinstance(value, int) and not isinstance(value, bool):
+                parts.append(f"{flag}={int(value)}")
+        return f"{self.name}{{{' '.join(parts)}}}" if parts else self.name
 
 
 REGISTRY: dict[str, ProjectPass] = {}
 
 
 def register(p: ProjectPass) -> ProjectPass:
-    assert p.point in POINTS, p.point
+    if p.point not in POINTS:
+        raise ValueError(f"{p.name}: unknown insertion point {p.point!r}")
     REGISTRY[p.name] = p
     return p
 
@@ -76,6 +133,7 @@ register(ProjectPass(
     point="ttgir_end",
     summary="analysis: parse every #ttg layout into the C++ layout model, remark on each, check it prints back exactly",
     targets=("hip", "cuda"),
+    transforms=False,
 ))
 
 register(ProjectPass(
@@ -83,60 +141,57 @@ register(ProjectPass(
     point="accelerate_matmul",
     summary="MFMA layouts for tt.dot from an instruction table and a cost model (instruction, warps, kWidth, "
             "transposition), chain dots kept in registers; replaces Triton's accelerate_matmul",
-    options={
-        "matrix_instr_nonkdim": ("matrix-instr-nonkdim", None),
-        "kpack": ("kpack", None),
-        "chain_dots": ("chain-dots", None),
-    },
-    triton_options={
-        "matrix_instr_nonkdim": ("matrix_instr_nonkdim", 0),
-        "kpack": ("kpack", 1),
-    },
+    options=(
+        Option("matrix_instr_nonkdim", "matrix-instr-nonkdim", int, "force the MFMA M/N size (0: the cost model)",
+               choices=(0, 4, 16, 32)),
+        Option("kpack", "kpack", int, "force kpack (0: the cost model)", choices=(0, 1, 2)),
+        Option("chain_dots", "chain-dots", bool, "choose the layouts of dot chains jointly (P stays in registers)"),
+        Option("verify_dot", None, bool, "keep our layouts only where the compiled kernel is not worse than with "
+                                         "Triton's (default True)"),
+    ),
+    triton_options={"matrix_instr_nonkdim": ("matrix_instr_nonkdim", 0), "kpack": ("kpack", 1)},
 ))
-
 
 register(ProjectPass(
     name="mfma-grid-order",
     point="ttgir_end",
     summary="remap program ids so programs sharing operand tiles run together (L2 reuse; XCD-aware), "
-            "decided by an L2 model (python/triton_mfma/l2model.py mirrors it)",
+            "decided by the L2 model (at run time where sizes are only known then)",
     targets=("hip", "cuda"),
-    options={
-        "grid_order": ("mode", None),  # "auto" (default) | "on" | "off"
-        "grid_group_size": ("group-size", None),
-        "grid_l2_bytes": ("l2-bytes", None),
-        "grid_l2_effective_percent": ("l2-effective-percent", None),
-        "grid_num_cus": ("num-cus", None),
-        "grid_num_xcds": ("num-xcds", None),
-        "grid_default_trip_count": ("default-trip-count", None),
-    },
+    options=(
+        Option("grid_order", "mode", str, "auto: the L2 model decides; on: reorder whenever an operand is shared; "
+                                          "off: analysis and remarks only", choices=("auto", "on", "off")),
+        Option("grid_group_size", "group-size", int, "values of the fast dimension(s) per group (0: no grouping)",
+               low=0, high=1024),
+        Option("grid_l2_bytes", "l2-bytes", int, "L2 bytes per XCD (0: the target's)", low=0, high=1 << 40),
+        Option("grid_l2_effective_percent", "l2-effective-percent", int,
+               "percent of L2 a shared tile can count on (0: the target's)", low=0, high=100),
+        Option("grid_num_cus", "num-cus", int, "CUs/SMs of the device (0: the target's)", low=0, high=4096),
+        Option("grid_num_xcds", "num-xcds", int, "L2 domains workgroups go round-robin to (0: the target's)",
+               low=0, high=64),
+        Option("grid_default_trip_count", "default-trip-count", int,
+               "trip count assumed for loops whose bounds are unknown at the top of the kernel", low=1, high=1 << 20),
+    ),
 ))
 
-@dataclass(frozen=True)
-class _StreamPipelinePass(ProjectPass):
-    """Also hands the kernel's num_stages (a Triton compile option) to the pass: 1 disables pipelining."""
-
-    def pipeline_element(self, user_options: dict, triton_options=None) -> str:
-        stages = getattr(triton_options, "num_stages", None)
-        return f"{self.name}{{num-stages={int(stages)}}}" if stages is not None else self.name
-
-
-register(_StreamPipelinePass(
+register(ProjectPass(
     name="mfma-stream-pipeline",
     point="pipeline",
     summary="LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next iteration's tiles in registers "
             "(replaces Triton's schedule_loops + pipeline)",
     targets=("hip", "cuda"),
+    from_kernel={"num-stages": "num_stages"},  # the kernel's num_stages: 1 disables pipelining
+    # Hopper's own pipeliner (multi-stage async copies, asynchronous wgmma) is faster: 0.50-0.94x stock on an H200
+    by_name_only=("cuda",),
 ))
 
-
-# issue 3: LDS model (analysis) and the epilogue convert splitter.
 register(ProjectPass(
     name="mfma-lds-usage",
-    point="llir_begin",
+    point="ttgir_end",
     summary="analysis: LDS bytes of every convert_layout scratch and local_alloc, and the kernel total, "
             "as Triton 3.9's allocation computes them (remarks)",
     targets=("hip",),
+    transforms=False,
 ))
 
 
@@ -148,31 +203,58 @@ def _resolve_split_options(user_options, ctx):
 
 register(ProjectPass(
     name="mfma-split-epilogue-cvt",
-    point="llir_begin",
+    point="ttgir_end",
     summary="split convert_layouts whose LDS scratch exceeds a budget into chains through intermediate "
             "layouts (each step within budget; least LDS traffic, then fewest steps); before Triton's "
             "LDS allocation",
     targets=("hip", "cuda"),
-    # lds_limit: bytes, or "occupancy" (the budget that keeps the workgroups per CU the kernel's
-    # registers allow; python/triton_mfma/lds_budget.py); None: the target's LDS.
-    options={"lds_limit": ("lds-limit", None)},
+    options=(
+        Option("lds_limit", "lds-limit", int, "LDS budget in bytes per workgroup; 'occupancy': the budget that "
+                                              "keeps the workgroups per CU the registers allow; default: the "
+                                              "target's LDS", low=0, high=1 << 20, symbolic=("occupancy",)),
+    ),
     resolve=_resolve_split_options,
 ))
 
+# Options of the activation itself (not of a pass). Policies (strict, dump, remarks) do not change the code.
+HOOK_OPTIONS = (
+    Option("waves_per_eu", None, int, "force waves_per_eu for every kernel, or 'auto' (kernels that set none of "
+                                      "their own)", low=0, high=8, symbolic=("auto",)),
+    Option("backends", None, tuple, "backends the passes act on (default: hip; an explicit pass list: each "
+                                    "pass's own targets)"),
+    Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
+                                    "(slower; for measuring the models)"),
+    Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),
+    Option("dump", None, str, "directory: write every module before and after each of our pass groups"),
+    Option("remarks", None, str, "remark verbosity", choices=("none", "summary", "all")),
+)
+POLICY_OPTIONS = {"strict", "dump", "remarks"}
+
+# What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given: every transforming pass, each deciding
+# per kernel where it helps (a remark and the kernel's metadata say what it decided and why), and waves_per_eu
+# "auto" for kernels that set no waves_per_eu of their own (DEFAULT_OPTIONS).
+# - mfma-accelerate-dot: where our dot layouts differ from Triton's, both are compiled and ours is kept only where
+#   the amdgcn is not worse (dot_figures.worse_on).
+# - mfma-stream-pipeline: kept only where it wins occupancy, LDS ops or registers and loses nothing against
+#   Triton's loop pipeliner (the LDS model first, a trial compile where LDS could be gained); hip only.
+# - mfma-split-epilogue-cvt at the target's LDS: changes only kernels that need more LDS than the target has.
+# - mfma-grid-order: remaps program ids where the L2 model says the stock order misses L2 (at run time where the
+#   sizes are only known then), XCD-aware on gfx942/gfx950.
+DEFAULT_PASSES: tuple = ("mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt", "mfma-grid-order")
+DEFAULT_OPTIONS: dict = {"waves_per_eu": "auto"}
+
 
 def option_names() -> set[str]:
-    return {name for p in REGISTRY.values() for name in p.options}
+    return {o.name for p in REGISTRY.values() for o in p.options}
 
-# What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given. A pass joins this list
-# once it is at least as good as stock Triton on its bench (see bench/).
-# - mfma-split-epilogue-cvt at its default budget (the target's LDS) changes only kernels that need more
-#   LDS than the target has, which stock Triton compiles but cannot launch; everything else is left
-#   byte-identical.
-# - mfma-accelerate-dot runs verified (hook option verify_dot, default True): each kernel with a dot is
-#   compiled with Triton's dot layouts and with ours, and ours is kept only where its amdgcn is not worse
-#   (occupancy, spills, main-loop dot cycles and LDS ops: dot_figures.py): not worse than stock on
-#   99/99 bench configurations, ours kept on most. Costs a second make_ttgir + make_llir + make_amdgcn
-#   per kernel with a dot (the chosen one's trial results are reused).
-# The others are opt-in: each is worse than stock on part of its bench, or (grid order's XCD remap)
-# not yet measured on AMD hardware.
-DEFAULT_PASSES: tuple = ("mfma-accelerate-dot", "mfma-split-epilogue-cvt")
+
+def find_option(name: str) -> tuple[Option, list[str]]:
+    """The declaration of option `name` and the passes that use it ([] for activation options)."""
+    for o in HOOK_OPTIONS:
+        if o.name == name:
+            return o, []
+    users = [p.name for p in REGISTRY.values() if any(o.name == name for o in p.options)]
+    if not users:
+        known = sorted(option_names() | {o.name for o in HOOK_OPTIONS})
+        raise ValueError(f"unknown triton-mfma option {name!r}; known: {known}")
+    return REGISTRY[users[0]].option(name), users

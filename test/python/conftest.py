@@ -2,6 +2,7 @@ import os
 
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silence Triton 3.9's default-change notice
 os.environ["TRITON_MFMA_STRICT"] = "1"  # a failing pass is an error in tests, never a silent fallback
+os.environ["TRITON_MFMA_REMARKS"] = "all"  # tests read the passes' own remarks, not only the per-kernel summary
 
 import pytest  # noqa: E402
 from triton import knobs  # noqa: E402

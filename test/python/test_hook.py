@@ -11,6 +11,7 @@ from triton import knobs
 import triton_mfma
 from triton_mfma import MFMARemark, MFMAWarning, PipelineError
 from triton_mfma import hook as hook_mod
+from triton_mfma import runner
 from triton_mfma.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 from triton_mfma.pipeline import amd_make_ttgir, nvidia_make_ttgir
@@ -51,7 +52,8 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
     from triton_mfma import dot_figures
     from triton_mfma.passes import DEFAULT_PASSES
 
-    assert set(DEFAULT_PASSES) == {"mfma-accelerate-dot", "mfma-split-epilogue-cvt"}
+    assert set(DEFAULT_PASSES) == {"mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt",
+                                   "mfma-grid-order"}
 
     def compile_ours(caught=None):
         with warnings.catch_warnings(record=caught is not None) as rec, triton_mfma.enabled():
@@ -171,7 +173,7 @@ def test_failing_pass_falls_back_to_stock_with_warning(monkeypatch):
     def broken(text, pipeline):
         raise PipelineError(pipeline, [])
 
-    monkeypatch.setattr(hook_mod, "run_pipeline_with_diagnostics", broken)
+    monkeypatch.setattr(runner, "_run", broken)
     monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
     with pytest.warns(MFMAWarning, match=r"(?s)mfma-print-layouts failed on kernel 'matmul'.*stock Triton"):
         with triton_mfma.enabled(passes=[ANALYSIS]):

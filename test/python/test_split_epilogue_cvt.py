@@ -58,7 +58,7 @@ def reported_success(remarks, budget):
 
 def split_module(dump):
     """The module the pass returned (what Triton's allocation then sees), parsed."""
-    after = sorted(glob.glob(os.path.join(dump, "*", "*llir_begin-after-*.mlir")))
+    after = sorted(glob.glob(os.path.join(dump, "*", "*ttgir_end-after-*.mlir")))
     assert len(after) == 1, after
     return parse(open(after[0]).read())
 

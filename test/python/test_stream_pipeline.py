@@ -151,8 +151,8 @@ def test_loop_that_stores_is_left_alone_to_tritons_pipeliner(arch):
 def test_kernels_without_dot_loops_compile_as_stock(name):
     ours, remarks = _compile_ours(name, "gfx942")
     assert ours.asm["ttgir"] == stock_kernel(name, "gfx942").asm["ttgir"]
-    if name == "row_sum":
-        assert any("loop not stream-pipelined: no dot operand" in r for r in remarks), remarks
+    # no tt.dot in the kernel: the pass has nothing to act on and does not run (no bridge crossing, no remark)
+    assert not any("mfma-stream-pipeline" in r for r in remarks), remarks
 
 
 def _generic(ttgir_text):

@@ -1,0 +1,125 @@
+"""Stock Triton vs triton-mfma's default passes on the bench suite (bench/suite.py), gfx90a / gfx942 / gfx950.
+
+    PYTHONPATH=python python bench/defaults.py [--arch gfx942 ...] [--out bench/results/defaults]
+
+Both builds go to hsaco in one run; figures from the amdgcn (dot_figures.py): effective waves per SIMD
+(registers and LDS), LDS bytes, VGPR+AGPR registers, VGPR and SGPR spills, and in the main loop the dot's issue
+cycles and ds_read + ds_write. Verdict per configuration:
+  worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy counts as a gain),
+          more LDS, or more spills (VGPR + SGPR)
+  better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot cycles,
+          main-loop LDS ops
+  same    neither
+Also printed: what each pass decided (the kernel's metadata). Writes <out>.txt and <out>.json.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import warnings
+
+os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
+os.environ["TRITON_MFMA_STRICT"] = "1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import triton  # noqa: E402
+
+import triton_mfma  # noqa: E402
+from triton_mfma import dot_figures  # noqa: E402
+from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
+from suite import ARCHS, configs  # noqa: E402
+
+
+def verdict(s: dot_figures.Figures, o: dot_figures.Figures) -> tuple[str, list[str]]:
+    worse, better = [], []
+    if o.occupancy < s.occupancy and not (o.vgpr_spills < s.vgpr_spills):
+        worse.append(f"occupancy {s.occupancy}->{o.occupancy}")
+    if o.lds > s.lds:
+        worse.append(f"LDS {s.lds}->{o.lds}")
+    if o.spills > s.spills:
+        worse.append(f"spills {s.spills}->{o.spills}")
+    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds), ("spills", s.spills, o.spills),
+                        ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
+                        ("LDS ops", s.loop_ds, o.loop_ds)):
+        if b < a:
+            better.append(f"{label} {abs(a)}->{abs(b)}")
+    if worse:
+        return "worse", worse
+    return ("better", better) if better else ("same", [])
+
+
+def decisions(md) -> dict:
+    out = {}
+    for key, short in (("triton_mfma_accelerate_dot", "dot"), ("triton_mfma_stream_pipeline", "pipe")):
+        d = getattr(md, key, None)
+        if d:
+            out[short] = d.get("decision")
+    w = getattr(md, "triton_mfma_waves_per_eu", None)
+    if w:
+        out["wpe"] = w.get("chosen")
+    summary = getattr(md, "triton_mfma", None) or {}
+    if "mfma-grid-order" in summary:
+        out["grid"] = summary["mfma-grid-order"].split(":")[0]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arch", action="append")
+    ap.add_argument("--only")
+    ap.add_argument("--out", default="bench/results/defaults")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    lines, rows = [], []
+
+    def emit(s=""):
+        print(s, flush=True)
+        lines.append(s)
+
+    emit(f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults {list(DEFAULT_PASSES)} "
+         "+ waves_per_eu auto -- `PYTHONPATH=python python bench/defaults.py`")
+    emit("# occ = waves/SIMD (registers+LDS); regs = VGPR+AGPR; sp = VGPR+SGPR spills; cyc / ds = main-loop dot "
+         "cycles / LDS ops; stock | ours")
+    emit(f"{'config':34} {'arch':7} {'occ':>5} {'LDS':>13} {'regs':>9} {'sp':>9} {'cyc':>11} {'ds':>9}  verdict")
+    with always_compile():
+        for arch in args.arch or ARCHS:
+            for c in configs():
+                if args.only and args.only not in c.name:
+                    continue
+                with triton_mfma.disabled():
+                    stock = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
+                with triton_mfma.enabled():
+                    ours = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
+                s, o = dot_figures.of_kernel(stock), dot_figures.of_kernel(ours)
+                v, why = verdict(s, o)
+                d = decisions(ours.metadata)
+                rows.append(dict(config=c.name, arch=arch, kind=c.kind, verdict=v, why=why, decisions=d,
+                                 stock=vars(s), ours=vars(o), identical=stock.asm["amdgcn"] == ours.asm["amdgcn"]))
+                emit(f"{c.name:34} {arch:7} {s.occupancy:>2}|{o.occupancy:<2} {s.lds:>6}|{o.lds:<6} "
+                     f"{s.vgpr_total:>4}|{o.vgpr_total:<4} {s.spills:>4}|{o.spills:<4} {s.loop_cycles:>5}|"
+                     f"{o.loop_cycles:<5} {s.loop_ds:>4}|{o.loop_ds:<4}  {v} {', '.join(why)}  {d}")
+    emit()
+    n = len(rows)
+    for arch in args.arch or ARCHS:
+        sub = [r for r in rows if r["arch"] == arch]
+        if sub:
+            emit(f"{arch}: worse {sum(r['verdict'] == 'worse' for r in sub)}, better "
+                 f"{sum(r['verdict'] == 'better' for r in sub)}, same {sum(r['verdict'] == 'same' for r in sub)} "
+                 f"of {len(sub)}")
+    worse = [r for r in rows if r["verdict"] == "worse"]
+    better = [r for r in rows if r["verdict"] == "better"]
+    emit(f"all: worse than stock {len(worse)}/{n}, strictly better {len(better)}/{n} ({100 * len(better) // max(1, n)}%)")
+    for r in worse:
+        emit(f"  worse: {r['config']} {r['arch']}: {', '.join(r['why'])} {r['decisions']}")
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out + ".txt", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    with open(args.out + ".json", "w") as f:
+        json.dump(rows, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

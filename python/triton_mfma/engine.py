@@ -1,0 +1,212 @@
+"""The variant-compile engine: variants of one kernel compiled once each, sharing what they have in common.
+
+Every decision that compares compiled kernels (mfma-accelerate-dot's verification, waves_per_eu "auto",
+lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one kernel's variants share:
+
+  TTIR ─ make_ttgir(choice) ─► TTGIR ─ make_llir ─► LLVM IR (w=0) ─ + "amdgpu-waves-per-eu"="w,w" ─► make_amdgcn(w)
+
+  - a TTGIR per *choice* (the insertion points where our pass runs instead of Triton's), built once; two choices
+    that give the same TTGIR text share everything after it;
+  - one make_llir per TTGIR: waves_per_eu only adds the LLVM function attribute `amdgpu-waves-per-eu` (Triton's
+    make_llir sets nothing else from it), so every candidate's LLVM IR is the w=0 text with the attribute
+    inserted where LLVM prints it (test_engine.py checks it equals make_llir's own output);
+  - one make_amdgcn per (TTGIR, w), memoised;
+  - the chosen variant's LLVM IR and amdgcn are handed to Triton's llir/amdgcn stages, never compiled again.
+
+Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
+make_llir and make_amdgcn release the GIL: two threads finish in about the time of one; measured in
+bench/compile_time.py); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential. Each trial compiles a copy of the
+TTGIR in a context of its own, so the module handed to Triton is never touched by a trial.
+"""
+from __future__ import annotations
+
+import copy
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from .bridge import export_generic, import_generic
+
+
+@dataclass
+class Compiled:
+    """One variant compiled to amdgcn."""
+    waves_per_eu: int
+    llir: str = field(repr=False)
+    amdgcn: str = field(repr=False)
+    metadata: dict = field(repr=False)  # after make_amdgcn
+
+
+@dataclass
+class Build:
+    """One TTGIR variant: the module (handed to Triton if chosen), its generic text, what our passes said."""
+    choice: frozenset  # insertion points where our pass ran instead of Triton's
+    module: object = field(repr=False)
+    text: str = field(repr=False)
+    metadata: dict = field(repr=False)  # after make_ttgir
+    declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
+    outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
+
+
+def with_waves_per_eu(options, w):
+    """A copy of Triton's frozen HIPOptions with another waves_per_eu (no __post_init__ re-run)."""
+    opts = copy.copy(options)
+    object.__setattr__(opts, "waves_per_eu", w)
+    return opts
+
+
+_ATTR_GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}$", re.MULTILINE)
+_KERNEL_DEF = re.compile(r"^define amdgpu_kernel [^\n]*\) (?:[^\n]*?)#(\d+)", re.MULTILINE)
+
+
+def llir_with_waves(llir: str, w: int) -> str | None:
+    """The LLVM IR make_llir gives with waves_per_eu=w, from its w=0 output: the kernel's attribute group gains
+    `"amdgpu-waves-per-eu"="w,w"` in LLVM's printing order (enum attributes, then string attributes by key).
+    None when that cannot be done exactly (the group is shared, or already has the attribute)."""
+    if w == 0:
+        return llir
+    kernels = _KERNEL_DEF.findall(llir)
+    if len(kernels) != 1:
+        return None
+    group = kernels[0]
+    if len(re.findall(rf"#{group}\b", llir)) != 2:  # the define and the group itself: nothing else shares it
+        return None
+    m = next((m for m in _ATTR_GROUP.finditer(llir) if m.group(1) == group), None)
+    if m is None or '"amdgpu-waves-per-eu"' in m.group(2):
+        return None
+    tokens = re.findall(r'"[^"]*"(?:="[^"]*")?|[^\s"(]+(?:\([^)]*\))?', m.group(2))
+    enums = [t for t in tokens if not t.startswith('"')]
+    strings = [t for t in tokens if t.startswith('"')]
+    strings.append(f'"amdgpu-waves-per-eu"="{w},{w}"')
+    strings.sort(key=lambda t: t.split("=", 1)[0].strip('"'))
+    line = f"attributes #{group} = {{ {' '.join(enums + strings)} }}"
+    return llir[:m.start()] + line + llir[m.end():]
+
+
+def trial_threads(jobs: int) -> int:
+    """Threads for `jobs` independent trial compiles: the idle cores (cores minus the 1-minute load), at most
+    `jobs`; TRITON_MFMA_TRIAL_THREADS overrides."""
+    env = os.environ.get("TRITON_MFMA_TRIAL_THREADS", "").strip()
+    if env.isdigit():
+        return max(1, min(jobs, int(env)))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    try:
+        idle = cores - int(os.getloadavg()[0])
+    except OSError:  # pragma: no cover
+        idle = cores
+    return max(1, min(jobs, idle))
+
+
+_pool_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="triton-mfma")
+        return _pool
+
+
+class Engine:
+    """Variants of one hip kernel in one `triton.compile`.
+
+    `make_ttgir(module, metadata, choice) -> (module, declined, outcomes)` builds a TTGIR from a TTIR module
+    with our passes at the points in `choice`; `backend`/`options` are Triton's."""
+
+    def __init__(self, backend, options, snapshot: str, context, make_ttgir):
+        self.backend = backend
+        self.options = options
+        self.snapshot = snapshot  # the TTIR, generic text
+        self.context = context
+        self._make_ttgir = make_ttgir
+        self._builds: dict[frozenset, Build] = {}
+        self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
+        self._compiled: dict[tuple[str, int], Compiled] = {}
+        self._lock = threading.Lock()
+        self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
+
+    # -- TTGIR -----------------------------------------------------------------------------------------------
+    def ttgir(self, choice, metadata: dict, first=None) -> Build:
+        """The TTGIR with our passes at the points in `choice` (memoised). `first`: the TTIR module itself, for
+        the first build (Triton's own module becomes that TTGIR); later builds parse the snapshot."""
+        choice = frozenset(choice)
+        if choice in self._builds:
+            return self._builds[choice]
+        src = first if first is not None else import_generic(self.snapshot, self.context)
+        md = dict(metadata)
+        module, declined, outcomes = self._make_ttgir(src, md, choice)
+        build = Build(choice, module, export_generic(module), md, set(declined), list(outcomes))
+        self._builds[choice] = build
+        return build
+
+    # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
+    def _fresh_context(self):
+        from triton._C.libtriton import ir
+
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        self.backend.load_dialects(ctx)
+        return ctx
+
+    def _llir0(self, build: Build) -> tuple[str, dict]:
+        with self._lock:
+            hit = self._llir.get(build.text)
+        if hit is not None:
+            return hit
+        md = dict(build.metadata)
+        module = import_generic(build.text, self._fresh_context())
+        llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
+        with self._lock:
+            self._llir.setdefault(build.text, (llir, md))
+            return self._llir[build.text]
+
+    def _compile_one(self, build: Build, w: int) -> Compiled:
+        key = (build.text, w)
+        with self._lock:
+            hit = self._compiled.get(key)
+        if hit is not None:
+            return hit
+        llir0, md0 = self._llir0(build)
+        llir = llir_with_waves(llir0, w)
+        md = dict(md0)
+        opts = with_waves_per_eu(self.options, w)
+        if llir is None:  # the attribute cannot be inserted exactly: let make_llir do it
+            md = dict(build.metadata)
+            llir = self.backend.make_llir(import_generic(build.text, self._fresh_context()), md, opts)
+        amdgcn = self.backend.make_amdgcn(llir, md, opts)
+        result = Compiled(w, llir, amdgcn, md)
+        with self._lock:
+            self.trials += 1
+            self._compiled.setdefault(key, result)
+            return self._compiled[key]
+
+    def compile(self, jobs) -> list[Compiled]:
+        """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
+        A failing job raises its exception (after the others finished)."""
+        jobs = list(jobs)
+        todo = list(dict.fromkeys((b.text, w) for b, w in jobs if (b.text, w) not in self._compiled))
+        builds = {b.text: b for b, _ in jobs}
+        threads = trial_threads(len(todo))
+        if threads > 1:
+            # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
+            texts = list(dict.fromkeys(t for t, _ in todo))
+            list(_executor().map(lambda t: self._llir0(builds[t]), texts))
+            futures = [_executor().submit(self._compile_one, builds[t], w) for t, w in todo]
+            errors = [f.exception() for f in futures]
+            for e in errors:
+                if e is not None:
+                    raise e
+        else:
+            for t, w in todo:
+                self._compile_one(builds[t], w)
+        return [self._compiled[(b.text, w)] for b, w in jobs]
+
+    def compiled(self, build: Build, w: int) -> Compiled | None:
+        return self._compiled.get((build.text, w))

@@ -1,0 +1,137 @@
+"""How the project's remarks and warnings reach the user.
+
+Every decision of a pass (what it did to a kernel and why) is a remark. Verbosity, from the `remarks` option or
+the environment variable TRITON_MFMA_REMARKS:
+  summary  (default) one `MFMARemark` per compiled kernel: what changed, and why
+  all      every remark of every pass, then the summary
+  none     no remarks (warnings, e.g. a fallback to stock Triton, are still shown)
+
+Remarks are Python warnings of category `triton_mfma.MFMARemark`; they point at the user's code: a remark a pass
+attaches to a kernel line points at that line of the kernel's source, the others at the first frame outside
+Triton and triton-mfma (the launch or `triton.compile` call). Filtering works the usual ways:
+`warnings.filterwarnings("ignore", category=triton_mfma.MFMARemark)`, `-W "ignore:triton-mfma remark"` (by
+message; works from the shell), and `-W ignore::triton_mfma.MFMARemark` / PYTHONWARNINGS with that category
+(Python reads -W before site-packages are importable and prints "Invalid -W option ignored"; triton-mfma
+applies such options itself when it is imported, so they take effect all the same).
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import warnings
+
+from .native import MFMARemark, MFMAWarning
+
+LEVELS = ("none", "summary", "all")
+PREFIX = "triton-mfma remark"
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_INTERNAL_DIRS: tuple[str, ...] | None = None
+
+
+def level(option: str | None = None) -> str:
+    """The verbosity in force: the activation's `remarks` option, else TRITON_MFMA_REMARKS, else summary."""
+    value = option or os.environ.get("TRITON_MFMA_REMARKS", "").strip().lower() or "summary"
+    return value if value in LEVELS else "summary"
+
+
+def _internal_dirs() -> tuple[str, ...]:
+    global _INTERNAL_DIRS
+    if _INTERNAL_DIRS is None:
+        dirs = [_PACKAGE_DIR, os.path.dirname(warnings.__file__)]  # ours, and the standard library
+        try:
+            import triton
+
+            dirs.append(os.path.dirname(os.path.abspath(triton.__file__)))
+        except ImportError:  # pragma: no cover - triton is a dependency
+            pass
+        _INTERNAL_DIRS = tuple(d + os.sep for d in dirs)
+    return _INTERNAL_DIRS
+
+
+def _user_stacklevel() -> int:
+    """The `stacklevel` for warnings.warn (called from here) that names the first frame outside Triton, this
+    package and the standard library; the outermost frame when every frame is internal."""
+    internal = _internal_dirs()
+    frame, lvl = sys._getframe(1), 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(internal):
+        frame, lvl = frame.f_back, lvl + 1
+    return lvl
+
+
+_LOC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+)$")
+
+
+def emit(message: str, *, kernel: str = "", location: str = "", category=MFMARemark) -> None:
+    """Show one remark (or warning). A `location` "file:line:col" of an existing file is where it points."""
+    text = f"{PREFIX} [{kernel}] {message}" if category is MFMARemark else message
+    m = _LOC.match(location or "")
+    if m and os.path.isfile(m["file"]):
+        registry = sys.modules[__name__].__dict__.setdefault("__warningregistry__", {})
+        warnings.warn_explicit(text, category, m["file"], int(m["line"]), registry=registry)
+        return
+    warnings.warn(text, category, stacklevel=_user_stacklevel())
+
+
+def warn(message: str) -> None:
+    """An MFMAWarning (a fallback, a problem): shown at every verbosity, pointing at the user's code."""
+    warnings.warn(message, MFMAWarning, stacklevel=_user_stacklevel())
+
+
+class KernelRemarks:
+    """Collects what the passes said about one kernel's compile and shows it at the chosen verbosity: pass
+    remarks as they come (at `all`), and one summary line per kernel at the end (`summary`, `all`)."""
+
+    def __init__(self, kernel: str, verbosity: str):
+        self.kernel = kernel
+        self.verbosity = verbosity
+        self.decisions: dict[str, str] = {}  # pass / decision name -> one line: what and why
+        self._seen: set[tuple[str, str]] = set()
+
+    def diagnostic(self, d) -> None:
+        """A diagnostic of one of our passes (native.Diagnostic): warnings always, remarks at `all`, once each
+        (a variant compiled twice repeats its remarks)."""
+        key = (d.location, d.message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if d.severity == "warning":
+            emit(f"[{self.kernel}] {d}", category=MFMAWarning)
+        elif d.severity == "remark" and self.verbosity == "all":
+            emit(d.message, kernel=self.kernel, location=d.location)
+
+    def decide(self, name: str, line: str) -> None:
+        self.decisions[name] = line
+
+    def summary(self) -> str:
+        return "; ".join(f"{name}: {line}" for name, line in self.decisions.items())
+
+    def flush(self) -> None:
+        if self.decisions and self.verbosity != "none":
+            emit(self.summary(), kernel=self.kernel)
+        self.decisions = {}
+
+
+def apply_warnoptions() -> None:
+    """Apply -W / PYTHONWARNINGS entries whose category is one of ours: Python could not import this package
+    when it read them at start-up, so it ignored them."""
+    from . import native
+
+    ours = {"triton_mfma.MFMARemark": MFMARemark, "triton_mfma.MFMAWarning": MFMAWarning,
+            "triton_mfma.native.MFMARemark": native.MFMARemark, "triton_mfma.native.MFMAWarning": native.MFMAWarning}
+    for opt in sys.warnoptions:
+        parts = [p.strip() for p in opt.split(":")]
+        if len(parts) < 3 or parts[2] not in ours:
+            continue
+        action, msg, _, module, lineno = (parts + ["", ""])[:5]
+        actions = {"error", "ignore", "always", "default", "module", "once"}
+        action = next((a for a in actions if a.startswith(action.lower())), None) if action else "default"
+        if action is None:
+            continue
+        try:
+            warnings.filterwarnings(action, message=re.escape(msg), category=ours[parts[2]],
+                                    module=re.escape(module) + r"\Z" if module else "",
+                                    lineno=int(lineno) if lineno else 0)
+        except (ValueError, re.error):  # a malformed option: Python's own handling already warned
+            continue

@@ -1,0 +1,104 @@
+"""The pass runner: our passes at one insertion point, on one Triton module, through the bridge.
+
+    module --export_generic--> text --libTritonMFMA (MLIR 22)--> text --import_generic--> module
+
+The pipeline text is built from checked option values only (passes.Option.pipeline_value). Each pass reports a
+structured outcome (applied / unchanged / declined + reason) next to its remarks; a pass at a replacing point that
+declines the module leaves the IR unchanged, and the composed make_ttgir then runs Triton's own step there.
+"""
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass, field
+
+from . import native
+from .bridge import BridgeError, export_generic, import_generic
+from .native import PipelineError
+
+_dump_lock = threading.Lock()
+_dump_counter = 0
+
+
+class PassFailure(RuntimeError):
+    def __init__(self, pass_names: str, kernel: str, cause: BaseException):
+        self.pass_names, self.kernel, self.cause = pass_names, kernel, cause
+        super().__init__(f"triton-mfma: {pass_names} failed on kernel '{kernel}': {cause}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    pass_name: str
+    status: str  # "applied" | "unchanged" | "declined"
+    reason: str = ""
+
+
+@dataclass
+class PointResult:
+    module: object
+    outcomes: list = field(default_factory=list)
+    diagnostics: list = field(default_factory=list)
+
+    def declined(self) -> bool:
+        return any(o.status == "declined" for o in self.outcomes)
+
+
+def kernel_name(mod) -> str:
+    try:
+        return mod.get_entry_func_name()
+    except Exception:  # noqa: BLE001 - a module without a public function
+        return "<unknown>"
+
+
+def dump(dump_dir: str | None, kernel: str, label: str, text: str) -> None:
+    global _dump_counter
+    if not dump_dir:
+        return
+    with _dump_lock:
+        _dump_counter += 1
+        n = _dump_counter
+    d = os.path.join(dump_dir, re.sub(r"[^A-Za-z0-9_.-]", "_", kernel))
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"{n:04d}-{label}.mlir"), "w") as f:
+        f.write(text)
+
+
+def _run(text: str, pipeline: str):
+    """(text, diagnostics, outcomes) from the library; outcomes from the C API where it reports them, else from
+    the passes' "<pass> declined: ..." remarks."""
+    full = getattr(native, "run_pipeline_full", None)
+    if full is not None:
+        r = full(text, pipeline)
+        return r.text, r.diagnostics, [Outcome(o.pass_name, o.status, o.reason) for o in r.outcomes]
+    out, diagnostics = native.run_pipeline_with_diagnostics(text, pipeline)
+    outcomes = []
+    for d in diagnostics:
+        m = re.match(r"^(mfma-[a-z0-9-]+) declined: (.*)$", d.message) if d.severity == "remark" else None
+        if m:
+            outcomes.append(Outcome(m[1], "declined", m[2]))
+    return out, diagnostics, outcomes
+
+
+def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None, dump_dir=None,
+               label: str = "") -> PointResult:
+    """Run `passes` (passes.ProjectPass, in order) on `mod`; returns the new module and what the passes said.
+    Raises PassFailure (bridge, option resolution or pass failure)."""
+    kernel = kernel_name(mod)
+    names = ",".join(p.name for p in passes)
+    try:
+        elements = [p.pipeline_element(p.resolve(user_options, ctx) if p.resolve else user_options, triton_options)
+                    for p in passes]
+    except ValueError as e:
+        raise PassFailure(names, kernel, e) from e
+    pipeline = "builtin.module(" + ",".join(elements) + ")"
+    try:
+        before = export_generic(mod)
+        dump(dump_dir, kernel, f"{label}-before-{names}", before)
+        after, diagnostics, outcomes = _run(before, pipeline)
+        dump(dump_dir, kernel, f"{label}-after-{names}", after)
+        if after == before:  # nothing changed: keep Triton's module (no parse, no verify)
+            return PointResult(mod, outcomes, diagnostics)
+        return PointResult(import_generic(after, mod.context, pass_name=names), outcomes, diagnostics)
+    except (PipelineError, BridgeError, OSError) as e:
+        raise PassFailure(names, kernel, e) from e

@@ -1,0 +1,402 @@
+"""The stage plan: which of Triton's compile stages triton-mfma replaces, per backend, and why.
+
+hip, Triton language (`HipCompile`: every decision of one kernel's compile is taken in its ttgir stage)
+  ttgir   Triton's make_ttgir when the kernel has no dot (our interior points have nothing to act on), else the
+          composed copy (pipeline.amd_make_ttgir) with our passes at `accelerate_matmul` / `pipeline`; then the
+          passes at `ttgir_end`. Decisions that compare compiled variants (mfma-accelerate-dot's verification,
+          waves_per_eu "auto") compile them through the variant engine (engine.py).
+  llir    the chosen variant's LLVM IR when a decision already compiled it (hand-off), else Triton's make_llir
+          (with the forced / kernel waves_per_eu)
+  amdgcn  likewise
+cuda, Triton language
+  ttgir   the composed NVIDIA copy when the `pipeline` point is active and the kernel has a dot, else Triton's;
+          then the passes at `ttgir_end`
+other backends and languages (e.g. Gluon)
+  ttgir   Triton's, then the passes at `ttgir_end`
+
+Failure policy: any failure in our part of a stage warns (pass, kernel, reason), records
+`metadata["triton_mfma_fallback"]`, and returns stock Triton's result for that stage; strict mode raises.
+"""
+from __future__ import annotations
+
+from . import dot_figures, occupancy, remarks
+from .bridge import export_generic, import_generic
+from .engine import Engine, with_waves_per_eu
+from .passes import REPLACING_POINTS
+from .runner import PassFailure, kernel_name, run_passes
+
+INTERIOR_POINTS = ("accelerate_matmul", "pipeline")
+GRID_ORDER = "mfma-grid-order"
+
+
+def _has_dot(generic_text: str) -> bool:
+    return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
+
+
+def _first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+class PointRunner:
+    """Runs the passes of one activation at an insertion point; collects outcomes, remarks and declines."""
+
+    def __init__(self, act, backend_name: str, triton_options, kernel_remarks, ctx_factory=None, skip=()):
+        self.act = act
+        self.points = {pt: [p for p in ps if p.name not in skip] for pt, ps in act.points_for(backend_name).items()}
+        self.triton_options = triton_options
+        self.remarks = kernel_remarks
+        self.ctx_factory = ctx_factory  # (module) -> lds_budget.PointContext
+
+    def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None):
+        passes = self.points.get(point)
+        if not passes:
+            return mod
+        ctx = self.ctx_factory(mod) if self.ctx_factory else None
+        res = run_passes(passes, mod, user_options=self.act.options, triton_options=self.triton_options, ctx=ctx,
+                         dump_dir=self.act.dump_dir, label=point)
+        for d in res.diagnostics:
+            self.remarks.diagnostic(d)
+        if outcomes is not None:
+            outcomes.extend(res.outcomes)
+        analyses = [p.name for p in passes if not p.transforms]
+        if analyses:  # an analysis's remarks are its result: the summary says how many there are
+            n = sum(d.severity == "remark" for d in res.diagnostics)
+            self.remarks.decide("+".join(analyses), f"{n} remark(s) at {point} (remarks='all' shows them)")
+        for o in res.outcomes:
+            if o.status in ("applied", "declined") and o.pass_name not in self.remarks.decisions:
+                self.remarks.decide(o.pass_name, f"{o.status}: {o.reason}" if o.reason else o.status)
+        if declined is not None and point in REPLACING_POINTS and res.declined():
+            declined.add(point)
+        return res.module
+
+
+def _fallback(act, stage: str, kernel: str, err: BaseException, metadata: dict | None = None):
+    if act.strict:
+        raise err
+    if metadata is not None:
+        metadata["triton_mfma_fallback"] = f"{stage}: {_first_line(err)}"
+    remarks.warn(f"{err}; using stock Triton's {stage} for this kernel")
+
+
+class HipCompile:
+    """One `triton.compile` of one kernel for a hip target."""
+
+    def __init__(self, act, backend, options, stages):
+        self.act = act
+        self.backend = backend
+        self.points = act.points_for("hip")
+        kernel_w = getattr(options, "waves_per_eu", 0)
+        wanted = act.options.get("waves_per_eu")
+        # an explicit waves_per_eu of the kernel's wins over a global "auto"; a global int forces
+        self.auto = kernel_w == "auto" or (wanted == "auto" and kernel_w == 0)
+        if self.auto:
+            self.fixed_w = 0
+        elif isinstance(wanted, int):
+            self.fixed_w = wanted
+        else:
+            self.fixed_w = kernel_w if isinstance(kernel_w, int) else 0
+        self.options = with_waves_per_eu(options, self.fixed_w)
+        self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
+        self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
+        self.final_w = self.fixed_w
+        self.kernel_remarks = None
+
+    def needed(self) -> bool:
+        return bool(self.points) or self.auto or self.act.options.get("waves_per_eu") is not None
+
+    def install(self, stages) -> None:
+        if {"ttgir", "llir", "amdgcn"} - set(self.stock):
+            return  # not the stage set this plan knows
+        stages["ttgir"], stages["llir"], stages["amdgcn"] = self.ttgir, self.llir, self.amdgcn
+
+    # -- ttgir: every decision ----------------------------------------------------------------------------------
+    def ttgir(self, src, metadata):
+        kernel = kernel_name(src)
+        self.kernel_remarks = remarks.KernelRemarks(kernel, remarks.level(self.act.remarks))
+        snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for variants and a fallback
+        try:
+            return self._decide(src, metadata, snapshot)
+        except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
+            self.handoff, self.final_w = None, self.fixed_w
+            _fallback(self.act, "make_ttgir", kernel, e, metadata)
+            metadata["waves_per_eu"] = self.final_w
+            return self.stock["ttgir"](import_generic(snapshot, src.context), metadata)
+        finally:
+            self.kernel_remarks.flush()
+
+    def _make_ttgir(self, src, md, choice):
+        """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
+        ttgir_end left out."""
+        from .pipeline import amd_make_ttgir
+
+        skip = {c[5:] for c in choice if c.startswith("skip:")}
+        run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
+        declined, outcomes = set(), []
+        ours_at = lambda pt, m: run(pt, m, declined, outcomes)  # noqa: E731
+        interior = {c for c in choice if c in INTERIOR_POINTS}
+        if interior:
+            mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined)
+        else:
+            mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
+        return mod, declined, outcomes
+
+    def _decide(self, src, metadata, snapshot):
+        interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
+        self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir)
+        chosen = self.engine.ttgir(interior, metadata, first=src)
+        if "pipeline" in interior:
+            chosen = self._decide_pipeline(chosen, metadata)
+        if "accelerate_matmul" in interior:
+            chosen = self._verify_dot(chosen, metadata)
+        if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
+            chosen = self._check_grid_order(chosen, metadata)
+        compiled = self.engine.compiled(chosen, self.fixed_w)
+        if self.auto:
+            compiled = self._auto_waves(chosen, metadata)
+        metadata.update(chosen.metadata)
+        metadata["waves_per_eu"] = self.final_w
+        self.handoff = (chosen.module, compiled) if compiled is not None else None
+        if self.kernel_remarks.decisions:
+            metadata["triton_mfma"] = dict(self.kernel_remarks.decisions)
+        if self.engine.trials:
+            metadata["triton_mfma_trials"] = self.engine.trials
+        return chosen.module
+
+    def _point_context(self, mod):
+        from .lds_budget import PointContext
+
+        def stock_amdgcn():  # the module as it stands, compiled to amdgcn (lds_limit="occupancy")
+            md = {"num_ctas": getattr(self.options, "num_ctas", 1)}
+            copy = import_generic(export_generic(mod), mod.context)
+            return self.backend.make_amdgcn(self.backend.make_llir(copy, md, self.options), md, self.options)
+
+        return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
+                            stock_amdgcn)
+
+    # -- mfma-accelerate-dot, verified --------------------------------------------------------------------------
+    def _verify_dot(self, ours, metadata):
+        """Ours is kept where the kernel is not worse than with Triton's dot layouts (dot_figures.worse_on);
+        the comparison compiles both only where the TTGIRs differ."""
+        name = "mfma-accelerate-dot"
+
+        def record(decision, reason, evidence, chosen):
+            metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence}
+            self.kernel_remarks.decide(name, f"{decision}, {reason}" if decision != "declined" else reason)
+            return chosen
+
+        if "accelerate_matmul" in ours.declined:
+            why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
+            return record("declined", f"declined: {why}; Triton's accelerate_matmul ran", "pass", ours)
+        if not self.act.options.get("verify_dot", True):  # no decision taken: metadata only
+            metadata["triton_mfma_accelerate_dot"] = {"decision": "unverified", "evidence": "none",
+                                                      "reason": "not verified (verify_dot=False)"}
+            return ours
+        theirs = self.engine.ttgir(ours.choice - {"accelerate_matmul"}, metadata)
+        if theirs.text == ours.text:
+            return record("kept", "the same TTGIR as with Triton's dot layouts", "identical", ours)
+        w = self.fixed_w
+        f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
+        if isinstance(f_theirs, Exception):
+            return record("unverified", f"not verified (the comparison compile failed: {_first_line(f_theirs)}); "
+                                        "keeping its layouts", "trial", ours)
+        if isinstance(f_ours, Exception):
+            if self.act.strict:
+                raise f_ours
+            remarks.warn(f"triton-mfma: {name}'s layouts could not be compiled or measured on kernel "
+                         f"'{kernel_name(ours.module)}' ({_first_line(f_ours)}); using Triton's dot layouts")
+            metadata["triton_mfma_fallback"] = f"{name}: {_first_line(f_ours)}"
+            return record("failed", _first_line(f_ours), "trial", theirs)
+        worse = dot_figures.worse_on(f_theirs, f_ours)
+        figures = dot_figures.summary(f_theirs, f_ours)
+        if worse:
+            return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
+                                      f"({figures})", "trial", theirs)
+        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours)
+
+    # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
+    def _check_grid_order(self, ours, metadata):
+        """The remap's index arithmetic is mostly scalar; where the compiled kernel spills or is limited by its
+        SGPRs, the kernel is compiled without the remap too and the remap is dropped if it cost spills or
+        occupancy (its gain is in L2, which no static figure shows)."""
+        outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
+        if outcome is not None and outcome.status != "applied":
+            return ours
+        w = self.fixed_w
+        f_ours = self._figures_each([(ours, w)])[0]
+        if isinstance(f_ours, Exception):
+            raise f_ours
+        limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
+                                      f_ours.lds, w).limiter
+        if not f_ours.spills and limiter != "sgpr":
+            return ours
+        without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
+        if without.text == ours.text:
+            return ours
+        f_without = self._figures_each([(without, w)])[0]
+        if isinstance(f_without, Exception):
+            return ours
+        lost = [f"{k} {a} -> {b}" for k, a, b in (("VGPR spills", f_without.vgpr_spills, f_ours.vgpr_spills),
+                                                    ("SGPR spills", f_without.sgpr_spills, f_ours.sgpr_spills))
+                if b > a]
+        if f_ours.occupancy < f_without.occupancy:
+            lost.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
+        if not lost:
+            return ours
+        why = f"remap dropped: it costs {'; '.join(lost)}"
+        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "trial"}
+        self.kernel_remarks.decide(GRID_ORDER, why)
+        return without
+
+    # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
+    def _decide_pipeline(self, ours, metadata):
+        """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
+        main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
+        where the LDS model says ours needs no less LDS than Triton's pipeliner, there is nothing it could win
+        that the compile would not show as a loss, so Triton's pipeliner is kept without a trial compile."""
+        from .lds_budget import lds_total
+
+        name = "mfma-stream-pipeline"
+
+        def record(decision, reason, evidence, chosen):
+            metadata["triton_mfma_stream_pipeline"] = {"decision": decision, "reason": reason, "evidence": evidence}
+            self.kernel_remarks.decide(name, f"{decision}: {reason}")
+            return chosen
+
+        if "pipeline" in ours.declined:
+            why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
+            return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
+        theirs = self.engine.ttgir(ours.choice - {"pipeline"}, metadata)
+        if theirs.text == ours.text:
+            return record("unchanged", "the same TTGIR as Triton's loop pipeliner", "identical", ours)
+        lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
+        if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
+                and not self.act.options.get("trial_all"):
+            return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
+                          "model", theirs)
+        f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
+        if isinstance(f_theirs, Exception):
+            raise f_theirs
+        if isinstance(f_ours, Exception):
+            return record("declined", f"ours does not compile ({_first_line(f_ours)})", "trial", theirs)
+        worse, gains = dot_figures.pipeline_verdict(f_theirs, f_ours)
+        figures = dot_figures.summary(f_theirs, f_ours)
+        if worse or not gains:
+            why = f"worse on {'; '.join(worse)}" if worse else "no gain"
+            return record("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
+        return record("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
+                      "trial", ours)
+
+    def _figures_each(self, jobs):
+        """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
+        out = []
+        for (build, w), c in zip(jobs, self._compile_each(jobs)):
+            try:
+                if isinstance(c, Exception):
+                    raise c
+                out.append(dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.options.arch,
+                                                 self.options.num_warps, w))
+            except Exception as e:  # noqa: BLE001 - the caller's policy decides
+                out.append(e)
+        return out
+
+    def _compile_each(self, jobs):
+        try:
+            return self.engine.compile(jobs)
+        except Exception:  # noqa: BLE001 - find which one failed
+            out = []
+            for job in jobs:
+                try:
+                    out.append(self.engine.compile([job])[0])
+                except Exception as e:  # noqa: BLE001
+                    out.append(e)
+            return out
+
+    # -- waves_per_eu "auto" ------------------------------------------------------------------------------------
+    def _auto_waves(self, build, metadata):
+        from .autowaves import choose
+
+        base = self.engine.compile([(build, 0)])[0]
+        choice = choose(self.options.arch, self.options.num_warps, base,
+                        lambda ws: self.engine.compile([(build, w) for w in ws]),
+                        trial_all=bool(self.act.options.get("trial_all")))
+        self.final_w = choice.chosen.waves_per_eu
+        metadata["waves_per_eu"] = self.final_w
+        metadata["triton_mfma_waves_per_eu"] = choice.as_metadata()
+        self.kernel_remarks.decide("waves_per_eu", choice.reason())
+        return choice.chosen.compiled
+
+    # -- llir / amdgcn: the hand-off ----------------------------------------------------------------------------
+    def llir(self, src, metadata):
+        if self.handoff is not None and src is self.handoff[0]:
+            compiled = self.handoff[1]
+            metadata.update({k: v for k, v in compiled.metadata.items() if k not in ("name", "waves_per_eu")})
+            return compiled.llir
+        return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
+
+    def amdgcn(self, src, metadata):
+        if self.handoff is not None and src == self.handoff[1].llir:
+            metadata.update({k: v for k, v in self.handoff[1].metadata.items() if k != "waves_per_eu"})
+            return self.handoff[1].amdgcn
+        return self.backend.make_amdgcn(src, metadata, with_waves_per_eu(self.options, self.final_w))
+
+
+class GenericCompile:
+    """cuda and other backends: the composed NVIDIA make_ttgir where the pipeline point acts, then `ttgir_end`."""
+
+    def __init__(self, act, backend_name, stages, options, capability, composed: bool):
+        self.act, self.backend_name, self.options, self.capability = act, backend_name, options, capability
+        self.points = act.points_for(backend_name)
+        self.stock_ttgir = stages.get("ttgir")
+        self.composed = composed
+
+    def install(self, stages) -> None:
+        if self.points and self.stock_ttgir is not None:
+            stages["ttgir"] = self.ttgir
+
+    def ttgir(self, src, metadata):
+        from .pipeline import nvidia_make_ttgir
+
+        kernel_remarks = remarks.KernelRemarks(kernel_name(src), remarks.level(self.act.remarks))
+        run = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context)
+        snapshot = export_generic(src)
+        interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
+            else set()
+        declined = set()
+        try:
+            if interior:
+                try:
+                    return nvidia_make_ttgir(src, metadata, self.options, self.capability,
+                                             lambda pt, m: run(pt, m, declined), interior, declined)
+                except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
+                    _fallback(self.act, "make_ttgir", kernel_name(src), e, metadata)
+                    return self.stock_ttgir(import_generic(snapshot, src.context), metadata)
+            out = self.stock_ttgir(src, metadata)  # Triton's own failure is not ours to handle
+            try:
+                return run("ttgir_end", out)
+            except PassFailure as e:
+                _fallback(self.act, "make_ttgir", e.kernel, e, metadata)
+                return out
+        finally:
+            kernel_remarks.flush()
+
+    def _point_context(self, mod):
+        from .lds_budget import PointContext
+
+        return PointContext(self.backend_name, str(getattr(self.options, "arch", self.capability)),
+                            getattr(self.options, "num_warps", 4), 0, kernel_name(mod), None)
+
+
+def wrap_stages(act, backend, stages, options, language, capability) -> None:
+    """Triton's stages hook, for one compile: replace the stages the plan above names."""
+    from triton.backends.compiler import Language
+
+    name = getattr(getattr(backend, "target", None), "backend", "")
+    if not name:
+        return
+    if name == "hip" and language == Language.TRITON:
+        plan = HipCompile(act, backend, options, stages)
+        if plan.needed():
+            plan.install(stages)
+        return
+    GenericCompile(act, name, stages, options, capability,
+                   composed=(name == "cuda" and language == Language.TRITON)).install(stages)

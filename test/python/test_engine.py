@@ -1,0 +1,90 @@
+"""The variant-compile engine: candidates' LLVM IR by attribute insertion equals make_llir's, the hand-off gives
+Triton exactly what a compile of the chosen variant gives, trials run concurrently and change nothing."""
+import warnings
+
+import pytest
+from conftest import stock_kernel
+
+import triton_mfma
+from triton_mfma import MFMARemark
+from triton_mfma.compile import compile_kernel
+from triton_mfma.engine import llir_with_waves, trial_threads
+from triton_mfma.examples import CORPUS
+
+
+@pytest.mark.parametrize("name", ["gemm", "attn_fwd_d64", "softmax", "splitk_gemm"])
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx950"])
+def test_waves_attribute_insertion_equals_make_llir(name, arch):
+    """waves_per_eu only adds `amdgpu-waves-per-eu` to the kernel's LLVM function attributes: inserting it into
+    the w=0 LLVM IR gives make_llir's own output for w, byte for byte."""
+    fn, sig, cx = CORPUS[name]
+    bases = {stock_kernel(name, arch).asm["llir"]}
+    for w in (2, 5):
+        # Triton 3.9's own LLVM IR is not deterministic on every kernel (value numbering of splitk_gemm's phis
+        # varies between compiles): some compile of each side must match
+        reals = {compile_kernel(fn, sig, cx, arch, {"waves_per_eu": w}).asm["llir"]}
+        for _ in range(6):
+            if {llir_with_waves(b, w) for b in bases} & reals:
+                break
+            bases.add(compile_kernel(fn, sig, cx, arch).asm["llir"])
+            reals.add(compile_kernel(fn, sig, cx, arch, {"waves_per_eu": w}).asm["llir"])
+        assert {llir_with_waves(b, w) for b in bases} & reals
+    assert all(llir_with_waves(b, 0) == b for b in bases)
+
+
+def test_waves_attribute_insertion_refuses_what_it_cannot_do_exactly():
+    shared = ("define amdgpu_kernel void @k(ptr %a) #0 {\n  ret void\n}\n"
+              "define void @f() #0 {\n  ret void\n}\nattributes #0 = { nounwind \"a\"=\"1\" }\n")
+    assert llir_with_waves(shared, 2) is None
+    already = ("define amdgpu_kernel void @k(ptr %a) #0 {\n  ret void\n}\n"
+               "attributes #0 = { nounwind \"amdgpu-waves-per-eu\"=\"2,2\" }\n")
+    assert llir_with_waves(already, 3) is None
+    one = ("define amdgpu_kernel void @k(ptr %a) local_unnamed_addr #0 !dbg !4 {\n  ret void\n}\n"
+           "attributes #0 = { memory(argmem: readwrite) nounwind \"b-x\" \"denormal\"=\"ieee\" }\n")
+    assert llir_with_waves(one, 3).endswith(
+        "attributes #0 = { memory(argmem: readwrite) nounwind \"amdgpu-waves-per-eu\"=\"3,3\" \"b-x\" "
+        "\"denormal\"=\"ieee\" }\n")
+
+
+def test_trial_threads_follow_the_environment(monkeypatch):
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    assert trial_threads(4) == 1
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "3")
+    assert trial_threads(2) == 2
+    monkeypatch.delenv("TRITON_MFMA_TRIAL_THREADS")
+    assert 1 <= trial_threads(2) <= 2
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_handed_off_compile_equals_a_plain_compile_of_the_choice(threads, monkeypatch):
+    """The amdgcn Triton gets from the hand-off (the verification's trial compile) equals what compiling the
+    chosen layouts in the ordinary way gives; sequential and concurrent trials agree."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+    fn, sig, cx = CORPUS["attn_fwd_d64"]
+    with warnings.catch_warnings(), triton_mfma.enabled():
+        warnings.simplefilter("ignore", MFMARemark)
+        handed = compile_kernel(fn, sig, cx, "gfx942")
+    decision = handed.metadata.triton_mfma_accelerate_dot
+    assert decision["evidence"] in ("trial", "identical"), decision
+    with warnings.catch_warnings(), triton_mfma.enabled(verify_dot=False):
+        warnings.simplefilter("ignore", MFMARemark)
+        plain = compile_kernel(fn, sig, cx, "gfx942")
+    if decision["decision"] == "kept":
+        assert handed.asm["amdgcn"] == plain.asm["amdgcn"]
+        assert handed.asm["llir"] == plain.asm["llir"]
+    else:
+        assert handed.asm["amdgcn"] == stock_kernel("attn_fwd_d64", "gfx942").asm["amdgcn"]
+    assert handed.metadata.shared == plain.metadata.shared or decision["decision"] != "kept"
+
+
+def test_auto_waves_compiles_candidates_from_one_llir():
+    """waves_per_eu="auto" on a kernel with room for more waves: the chosen candidate's LLVM IR is the base's
+    with the attribute, and its amdgcn equals a compile with that waves_per_eu."""
+    fn, sig, cx = CORPUS["splitk_gemm"]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[], waves_per_eu="auto"):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, "gfx90a")
+    w = k.metadata.waves_per_eu
+    assert isinstance(w, int)
+    forced = compile_kernel(fn, sig, cx, "gfx90a", {"waves_per_eu": w})
+    assert k.asm["amdgcn"] == forced.asm["amdgcn"]
