@@ -4,7 +4,8 @@ Used by mfma-accelerate-dot's verification (hook.py: the kernel is compiled with
 with ours, and ours is kept only when it is not worse on any of these) and by bench/accelerate_dot.py, so the
 bench and the compiler judge by the same figures:
 
-  occupancy   waves per SIMD that actually run (registers and LDS, occupancy.py)
+  occupancy   waves per SIMD that actually run (registers and LDS, occupancy.py); 0 when a workgroup needs
+              more LDS than a CU has (the kernel cannot launch)
   spills      VGPR + SGPR spills
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
@@ -83,7 +84,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
     return Figures(
         instrs="+".join(sorted(res.mfma)) or "FMA",
         vgpr=res.vgpr, agpr=res.agpr, vgpr_total=res.vgpr_total, sgpr=res.sgpr, vgpr_spills=res.vgpr_spill, sgpr_spills=res.sgpr_spill,
-        spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd, lds=res.lds,
+        spills=res.vgpr_spill + res.sgpr_spill, occupancy=occ.waves_per_simd if occ.workgroups_per_cu else 0, lds=res.lds,
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
@@ -117,14 +118,17 @@ def worse_on(stock: Figures, ours: Figures) -> list[str]:
 
 
 def pipeline_verdict(stock: Figures, ours: Figures) -> tuple[list[str], list[str]]:
-    """mfma-stream-pipeline against Triton's loop pipeliner: (figures ours is worse on: registers, either kind of
-    spill, occupancy, LDS; figures it gains on: occupancy, main-loop LDS ops, registers)."""
+    """mfma-stream-pipeline against Triton's loop pipeliner: (figures ours is worse on: either kind of spill,
+    occupancy, LDS, and registers unless they come with more waves; figures it gains on: occupancy, main-loop LDS
+    ops, registers)."""
     worse, gains = [], []
-    for label, a, b in (("registers", stock.vgpr_total, ours.vgpr_total), ("VGPR spills", stock.vgpr_spills,
-                        ours.vgpr_spills), ("SGPR spills", stock.sgpr_spills, ours.sgpr_spills), ("LDS B", stock.lds,
-                        ours.lds)):
+    for label, a, b in (("VGPR spills", stock.vgpr_spills, ours.vgpr_spills),
+                        ("SGPR spills", stock.sgpr_spills, ours.sgpr_spills), ("LDS B", stock.lds, ours.lds)):
         if b > a:
             worse.append(f"{label} {a} -> {b}")
+    # registers are the price of the prefetch: worse only where they buy no more waves
+    if ours.vgpr_total > stock.vgpr_total and ours.occupancy <= stock.occupancy:
+        worse.append(f"registers {stock.vgpr_total} -> {ours.vgpr_total}")
     if ours.occupancy < stock.occupancy:
         worse.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
     if ours.occupancy > stock.occupancy:
