@@ -58,16 +58,18 @@ def compile_one(kernel, spec, arch, ours):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         src = ASTSource(fn=fn, signature=sig, constexprs=cx, attrs=attrs)
-        if ours:
-            with triton_mfma.enabled(passes=["mfma-stream-pipeline"], strict=True):
+        if ours:  # "pass": the pass as it is (verify_pipeline=False); "users": decided per kernel, the default
+            with triton_mfma.enabled(passes=["mfma-stream-pipeline"], strict=True, remarks="all",
+                                     verify_pipeline=ours == "users"):
                 k = triton.compile(src, target=target(arch))
         else:
             k = triton.compile(src, target=target(arch))
-    remarks = [str(w.message).split("remark: ")[-1] for w in caught if issubclass(w.category, MFMARemark)]
+    remarks = [str(w.message).split("] ", 1)[-1] for w in caught if issubclass(w.category, MFMARemark)]
     return k, remarks
 
 
 def row(kernel, spec, arch, mode, k, remarks):
+    from triton_mfma import dot_figures
     from triton_mfma.loop_order import main_loop_order
     from triton_mfma.report import report
 
@@ -79,7 +81,9 @@ def row(kernel, spec, arch, mode, k, remarks):
     n_operands = int(pipelined.split()[1]) if pipelined else 0
     return dict(
         kernel=kernel, spec=spec, arch=arch, mode=mode, lds=r.lds, buffers=bufs,
-        one_buffer_per_operand=(len(bufs) == n_operands and n_operands > 0) if mode == "ours" else None,
+        one_buffer_per_operand=(len(bufs) == n_operands and n_operands > 0) if mode == "pass" else None,
+        decision=(getattr(k.metadata, "triton_mfma_stream_pipeline", None) or {}).get("decision"),
+        figures=vars(dot_figures.of_kernel(k)),
         vgpr=r.vgpr, agpr=r.agpr, vgpr_total=r.vgpr_total, vgpr_spill=r.vgpr_spill, sgpr_spill=r.sgpr_spill,
         waves_per_simd=o.waves_per_simd, workgroups_per_cu=o.workgroups_per_cu, limiter=o.limiter,
         mfma=r.mfma_count, loop_global_loads=order.loads_per_iteration if order else None,
@@ -88,6 +92,7 @@ def row(kernel, spec, arch, mode, k, remarks):
 
 
 def fmt(x):
+    """One row: LDS, buffers, registers, spills, occupancy, MFMA, main-loop load placement and order."""
     loads = "-" if x["loop_global_loads"] is None else f"{x['loop_loads_before_first_mfma']}/{x['loop_global_loads']}"
     bufs = "+".join(str(b) for _, b in x["buffers"]) or "-"
     return (f"{x['mode']:6s} {x['lds']:6d} {bufs:>12s} {x['vgpr']:4d} {x['agpr']:4d} {x['vgpr_total']:4d} "
@@ -97,6 +102,7 @@ def fmt(x):
 
 def main():
     from triton_mfma.compile import always_compile
+    from triton_mfma.dot_figures import Figures, pipeline_verdict
 
     p = argparse.ArgumentParser()
     p.add_argument("--json")
@@ -115,18 +121,28 @@ def main():
                     print(f"\n{kernel} [{spec}] {arch}")
                     print(f"{'mode':6s} {'LDS':>6s} {'bufs':>12s} {'VGPR':>4s} {'AGPR':>4s} {'tot':>4s} "
                           f"{'spl':>3s} occupancy {'MFMA':>4s} {'loads':>7s}  loop")
-                    for mode in ("stock", "ours"):
-                        k, remarks = compile_one(kernel, spec, arch, mode == "ours")
+                    for mode in ("stock", "pass", "users"):
+                        k, remarks = compile_one(kernel, spec, arch, mode if mode != "stock" else None)
                         x = row(kernel, spec, arch, mode, k, remarks)
+                        if mode == "users":
+                            stock = next(r for r in rows if r["mode"] == "stock" and r["kernel"] == kernel
+                                         and r["spec"] == spec and r["arch"] == arch)
+                            worse, gains = pipeline_verdict(Figures(**stock["figures"]), Figures(**x["figures"]))
+                            x["worse_than_stock"], x["gains"] = worse, gains
                         rows.append(x)
                         print(fmt(x))
-                        if mode == "ours":
-                            for rem in remarks:
-                                print("       " + rem[:150])
-    ours = [x for x in rows if x["mode"] == "ours"]
-    print(f"\nours: one LDS buffer per pipelined operand in {sum(bool(x['one_buffer_per_operand']) for x in ours)}"
-          f"/{len(ours)} kernels; every main-loop global load before the first MFMA in "
+                        for rem in remarks if mode == "pass" else [x["decision"] or "-"]:
+                            print("       " + rem[:150])
+    ours = [x for x in rows if x["mode"] == "pass"]
+    users = [x for x in rows if x["mode"] == "users"]
+    print(f"\nthe pass as it is: one LDS buffer per pipelined operand in "
+          f"{sum(bool(x['one_buffer_per_operand']) for x in ours)}/{len(ours)} kernels; every main-loop global "
+          f"load before the first MFMA in "
           f"{sum(x['loop_global_loads'] == x['loop_loads_before_first_mfma'] for x in ours)}/{len(ours)}")
+    applied = [f"{x['kernel']}/{x['spec']}/{x['arch']}" for x in users if x["decision"] == "applied"]
+    print(f"as users get it (decided per kernel): not worse than stock on "
+          f"{sum(not x['worse_than_stock'] for x in users)}/{len(users)}; applied on {len(applied)} "
+          f"({', '.join(applied) or 'none'})")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)

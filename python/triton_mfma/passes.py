@@ -184,7 +184,9 @@ register(ProjectPass(
     summary="LDS + VGPR stream pipelining: one LDS buffer per dot operand, the next iteration's tiles in registers "
             "(replaces Triton's schedule_loops + pipeline)",
     targets=("hip", "cuda"),
-    options=(Option("lds_limit", None, int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),),
+    options=(Option("lds_limit", None, int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),
+             Option("verify_pipeline", None, bool, "keep the pass's loops only where the compiled kernel gains on "
+                                                   "Triton's pipeliner (default True; False: the pass as it is)")),
     from_kernel={"num-stages": "num_stages"},  # the kernel's num_stages: 1 disables pipelining
     # Hopper's own pipeliner (multi-stage async copies, asynchronous wgmma) is faster: 0.50-0.94x stock on an H200
     by_name_only=("cuda",),

@@ -145,7 +145,8 @@ class HipCompile:
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir)
-        if "pipeline" in interior and not self.act.options.get("trial_all"):
+        if "pipeline" in interior and not self.act.options.get("trial_all") \
+                and self.act.options.get("verify_pipeline", True):
             why = self._pipeline_cannot_gain()
             if why:  # the model tells without building our variant
                 interior.discard("pipeline")
@@ -297,6 +298,10 @@ class HipCompile:
         if "pipeline" in ours.declined:
             why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
             return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
+        if not self.act.options.get("verify_pipeline", True):  # the pass as it is: no decision, metadata only
+            metadata["triton_mfma_stream_pipeline"] = {"decision": "unverified", "evidence": "none",
+                                                       "reason": "not verified (verify_pipeline=False)"}
+            return ours
         theirs = self.engine.ttgir(ours.choice - {"pipeline"}, metadata)
         if theirs.text == ours.text:
             return record("unchanged", "the same TTGIR as Triton's loop pipeliner", "identical", ours)

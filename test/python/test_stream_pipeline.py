@@ -29,7 +29,7 @@ LIT = pathlib.Path(__file__).parents[1] / "lit" / "mfma-stream-pipeline.mlir"
 
 def _compile_ours(name, arch, options=None):
     fn, sig, cx = CORPUS[name] if name in CORPUS else PIPELINE_CORPUS[name]
-    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS]):
+    with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS], verify_pipeline=False):
         warnings.simplefilter("always")
         k = compile_kernel(fn, sig, cx, arch, options)
     remarks = [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
@@ -182,3 +182,48 @@ def _memdesc_bytes(memdesc_type) -> int:
     for d in _memdesc_shape(memdesc_type):
         n *= d
     return n * int("".join(ch for ch in elt if ch.isdigit())) // 8
+
+
+def _compile_decided(name, arch, options=None, **mfma):
+    fn, sig, cx = CORPUS[name] if name in CORPUS else PIPELINE_CORPUS[name]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS, "mfma-split-epilogue-cvt"], **mfma):
+        warnings.simplefilter("ignore", MFMARemark)
+        return compile_kernel(fn, sig, cx, arch, options)
+
+
+def test_decided_per_kernel_declines_where_no_lds_can_be_saved():
+    """gfx942 without async copy, num_stages=2: Triton's pipeliner keeps one LDS buffer per operand, as ours
+    does; the model declines without building our variant and the kernel is stock's."""
+    k = _compile_decided("gemm", "gfx942")
+    d = k.metadata.triton_mfma_stream_pipeline
+    assert d["decision"] == "declined" and d["evidence"] == "model", d
+    assert k.asm["ttgir"] == stock_kernel("gemm", "gfx942").asm["ttgir"]
+
+
+def test_decided_per_kernel_meets_an_lds_budget_triton_exceeds():
+    """gfx950 double-buffers with async copies; at a 32 KiB budget ours (one buffer per operand) is chosen and
+    the kernel fits, with the epilogue convert split."""
+    from triton_mfma.examples.kernels import _splitk_sig, splitk_gemm
+
+    cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, SPLIT_K=4)
+    stock = compile_kernel(splitk_gemm, _splitk_sig(), cx, "gfx950")
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS, "mfma-split-epilogue-cvt"], lds_limit=32768):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(splitk_gemm, _splitk_sig(), cx, "gfx950")
+    d = k.metadata.triton_mfma_stream_pipeline
+    assert d["decision"] == "applied" and "budget" in d["reason"], d
+    assert k.metadata.shared <= 32768 < stock.metadata.shared
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
+def test_decided_per_kernel_is_never_worse_than_tritons_pipeliner(arch):
+    """With three stages (two LDS buffers per operand in Triton's pipeliner) the pass is a candidate; whatever it
+    decides, the kernel is not worse than stock on spills, occupancy and LDS."""
+    from triton_mfma import dot_figures
+
+    stock = compile_kernel(*CORPUS["gemm"], arch, {"num_stages": 3})
+    k = _compile_decided("gemm", arch, {"num_stages": 3})
+    d = k.metadata.triton_mfma_stream_pipeline
+    worse, gains = dot_figures.pipeline_verdict(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
+    assert not worse, (d, worse)
+    assert d["decision"] in ("applied", "declined", "unchanged") and (gains or d["decision"] != "applied"), d
