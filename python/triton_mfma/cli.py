@@ -416,83 +416,30 @@ _plot = plot  # the old private name
 # passes
 
 
-def _native_pass_info() -> dict:
-    """{pass: {option: {"type", "default", "help"}}} read from the shipped mfma-opt (--help and
-    --dump-pass-pipeline): the C++ passes' own option declarations."""
-    import re
-    import subprocess
-
-    from . import passes as passes_mod
-    from .native import MFMA_OPT_PATH
-
-    info: dict = {}
-    if not os.path.exists(MFMA_OPT_PATH):
-        return info
-    try:
-        helptext = subprocess.run([MFMA_OPT_PATH, "--help"], capture_output=True, text=True, timeout=60).stdout
-        pipeline = "builtin.module(" + ",".join(passes_mod.REGISTRY) + ")"
-        dumped = subprocess.run([MFMA_OPT_PATH, "--dump-pass-pipeline", f"--pass-pipeline={pipeline}", "-o",
-                                 os.devnull], input="module {}\n", capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return info
-    current = None
-    for line in helptext.splitlines():
-        m = re.match(r"^      --(mfma-[\w-]+)\s+-\s+", line)
-        if m:
-            current = info.setdefault(m.group(1), {})
-            continue
-        m = re.match(r"^        --([\w-]+)(?:=<(\w+)>)?\s+-\s+(.*)$", line)
-        if m and current is not None:
-            current[m.group(1)] = {"type": m.group(2) or "bool", "help": m.group(3).strip(), "default": None}
-            continue
-        if not line.startswith("        "):
-            current = None
-    for m in re.finditer(r"(mfma-[\w-]+)\{([^}]*)\}", dumped.stdout + dumped.stderr):
-        for kv in m.group(2).split():
-            k, _, v = kv.partition("=")
-            info.setdefault(m.group(1), {}).setdefault(k, {"type": "?", "help": ""})["default"] = v
-    return info
-
-
-_OPTION_NOTES = {
-    "lds_limit": 'bytes, or "occupancy" (the budget that keeps the workgroups/CU the registers allow)',
-    "grid_order": '"auto", "on" or "off"',
-}
-_ACTIVATION_OPTIONS = {
-    "waves_per_eu": ("int 0..8 or \"auto\"", "the kernel's", "force waves_per_eu for every kernel, or "
-                     "\"auto\": compile the candidates and keep the best that can run"),
-    "verify_dot": ("bool", "true", "keep mfma-accelerate-dot's layouts only where the amdgcn is not worse"),
-    "strict": ("bool", "TRITON_MFMA_STRICT", "a failing pass raises instead of falling back to stock"),
-    "dump": ("directory", "TRITON_MFMA_DUMP", "write each module before/after each of our pass groups"),
-}
-
-
 def passes_doc() -> dict:
-    """Passes, insertion points, options (types, allowed values, defaults), defaults on: JSON-ready."""
-    from . import hook
+    """Passes, insertion points, options (types, allowed values, defaults), defaults on: JSON-ready. Python's
+    option declarations (passes.py) with the C++ passes' own (passes.json, generated from Passes.td)."""
+    from . import native
     from . import passes as passes_mod
 
-    native = _native_pass_info()
+    cxx = native.pass_registry()
     default = list(passes_mod.DEFAULT_PASSES)
-    out = {"default_passes": default, "points": dict(passes_mod.POINTS), "passes": [], "activation_options": []}
+
+    def option(o, p=None):
+        c = next((x for x in cxx.get(p.name, {}).get("options", []) if x["argument"] == o.flag), {}) if p else {}
+        default_value = o.default if o.default is not None else c.get("default_value")
+        return {"name": o.name, "pass_option": o.flag, "type": c.get("type") or o.kind.__name__,
+                "values": o.allowed(), "default": default_value,
+                "from_triton_option": (p.triton_options.get(o.name) or [None])[0] if p else None,
+                "help": o.doc}
+
+    out = {"default_passes": default, "default_options": dict(passes_mod.DEFAULT_OPTIONS),
+           "points": dict(passes_mod.POINTS), "passes": [], "activation_options": []}
     for name, p in passes_mod.REGISTRY.items():
-        cxx = native.get(name, {})
-        opts = []
-        for py_name, spec in p.options.items():
-            mlir_name, py_default = spec[0], spec[1] if len(spec) > 1 else None
-            c = cxx.get(mlir_name, {})
-            opts.append({"name": py_name, "pass_option": mlir_name, "type": c.get("type"),
-                         "values": _OPTION_NOTES.get(py_name),
-                         "default": py_default if py_default is not None else c.get("default"),
-                         "from_triton_option": (p.triton_options.get(py_name) or [None])[0]
-                         if getattr(p, "triton_options", None) else None,
-                         "help": c.get("help", "")})
-        out["passes"].append({"name": name, "point": p.point, "targets": list(p.targets), "default": name in default,
-                              "summary": p.summary, "options": opts})
-    known = set(getattr(hook, "HOOK_OPTIONS", set())) | set(getattr(hook, "GENERAL_OPTIONS", set()))
-    for name in sorted(known):
-        ty, dflt, what = _ACTIVATION_OPTIONS.get(name, ("?", "?", ""))
-        out["activation_options"].append({"name": name, "type": ty, "default": dflt, "help": what})
+        out["passes"].append({"name": name, "point": p.point, "targets": list(p.targets),
+                              "cuda_only_when_named": "cuda" in p.by_name_only, "default": name in default,
+                              "summary": p.summary, "options": [option(o, p) for o in p.options]})
+    out["activation_options"] = [option(o) for o in passes_mod.HOOK_OPTIONS]
     return out
 
 
@@ -512,10 +459,10 @@ def passes_cmd(args, out=None) -> int:
         p(f"  at {ps['point']} ({doc['points'].get(ps['point'], '')}); targets: {', '.join(ps['targets'])}")
         p(textwrap.fill(ps["summary"], 110, initial_indent="  ", subsequent_indent="  "))
         for o in ps["options"]:
-            values = o["values"] or o["type"] or "?"
             dflt = o["default"] if o["default"] is not None else "the pass decides"
             src = f"; the kernel's Triton option {o['from_triton_option']} when set" if o["from_triton_option"] else ""
-            p(f"  option {o['name']} (pass option {o['pass_option']}): {values}; default {dflt}{src}")
+            flag = f" (pass option {o['pass_option']})" if o["pass_option"] else ""
+            p(f"  option {o['name']}{flag}: {o['values']}; default {dflt}{src}")
             if o["help"]:
                 p(textwrap.fill(o["help"], 110, initial_indent="      ", subsequent_indent="      "))
     p()
@@ -525,9 +472,10 @@ def passes_cmd(args, out=None) -> int:
         p(f"  {k:{w}}  {v}")
     if doc["activation_options"]:
         p()
-        p("Options of the activation itself (any pass list):")
+        p("Options of the activation itself (any pass list; the default set adds "
+          + ", ".join(f"{k}={v!r}" for k, v in doc["default_options"].items()) + "):")
         for o in doc["activation_options"]:
-            p(f"  {o['name']}: {o['type']}; default {o['default']}" + (f" - {o['help']}" if o["help"] else ""))
+            p(f"  {o['name']}: {o['values']}" + (f" - {o['help']}" if o["help"] else ""))
     return 0
 
 

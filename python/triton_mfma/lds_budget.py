@@ -33,6 +33,8 @@ class PointContext:
     kernel: str = ""
     # Compiles the module as it stands (without the passes at this point) to amdgcn; hip only.
     stock_amdgcn: Callable[[], str] | None = None
+    # Records a decision for the kernel's remarks and metadata: (name, one line)
+    decide: Callable[[str, str], None] | None = None
 
 
 def budget_for_register_occupancy(arch: str, num_warps: int, vgpr_total: int, sgpr: int,
@@ -45,25 +47,23 @@ def budget_for_register_occupancy(arch: str, num_warps: int, vgpr_total: int, sg
 
 
 def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
-    value = user_options.get("lds_limit")
-    if value is None:
-        return user_options
-    if isinstance(value, bool) or not (isinstance(value, int) or value == "occupancy"):
-        raise ValueError(f"lds_limit must be a number of bytes or 'occupancy', not {value!r}")
-    if isinstance(value, int):
-        if value < 0:
-            raise ValueError(f"lds_limit must be >= 0, not {value}")
+    """`lds_limit` as bytes: "occupancy" resolved from the module compiled as it stands (values were checked when
+    the activation was made)."""
+    if user_options.get("lds_limit") != "occupancy":
         return user_options
     if ctx is None or ctx.backend != "hip" or ctx.stock_amdgcn is None:
         raise ValueError("lds_limit='occupancy' needs a hip target (register occupancy from amdgcn)")
     res = from_amdgcn(ctx.stock_amdgcn(), 0)
     budget, waves, workgroups = budget_for_register_occupancy(ctx.arch, ctx.num_warps, res.vgpr_total,
                                                               res.sgpr, ctx.waves_per_eu)
-    from .native import MFMARemark
+    line = (f"'occupancy': registers allow {waves} waves/SIMD ({res.vgpr_total} VGPRs) -> {workgroups} "
+            f"workgroups/CU -> LDS budget {budget} B")
+    if ctx.decide is not None:
+        ctx.decide("lds_limit", line)
+    else:
+        from .native import MFMARemark
 
-    warnings.warn(f"[{ctx.kernel}] lds_limit='occupancy': registers allow {waves} waves/SIMD "
-                  f"({res.vgpr_total} VGPRs) -> {workgroups} workgroups/CU -> LDS budget {budget} B",
-                  MFMARemark, stacklevel=2)
+        warnings.warn(f"[{ctx.kernel}] lds_limit={line}", MFMARemark, stacklevel=2)
     return {**user_options, "lds_limit": budget}
 
 

@@ -147,7 +147,7 @@ register(ProjectPass(
         Option("kpack", "kpack", int, "force kpack (0: the cost model)", choices=(0, 1, 2)),
         Option("chain_dots", "chain-dots", bool, "choose the layouts of dot chains jointly (P stays in registers)"),
         Option("verify_dot", None, bool, "keep our layouts only where the compiled kernel is not worse than with "
-                                         "Triton's (default True)"),
+                                         "Triton's", default=True),
     ),
     triton_options={"matrix_instr_nonkdim": ("matrix_instr_nonkdim", 0), "kpack": ("kpack", 1)},
 ))
@@ -186,7 +186,7 @@ register(ProjectPass(
     targets=("hip", "cuda"),
     options=(Option("lds_limit", None, int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),
              Option("verify_pipeline", None, bool, "keep the pass's loops only where the compiled kernel gains on "
-                                                   "Triton's pipeliner (default True; False: the pass as it is)")),
+                                                   "Triton's pipeliner (False: the pass as it is)", default=True)),
     from_kernel={"num-stages": "num_stages"},  # the kernel's num_stages: 1 disables pipelining
     # Hopper's own pipeliner (multi-stage async copies, asynchronous wgmma) is faster: 0.50-0.94x stock on an H200
     by_name_only=("cuda",),

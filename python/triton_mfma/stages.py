@@ -182,7 +182,7 @@ class HipCompile:
             return self.backend.make_amdgcn(self.backend.make_llir(copy, md, self.options), md, self.options)
 
         return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
-                            stock_amdgcn)
+                            stock_amdgcn, self.kernel_remarks.decide)
 
     # -- mfma-accelerate-dot, verified --------------------------------------------------------------------------
     def _verify_dot(self, ours, metadata):
@@ -192,7 +192,7 @@ class HipCompile:
 
         def record(decision, reason, evidence, chosen):
             metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence}
-            self.kernel_remarks.decide(name, f"{decision}, {reason}" if decision != "declined" else reason)
+            self.kernel_remarks.decide(name, reason if reason.startswith(decision) else f"{decision}: {reason}")
             return chosen
 
         if "accelerate_matmul" in ours.declined:
@@ -407,7 +407,7 @@ class HipCompile:
         self.handoff = (src, chosen)
         metadata["waves_per_eu"] = self.final_w
         metadata["triton_mfma_waves_per_eu"] = choice.as_metadata()
-        self.kernel_remarks.decide("waves_per_eu", choice.reason())
+        self.kernel_remarks.decide("waves_per_eu auto", choice.reason())
         self._record(metadata)
         return chosen.llir
 

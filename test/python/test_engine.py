@@ -65,7 +65,7 @@ def test_handed_off_compile_equals_a_plain_compile_of_the_choice(threads, monkey
         warnings.simplefilter("ignore", MFMARemark)
         handed = compile_kernel(fn, sig, cx, "gfx942")
     decision = handed.metadata.triton_mfma_accelerate_dot
-    assert decision["evidence"] in ("trial", "identical"), decision
+    assert decision["evidence"] in ("trial", "identical", "model"), decision
     with warnings.catch_warnings(), triton_mfma.enabled(verify_dot=False):
         warnings.simplefilter("ignore", MFMARemark)
         plain = compile_kernel(fn, sig, cx, "gfx942")
