@@ -40,6 +40,7 @@ class PointResult:
     module: object
     outcomes: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
+    text: str = field(default="", repr=False)  # the module's generic text (what the library printed)
 
     def declined(self) -> bool:
         return any(o.status == "declined" for o in self.outcomes)
@@ -112,6 +113,6 @@ def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None
         dump(dump_dir, kernel, f"{label}-after-{names}", after)
         result = mod if after == before else import_generic(after, mod.context, pass_name=names)
         _mlir_dump(kernel, "After", names, label, result.str())
-        return PointResult(result, outcomes, diagnostics)
+        return PointResult(result, outcomes, diagnostics, after)
     except (PipelineError, BridgeError, OSError) as e:
         raise PassFailure(names, kernel, e) from e

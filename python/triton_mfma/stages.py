@@ -46,9 +46,11 @@ class PointRunner:
         self.triton_options = triton_options
         self.remarks = kernel_remarks
         self.ctx_factory = ctx_factory  # (module) -> lds_budget.PointContext
+        self.last_text = ""  # the generic text of the module the last call returned, where the library printed it
 
     def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None):
         passes = self.points.get(point)
+        self.last_text = ""
         if not passes:
             return mod
         ctx = self.ctx_factory(mod) if self.ctx_factory else None
@@ -67,6 +69,7 @@ class PointRunner:
                 self.remarks.decide(o.pass_name, f"{o.status}: {o.reason}" if o.reason else o.status)
         if declined is not None and point in REPLACING_POINTS and res.declined():
             declined.add(point)
+        self.last_text = res.text
         return res.module
 
 
@@ -140,7 +143,7 @@ class HipCompile:
             mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined)
         else:
             mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
-        return mod, declined, outcomes
+        return mod, declined, outcomes, run.last_text  # ttgir_end is make_ttgir's last step
 
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
