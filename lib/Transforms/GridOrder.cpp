@@ -550,11 +550,15 @@ struct MFMAGridOrder final
       // Multi-XCD: what the XCD remap can save is the shared operands' reads
       // into each XCD's L2.
       if (llvm::all_of(plan.shared,
-                       [&](unsigned i) { return operands[i].moved == 0; }))
-        return decline("every program reads all of " + sharedNames +
-                       " (no grid dimension moves it): no order changes what "
-                       "each XCD reads [" +
-                       why + "]");
+                       [&](unsigned i) { return operands[i].moved == 0; })) {
+        int64_t bytes = 0;
+        for (unsigned i : plan.shared)
+          bytes += operands[i].estimateBytes(defTrips);
+        return decline("every program reads all of " + sharedNames + " (" +
+                       humanBytes(bytes) +
+                       "; no grid dimension moves them): no order changes "
+                       "what each XCD reads");
+      }
       if (m == "auto") {
         if (model.l2Bytes == 0)
           return decline("no L2 figures for target '" + target +
