@@ -1066,7 +1066,10 @@ struct MFMAGridOrder final
         Value n = (s && *s == 1)
                       ? range
                       : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);
-        return e.ext64(e.max(n, e.c32(0)));
+        // (No clamp at 0: an empty loop's negative count only lowers the
+        // streamed bytes, toward keeping the order, and the guard is one
+        // dependent op shorter.)
+        return e.ext64(n);
       }
     }
     return e.c64(defaultTripCount);
