@@ -102,6 +102,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <numeric>
 
 #define DEBUG_TYPE "mfma-grid-order"
 
@@ -117,6 +118,9 @@ namespace {
 
 // Heavy operand: at least kHeavyNum/kHeavyDen of the largest bytes/program.
 constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
+// The smallest byte unit for a 32-bit guard: values stay exact below
+// 2^31 x 256 B = 512 GiB.
+constexpr int64_t kMinGuardUnit = 256;
 
 constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
                         SGT = CmpIPredicate::sgt;
@@ -144,9 +148,12 @@ public:
     return slot;
   }
   Value c32(int64_t v) { return cst(v, i32()); }
-  // The arithmetic stockOrderMisses (L2Model.h) is written over.
-  Value constant(int64_t v) { return c64(v); }
-  Value widen(Value v) { return ext64(v); }
+  // The arithmetic stockOrderMisses (L2Model.h) is written over: 64-bit,
+  // or 32-bit where the guard counts bytes in units large enough that no
+  // realistic launch overflows (`narrow`, see GuardUnit).
+  bool narrow = false;
+  Value constant(int64_t v) { return narrow ? c32(v) : c64(v); }
+  Value widen(Value v) { return narrow ? v : ext64(v); }
   Value greater(Value a, Value c) { return cmp(SGT, a, c); }
   Value both(Value a, Value c) { return andi(a, c); }
   Value c64(int64_t v) { return cst(v, i64()); }
@@ -339,6 +346,8 @@ struct MFMAGridOrder final
   /// Per kernel: "'name': remapped ..." or "'name': unchanged: why", and
   /// whether it was remapped.
   SmallVector<std::pair<std::string, bool>> verdicts;
+  /// Bytes per unit of the last guard emitted (its byte values are in it).
+  int64_t guardUnit = 1;
 
   std::string kernelName(Operation *func) {
     StringRef name = FuncOp(func).getName();
@@ -690,6 +699,8 @@ struct MFMAGridOrder final
     add("l2_bytes", i64(model.l2Bytes));
     add("l2_effective", b.getF64FloatAttr(model.l2Effective));
     add("threshold", i64(plan.threshold));
+    if (plan.guard != Guard::None)
+      add("guard_unit", i64(guardUnit));
     if (plan.guard == Guard::L2) {
       const ProgramsPerCU &p = plan.perCU;
       add("far_dim", i64(plan.farDim));
@@ -802,16 +813,41 @@ struct MFMAGridOrder final
 
     ArrayRef<LoadedOperand> operands = pa.getOperands();
     // Bytes per program of operand `o`, trip counts computed at the top.
+    // The guard counts bytes in units of `unit` (the gcd of the byte counts
+    // it adds up) and computes in 32 bits where that unit is large enough:
+    // every value stays exact below 2^31 units (>= 2^31 x kMinGuardUnit
+    // bytes streamed, far beyond any launch), and the guard, which every
+    // program runs before its first load, is half the instructions of the
+    // 64-bit one. Else 64 bits, in bytes.
+    int64_t unit = 0;
+    auto addUnit = [&](unsigned o) {
+      for (const ByteTerm &t : operands[o].terms)
+        if (t.bytes > 0)
+          unit = std::gcd(unit, t.bytes);
+    };
+    if (plan.guard == Guard::L2)
+      for (unsigned o = 0; o < operands.size(); ++o)
+        addUnit(o);
+    else
+      for (unsigned o : plan.shared)
+        addUnit(o);
+    if (unit < kMinGuardUnit)
+      unit = 1;
+    e.narrow = unit > 1;
+    guardUnit = unit;
+    // Bytes per program of operand `o` (in units), trip counts computed at
+    // the top.
     auto operandBytes = [&](unsigned o) {
-      Value bytes = e.c64(0);
+      Value bytes = e.constant(0);
       for (const ByteTerm &t : operands[o].terms) {
-        Value term = e.c64(t.bytes);
+        Value term = e.constant(t.bytes / unit);
         for (const TripFactor &f : t.loops)
           term = e.mul(term, tripCount(f, e, map, pa, entry));
         bytes = e.add(bytes, term);
       }
       return bytes;
     };
+    int64_t threshold = plan.threshold / unit;
     Value launch;
     if (plan.guard == Guard::L2) {
       SmallVector<Value> sizes(nDims);
@@ -819,14 +855,14 @@ struct MFMAGridOrder final
         sizes[i] = getSize(i);
       // The whole grid (the remap itself covers the complete rows of split
       // axes; counting the last row too is what "more than one wave" means).
-      Value total = e.c64(1);
+      Value total = e.constant(1);
       for (int a = 0; a < 3; ++a)
         if (pid[a])
-          total = e.mul(total, e.ext64(nprog[a]));
+          total = e.mul(total, e.widen(nprog[a]));
       StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
           e, total, sizes, plan.farDim, operands.size(), operandBytes,
           [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
-          plan.threshold);
+          threshold);
       e.tag(g.totalPrograms, "total_programs");
       e.tag(g.streamedBytes, "streamed_bytes");
       e.tag(g.waves, "test:waves");
@@ -842,7 +878,7 @@ struct MFMAGridOrder final
           e, sizes, plan.shared.size(),
           [&](unsigned k) { return operandBytes(plan.shared[k]); },
           [&](unsigned k) { return operands[plan.shared[k]].moved; },
-          plan.threshold);
+          threshold);
       e.tag(f.distinctBytes, "distinct_bytes");
       e.tag(f.exceeds, "test:xcd");
       launch = f.exceeds;
@@ -1043,7 +1079,7 @@ struct MFMAGridOrder final
   Value tripCount(const TripFactor &f, Emitter &e, IRMapping &map,
                   const ProgramAxes &pa, Block *entry) {
     if (f.constant)
-      return e.c64(*f.constant);
+      return e.constant(*f.constant);
     if (Value cached = e.tripCounts.lookup(f.loop))
       return cached;
     return e.tripCounts[f.loop] = computeTripCount(f, e, map, pa, entry);
@@ -1069,10 +1105,10 @@ struct MFMAGridOrder final
         // (No clamp at 0: an empty loop's negative count only lowers the
         // streamed bytes, toward keeping the order, and the guard is one
         // dependent op shorter.)
-        return e.ext64(n);
+        return e.widen(n);
       }
     }
-    return e.c64(defaultTripCount);
+    return e.constant(defaultTripCount);
   }
 };
 

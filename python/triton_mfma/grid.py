@@ -433,7 +433,8 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
     a = k.attr
     env, roles = _evaluate(k, grid3, args, pid)
     guard = a.get("guard", "none")
-    figures = {key: a[key] for key in ("device", "dims", "heavy", "threshold", "l2_bytes", "l2_effective", "xcds",
+    figures = {key: a[key] for key in ("device", "dims", "heavy", "threshold", "guard_unit", "l2_bytes",
+                                       "l2_effective", "xcds",
                                        "cus", "programs_per_cu", "concurrent_programs", "shared", "shared_bytes",
                                        "mode", "reorder") if key in a}
     bound = {}
@@ -455,8 +456,9 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
                              f"{missing} (pass them by name)")
         return roles[role]
 
+    unit = a.get("guard_unit", 1)  # the guard counts bytes in units of this many (32-bit arithmetic)
     if guard == "l2":
-        total, streamed = need("total_programs"), need("streamed_bytes")
+        total, streamed = need("total_programs"), need("streamed_bytes") * unit
         waves, l2 = bool(need("test:waves")), bool(need("test:l2"))
         remaps = waves and l2
         dims, far = a["dims"], a["far_dim"]
@@ -482,7 +484,7 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
             reason = (f"{total} programs > P = {a['concurrent_programs']} and {streamed} B streamed between twin "
                       f"reads ({distance} programs apart) > the effective L2 ({a['threshold']} B)")
     elif guard == "xcd":
-        distinct = need("distinct_bytes")
+        distinct = need("distinct_bytes") * unit
         remaps = bool(need("test:xcd"))
         figures.update(distinct_bytes=distinct)
         reason = (f"the shared operands' {distinct} distinct bytes {'exceed' if remaps else 'fit'} one XCD's "

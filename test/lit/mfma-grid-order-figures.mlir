@@ -14,13 +14,13 @@
 // per SIMD), but the LDS model counts the kernel's 85x128xf16 buffer (21760
 // B, 22016 in 512-byte granules): 64 KiB holds 2. P = 104 x 2.
 // CHECK-LABEL: sym_name = "splitk_lds_bound"
-// CHECK:      "arith.constant"() <{value = 208 : i64}>
+// CHECK:      "arith.constant"() <{value = 208 : i32}>
 // CHECK:      {tmfma.grid_value = ["test:waves"]}
 // CHECK:      tmfma.grid_order = {{.*}}lds_bytes = 21760 : i64, lds_source = "LDS model"{{.*}}num_warps = 1 : i64{{.*}}programs_by_lds = 2 : i64, programs_by_registers = 4 : i64, programs_by_slots = 16 : i64, programs_limiter = "LDS", programs_per_cu = 2 : i64, programs_source = "lower bound"
 // programs-per-cu=3 (a caller that knows the compiled kernel's residency):
 // P = 104 x 3, whatever the bound.
 // GIVEN-LABEL: sym_name = "splitk_lds_bound"
-// GIVEN:       "arith.constant"() <{value = 312 : i64}>
+// GIVEN:       "arith.constant"() <{value = 312 : i32}>
 // GIVEN:       programs_per_cu = 3 : i64, programs_source = "programs-per-cu option"
 // expected-remark @+3 {{more than P = 208 programs (104 CUs x 2; a lower bound: registers allow at least 4 programs of 1 warps per CU whatever their registers, LDS (21760 B, LDS model) 2, workgroup slots 16)}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -82,7 +82,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // Eight warps per program on gfx90a: two waves per SIMD, which fit only if
 // each has at most 256 registers; the bound is still one program per CU.
 // CHECK-LABEL: sym_name = "splitk_8_warps"
-// CHECK:      "arith.constant"() <{value = 104 : i64}>
+// CHECK:      "arith.constant"() <{value = 104 : i32}>
 // expected-remark @+3 {{more than P = 104 programs (104 CUs x 1; a lower bound: registers allow at least 1 program of 8 warps per CU whatever its registers}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {

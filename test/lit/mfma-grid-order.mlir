@@ -22,20 +22,22 @@
 // CHECK-NEXT: %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[N1:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
 // CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
-// CHECK-DAG:  %[[THR:[0-9]+]] = "arith.constant"() <{value = 6291456 : i64}>
-// CHECK-DAG:  %[[P:[0-9]+]] = "arith.constant"() <{value = 104 : i64}>
+// CHECK-DAG:  %[[THR:[0-9]+]] = "arith.constant"() <{value = 1536 : i32}>
+// CHECK-DAG:  %[[P:[0-9]+]] = "arith.constant"() <{value = 104 : i32}>
 // CHECK-DAG:  %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // Every program evaluates the L2 model (and nothing else before the branch):
 // more than one wave (n0*n1*n2 > P = 104 CUs x 1: registers are not known
 // at TTGIR, and at least one wave per SIMD, so one program of 4 warps per
 // CU, always fits) and more bytes streamed between twin reads (n0*n1
 // programs; trip count cloned from the loop bound (K + 511) / 512) than
-// 8 MiB x 0.75. The values are tagged for triton_mfma.grid_order_decision.
+// 8 MiB x 0.75, in 32-bit arithmetic counting bytes in units of 4096 (the
+// gcd of the tile sizes): 6 MiB is 1536 units. The values are tagged for
+// triton_mfma.grid_order_decision.
 // CHECK:      %[[TOTAL:[0-9]+]] = "arith.muli"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["total_programs"]}
 // CHECK:      "arith.addi"(%arg3, %{{[0-9]+}})
 // CHECK:      %[[STREAMED:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["streamed_bytes"]}
-// CHECK-NEXT: %[[WAVES:[0-9]+]] = "arith.cmpi"(%[[TOTAL]], %[[P]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:waves"]} : (i64, i64) -> i1
-// CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%[[STREAMED]], %[[THR]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:l2"]} : (i64, i64) -> i1
+// CHECK-NEXT: %[[WAVES:[0-9]+]] = "arith.cmpi"(%[[TOTAL]], %[[P]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:waves"]} : (i32, i32) -> i1
+// CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%[[STREAMED]], %[[THR]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:l2"]} : (i32, i32) -> i1
 // CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WAVES]], %[[FITS]])
 // Only where it says so: the hardware linear index, axis 0 fastest,
 // (m * n1 + k) * n0 + n, decomposed in the new order.
@@ -68,13 +70,13 @@
 // CHECK-NEXT: "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
 // CHECK-NOT:  "tt.get_program_id"
 // What the guard was built with, for grid_order_decision.
-// CHECK:      tmfma.grid_order = {concurrent_programs = 104 : i64, cus = 104 : i64, device = "MI210", dims = ["axis0", "axis1", "axis2"], far_dim = 2 : i64, guard = "l2", heavy = "arg1"
+// CHECK:      tmfma.grid_order = {concurrent_programs = 104 : i64, cus = 104 : i64, device = "MI210", dims = ["axis0", "axis1", "axis2"], far_dim = 2 : i64, guard = "l2", guard_unit = 4096 : i64, heavy = "arg1"
 // CHECK-SAME: programs_by_lds = 16 : i64, programs_by_registers = 1 : i64, programs_by_slots = 16 : i64, programs_limiter = "registers", programs_per_cu = 1 : i64, programs_source = "lower bound", reorder = true, threshold = 6291456 : i64
 // mode=on: the same order with no run-time guard.
 // ON-LABEL: sym_name = "splitk_slow"
 // ON-NOT:   "scf.if"
 // ON:       "arith.minsi"
-// ON-NOT:   (i64, i64) -> i1
+// ON-NOT:   tmfma.grid_value
 // ON:       "tt.load"
 // expected-remark @+3 {{grid order of 'splitk_slow': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; taken at run time when the grid has more than P = 104 programs (104 CUs x 1; a lower bound: registers allow at least 1 program of 4 warps per CU whatever its registers, LDS (0 B, LDS model) 16, workgroup slots 16) and the bytes streamed between twin reads exceed 6291456 B}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -253,7 +255,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NOT:  "arith.divsi"(%[[IDS]]#0
 // ON-LABEL: sym_name = "matmul_1d"
 // ON:       %[[INSUB:[0-9]+]] = "arith.cmpi"
-// ON-NOT:   (i64, i64) -> i1
+// ON-NOT:   tmfma.grid_value
 // ON:       "scf.if"(%[[INSUB]])
 // expected-remark @+3 {{grid order of 'matmul_1d': remapped: arg1 (256.0 KiB/program at 16 trips per unknown loop) is moved by {axis0.lo} and shared by programs that differ in {axis0.hi}; new order {axis0.hi} fastest (groups of 8), then {axis0.lo}; taken at run time}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -464,7 +466,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // CHECK-NEXT: %[[C7:[0-9]+]] = "arith.constant"() <{value = 7 : i32}>
 // CHECK:      %[[D:[0-9]+]] = "arith.muli"({{.*}} {tmfma.grid_value = ["distinct_bytes"]}
-// CHECK-NEXT: %[[XG:[0-9]+]] = "arith.cmpi"(%[[D]], %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:xcd"]}
+// CHECK-NEXT: %[[XG:[0-9]+]] = "arith.cmpi"(%[[D]], %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:xcd"]} : (i32, i32) -> i1
 // CHECK-NEXT: "scf.if"(%[[XG]])
 // CHECK:      %[[LIN:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %[[N]])
 // CHECK-NEXT: %[[T01:[0-9]+]] = "arith.muli"(%[[N0]], %[[N1]])
@@ -480,9 +482,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[CHUNKED:[0-9]+]] = "arith.select"(%[[ISTALL]], %{{[0-9]+}}, %{{[0-9]+}})
 // CHECK:      "arith.divsi"(%[[CHUNKED]], %{{[0-9]+}})
 // CHECK:      "arith.minsi"
-// CHECK-NOT:  (i64, i64) -> i1
+// CHECK-NOT:  tmfma.grid_value
 // CHECK:      "tt.load"
-// CHECK:      tmfma.grid_order = {device = "MI300X", dims = ["axis0", "axis1", "axis2"], guard = "xcd", heavy = "arg1", l2_bytes = 4194304 : i64, l2_effective = 7.500000e-01 : f64, mode = "auto", reorder = true, shared = ["arg1"], threshold = 3145728 : i64, xcds = 8 : i64}
+// CHECK:      tmfma.grid_order = {device = "MI300X", dims = ["axis0", "axis1", "axis2"], guard = "xcd", guard_unit = 8192 : i64, heavy = "arg1", l2_bytes = 4194304 : i64, l2_effective = 7.500000e-01 : f64, mode = "auto", reorder = true, shared = ["arg1"], threshold = 3145728 : i64, xcds = 8 : i64}
 // expected-remark @+3 {{grid order of 'splitk_slow_xcd': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; programs in contiguous chunks per XCD (MI300X: workgroups go round-robin to 8 XCDs}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
@@ -607,8 +609,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // cuda:90 (the pass is not MFMA-specific): H100/H200 figures, 50 MiB L2 of
 // which a shared tile can count on half, 132 SMs.
 // CHECK-LABEL: sym_name = "splitk_slow_cuda"
-// CHECK-DAG:  "arith.constant"() <{value = 26214400 : i64}>
-// CHECK-DAG:  "arith.constant"() <{value = 264 : i64}>
+// CHECK-DAG:  "arith.constant"() <{value = 6400 : i32}>
+// CHECK-DAG:  "arith.constant"() <{value = 264 : i32}>
 // expected-remark @+3 {{taken at run time when the grid has more than P = 264 programs (132 CUs x 2; a lower bound: registers allow at least 2 programs of 4 warps per CU whatever their registers, LDS (0 B, LDS model) 32, workgroup slots 32) and the bytes streamed between twin reads exceed 26214400 B (H100/H200 L2 50.0 MiB x 0.50)}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
