@@ -188,15 +188,16 @@ def build(out):
         json.dump(meta, f, indent=1, default=list)
 
 
-def variant(out, label):
-    """Adds `label` (decode_oldguard: splitk_decode_slow as the triton_mfma on PYTHONPATH compiles it with its
-    default passes) to a built folder."""
+def variant(out, label, what="the decode kernel compiled by another build"):
+    """Adds `label` (decode_<name>: splitk_decode_slow as the triton_mfma on PYTHONPATH compiles it with its
+    default passes, e.g. decode_oldguard from the previous build) to a built folder; timed beside the others."""
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path))
     k, params, cx, remarks, seconds = _compile(label, "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"))
     _save(out, meta, label, "splitk_decode_slow", True, k, params, cx, remarks, seconds)
     import triton_mfma
     meta["variants"][label]["source"] = os.path.dirname(triton_mfma.__file__)
+    meta["variants"][label]["what"] = what
     with open(meta_path, "w") as f:
         json.dump(meta, f, indent=1, default=list)
     print(f"built {label} with {meta['variants'][label]['source']}: {remarks[:1]}")
@@ -307,23 +308,24 @@ def run(out, results):
     say(f"## Split-K decode GEMM, slow order, M = {M} ({math.ceil(M / bm)} M tiles), tiles {bm}x{bn}x"
         f"{tiles['BLOCK_K']}, SPLIT_K = {sk}")
     say()
-    old = "decode_oldguard" in meta["variants"]
+    extra = [lb for lb in meta["variants"] if lb.startswith("decode_")
+             and lb not in ("decode_stock", "decode_pass", "decode_fast_ref")]
     say("*speedup* = median over reps of the per-rep ratio stock / pass (launches adjacent in time); ms are medians. "
         "*stock / stock*: the same stock cubin timed twice under two names (the noise floor)."
-        + (" *old guard*: stock / the decode kernel compiled by the previous build (" +
-           meta["variants"]["decode_oldguard"].get("source", "?") + ")." if old else ""))
+        + "".join(f" *{lb[7:]}*: stock / {meta['variants'][lb].get('what', 'the decode kernel')} "
+                  f"({meta['variants'][lb].get('source', '?')})." for lb in extra))
     say()
     say("| N x K | W MB | W / L2 | pass remaps (run time) | stock ms | pass ms | speedup | stock / stock |"
-        + (" old guard |" if old else "") + " predicted H200 | fast-order ref ms | bitwise equal | rel err vs torch | "
-        "predicted MI210 | predicted MI300X |")
-    say("|" + " --- |" * (15 if old else 14))
+        + "".join(f" {lb[7:]} |" for lb in extra) + " predicted H200 | fast-order ref ms | bitwise equal | "
+        "rel err vs torch | predicted MI210 | predicted MI300X |")
+    say("|" + " --- |" * (14 + len(extra)))
     rows = []
     for row in meta["decode"]:
         n, k = row["N"], row["K"]
         a = torch.randn(M, k, device="cuda", dtype=torch.float16)
         w = torch.randn(k, n, device="cuda", dtype=torch.float16) / math.sqrt(k)
         outs = {lb: torch.full((sk, M, n), float("nan"), device="cuda")
-                for lb in ("decode_stock", "decode_pass", "decode_fast_ref") + (("decode_oldguard",) if old else ())}
+                for lb in ["decode_stock", "decode_pass", "decode_fast_ref"] + extra}
         ints = dict(M=M, N=n, K=k, stride_am=a.stride(0), stride_wk=w.stride(0), stride_pk=M * n, stride_pm=n)
         slow = (math.ceil(n / bn), sk, math.ceil(M / bm))
         fast = (math.ceil(M / bm), math.ceil(n / bn), sk)
@@ -337,21 +339,20 @@ def run(out, results):
         err = ((outs["decode_pass"].sum(0) - ref).norm() / ref.norm()).item()
         reps = 400 if row["W_MB"] < 30 else 100 if row["W_MB"] < 200 else 30
         per_rep = {}
-        labels = ["decode_stock", "decode_pass", "decode_fast_ref", "decode_stock#2"] + (["decode_oldguard"] if old
-                                                                                          else [])
+        labels = ["decode_stock", "decode_pass", "decode_fast_ref", "decode_stock#2"] + extra
         t = timed(labels, grid_of, {"a_ptr": a, "w_ptr": w, "p_ptr": outs["decode_pass"]}, ints, reps, per_rep)
 
         def ratio(lb):
             return statistics.median(s / p for s, p in zip(per_rep["decode_stock"], per_rep[lb]))
 
         sp, noise = ratio("decode_pass"), ratio("decode_stock#2")
-        sp_old = ratio("decode_oldguard") if old else None
+        sp_extra = {lb: ratio(lb) for lb in extra}
         pr = row["predicted"]
         say(f"| {n} x {k} | {row['W_MB']:.1f} | {row['W_MB'] / 52.4288:.2f} | {row['pass_remaps']} | "
             f"{t['decode_stock']:.4f} | {t['decode_pass']:.4f} | **{sp:.3f}x** | {noise:.3f} |"
-            + (f" {sp_old:.3f}x |" if old else "") + f" {pr['cuda:90']:.2f}x | "
+            + "".join(f" {sp_extra[lb]:.3f}x |" for lb in extra) + f" {pr['cuda:90']:.2f}x | "
             f"{t['decode_fast_ref']:.4f} | {equal} | {err:.1e} | {pr['hip:gfx90a']:.2f}x | {pr['hip:gfx942']:.2f}x |")
-        rows.append(dict(row, ms=t, speedup=sp, noise=noise, speedup_oldguard=sp_old, reps=reps,
+        rows.append(dict(row, ms=t, speedup=sp, noise=noise, speedup_extra=sp_extra, reps=reps,
                          bitwise_equal=equal, rel_err=err))
         del a, w, outs, ref
         torch.cuda.empty_cache()
@@ -428,7 +429,7 @@ if __name__ == "__main__":
     if sys.argv[1] == "build":
         build(sys.argv[2])
     elif sys.argv[1] == "variant":
-        variant(sys.argv[2], sys.argv[3])
+        variant(sys.argv[2], sys.argv[3], *sys.argv[4:5])
     elif sys.argv[1] == "run":
         run(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "sass":

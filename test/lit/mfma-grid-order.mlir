@@ -49,17 +49,17 @@
 // Groups of 8 M tiles; the last group is min(n2 - first, 8) wide, so any n2 works.
 // CHECK-NEXT: %[[SY:[0-9]+]] = "arith.muli"(%[[N0]], %[[N1]])
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[SY]])
-// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[LIN]], %[[SPAN]])
+// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divui"(%[[LIN]], %[[SPAN]])
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "arith.muli"(%[[GRP]], %[[C8]])
 // CHECK-NEXT: %[[LEFT:[0-9]+]] = "arith.subi"(%[[N2]], %[[FIRST]])
 // CHECK-NEXT: %[[WIDTH:[0-9]+]] = "arith.minsi"(%[[LEFT]], %[[C8]])
 // CHECK-NEXT: %[[BASE:[0-9]+]] = "arith.muli"(%[[GRP]], %[[SPAN]])
 // CHECK-NEXT: %[[R:[0-9]+]] = "arith.subi"(%[[LIN]], %[[BASE]])
-// CHECK-NEXT: %[[MR:[0-9]+]] = "arith.remsi"(%[[R]], %[[WIDTH]])
+// CHECK-NEXT: %[[MR:[0-9]+]] = "arith.remui"(%[[R]], %[[WIDTH]])
 // CHECK-NEXT: %[[NEWM:[0-9]+]] = "arith.addi"(%[[FIRST]], %[[MR]])
-// CHECK-NEXT: %[[Y:[0-9]+]] = "arith.divsi"(%[[R]], %[[WIDTH]])
-// CHECK-NEXT: %[[NEWN:[0-9]+]] = "arith.remsi"(%[[Y]], %[[N0]])
-// CHECK-NEXT: %[[NEWK:[0-9]+]] = "arith.divsi"(%[[Y]], %[[N0]])
+// CHECK-NEXT: %[[Y:[0-9]+]] = "arith.divui"(%[[R]], %[[WIDTH]])
+// CHECK-NEXT: %[[NEWN:[0-9]+]] = "arith.remui"(%[[Y]], %[[N0]])
+// CHECK-NEXT: %[[NEWK:[0-9]+]] = "arith.divui"(%[[Y]], %[[N0]])
 // CHECK-NEXT: "scf.yield"(%[[NEWN]], %[[NEWK]], %[[NEWM]])
 // CHECK-NEXT: }, {
 // CHECK-NEXT: "scf.yield"(%[[N]], %[[K]], %[[M]])
@@ -219,22 +219,22 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      %[[X0:[0-9]+]] = "arith.addi"(%arg4, %{{[0-9]+}})
 // CHECK:      %[[X1:[0-9]+]] = "arith.divsi"(%[[X0]], %{{[0-9]+}})
 // CHECK-NEXT: %[[X:[0-9]+]] = "arith.maxsi"(%[[X1]], %{{[0-9]+}}) {tmfma.grid_value = ["divisor:axis0"]}
-// CHECK-NOT:  "arith.divsi"(%[[NP]],
+// CHECK-NOT:  "arith.divui"(%[[NP]],
 // CHECK:      %[[G:[0-9]+]] = "arith.andi"
 // CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
-// CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divsi"(%[[NP]], %[[X]])
+// CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divui"(%[[NP]], %[[X]])
 // CHECK-NEXT: %[[FULL:[0-9]+]] = "arith.muli"(%[[ROWS]], %[[X]])
 // CHECK-NEXT: %[[INSUB:[0-9]+]] = "arith.cmpi"(%[[PID]], %[[FULL]]) <{predicate = 2 : i64}>
 // Inside the branch the id is the linear index itself (complete rows only).
 // CHECK-NEXT: %[[IN:[0-9]+]]:3 = "scf.if"(%[[INSUB]]) ({
 // CHECK-NEXT: %[[SHI:[0-9]+]] = "arith.maxsi"(%[[ROWS]], %{{[0-9]+}})
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[X]])
-// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[PID]], %[[SPAN]])
+// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divui"(%[[PID]], %[[SPAN]])
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "arith.muli"(%[[GRP]], %[[C8]])
 // CHECK-NEXT: %[[LEFT:[0-9]+]] = "arith.subi"(%[[SHI]], %[[FIRST]])
 // CHECK-NEXT: %[[WIDTH:[0-9]+]] = "arith.minsi"(%[[LEFT]], %[[C8]])
 // CHECK:      %[[NEWHI:[0-9]+]] = "arith.addi"(%[[FIRST]], %{{[0-9]+}})
-// CHECK-NEXT: %[[NEWLO:[0-9]+]] = "arith.divsi"(%{{[0-9]+}}, %[[WIDTH]])
+// CHECK-NEXT: %[[NEWLO:[0-9]+]] = "arith.divui"(%{{[0-9]+}}, %[[WIDTH]])
 // CHECK-NEXT: %[[P0:[0-9]+]] = "arith.muli"(%[[NEWHI]], %[[X]])
 // CHECK-NEXT: %[[P1:[0-9]+]] = "arith.addi"(%[[P0]], %[[NEWLO]])
 // CHECK-NEXT: "scf.yield"(%[[P1]], %[[NEWHI]], %[[NEWLO]])
@@ -472,15 +472,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[T01:[0-9]+]] = "arith.muli"(%[[N0]], %[[N1]])
 // CHECK-NEXT: %[[TOT:[0-9]+]] = "arith.muli"(%[[T01]], %[[N2]])
 // CHECK-NEXT: %[[TOT7:[0-9]+]] = "arith.addi"(%[[TOT]], %[[C7]])
-// CHECK-NEXT: %[[PER:[0-9]+]] = "arith.divsi"(%[[TOT7]], %[[C8]])
-// CHECK-NEXT: %[[TALL0:[0-9]+]] = "arith.remsi"(%[[TOT]], %[[C8]])
+// CHECK-NEXT: %[[PER:[0-9]+]] = "arith.divui"(%[[TOT7]], %[[C8]])
+// CHECK-NEXT: %[[TALL0:[0-9]+]] = "arith.remui"(%[[TOT]], %[[C8]])
 // CHECK-NEXT: %[[Z:[0-9]+]] = "arith.cmpi"(%[[TALL0]], %{{[0-9]+}}) <{predicate = 0 : i64}>
 // CHECK-NEXT: %[[TALL:[0-9]+]] = "arith.select"(%[[Z]], %[[C8]], %[[TALL0]])
-// CHECK-NEXT: %[[XCD:[0-9]+]] = "arith.remsi"(%[[LIN]], %[[C8]])
-// CHECK-NEXT: %[[LOCAL:[0-9]+]] = "arith.divsi"(%[[LIN]], %[[C8]])
+// CHECK-NEXT: %[[XCD:[0-9]+]] = "arith.remui"(%[[LIN]], %[[C8]])
+// CHECK-NEXT: %[[LOCAL:[0-9]+]] = "arith.divui"(%[[LIN]], %[[C8]])
 // CHECK:      %[[ISTALL:[0-9]+]] = "arith.cmpi"(%[[XCD]], %[[TALL]]) <{predicate = 2 : i64}>
 // CHECK-NEXT: %[[CHUNKED:[0-9]+]] = "arith.select"(%[[ISTALL]], %{{[0-9]+}}, %{{[0-9]+}})
-// CHECK:      "arith.divsi"(%[[CHUNKED]], %{{[0-9]+}})
+// CHECK:      "arith.divui"(%[[CHUNKED]], %{{[0-9]+}})
 // CHECK:      "arith.minsi"
 // CHECK-NOT:  tmfma.grid_value
 // CHECK:      "tt.load"
@@ -546,7 +546,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // added (twins m, m+1 would otherwise run on two XCDs).
 // CHECK-LABEL: sym_name = "splitk_fast_xcd"
 // CHECK:      "tt.get_num_programs"() <{axis = 2 : i32}>
-// CHECK:      "arith.remsi"(%{{[0-9]+}}, %{{[0-9]+}})
+// CHECK:      "arith.remui"(%{{[0-9]+}}, %{{[0-9]+}})
 // CHECK-NOT:  "arith.minsi"
 // CHECK:      "tt.load"
 // expected-remark @+3 {{grid order of 'splitk_fast_xcd': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis1,axis2} and shared by programs that differ in {axis0}; hardware order kept; programs in contiguous chunks per XCD}}

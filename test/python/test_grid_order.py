@@ -51,6 +51,7 @@ class Remap:
     BIN = {
         "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
         "arith.divsi": _trunc_div, "arith.remsi": lambda a, b: a - _trunc_div(a, b) * b,
+        "arith.divui": lambda a, b: a // b, "arith.remui": lambda a, b: a % b,  # (on non-negative values)
         "arith.minsi": min, "arith.maxsi": max, "arith.andi": lambda a, b: a & b,
     }
     CMP = {0: lambda a, b: a == b, 2: lambda a, b: a < b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b}
