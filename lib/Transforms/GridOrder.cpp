@@ -418,7 +418,8 @@ struct MFMAGridOrder final
     os << "a lower bound: registers allow at least " << p.bound.byRegisters
        << (p.bound.byRegisters == 1 ? " program" : " programs") << " of "
        << p.numWarps << " warps per CU whatever "
-       << (p.bound.byRegisters == 1 ? "its" : "their") << " registers, LDS (" << p.ldsBytes << " B, "
+       << (p.bound.byRegisters == 1 ? "its" : "their") << " registers, LDS ("
+       << p.ldsBytes << " B, "
        << (p.ldsSource == "LDS model" ? "LDS model" : "local_alloc sum") << ") "
        << p.bound.byShared << ", workgroup slots " << p.bound.bySlots;
     return s;
