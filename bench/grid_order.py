@@ -118,7 +118,7 @@ def _compile(label, name, with_pass, tiles, options, dump):
         else:
             with triton_mfma.disabled():
                 k = triton.compile(src, target=target("cuda:90"), options=options)
-    remarks = [str(w.message) for w in caught if "grid order" in str(w.message)]
+    remarks = [str(w.message) for w in caught if any(k in str(w.message) for k in ("grid order", "grid-order"))]
     return k, params, cx, remarks, round(time.perf_counter() - t0, 2)
 
 
