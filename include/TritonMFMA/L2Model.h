@@ -13,12 +13,23 @@
 // (gfx942, gfx950) consecutive workgroups go round-robin to the XCDs, so two
 // programs only share an L2 when their ids are congruent modulo the XCD count.
 //
-// Programs per CU at TTGIR (registers are not allocated yet): warps resident
-// per CU assuming 128 registers per thread (SIMDs x min(waves per SIMD,
-// register file / 128): 16 on CDNA and on the H100), then limited by shared
-// memory / LDS (the sum of the kernel's ttg.local_alloc buffers, in the
-// target's allocation granules, plus what the system reserves per program)
-// and by the workgroup slots.
+// Programs per CU at TTGIR (registers are not allocated yet): a LOWER BOUND,
+// the least of
+//  - registers: every wave fits on its SIMD whatever its registers, so at
+//    least SIMDs x (register file / the most registers a wave may have)
+//    waves per CU are resident (CDNA: 4 x 512/512 = 4 waves; H100/H200:
+//    4 x 512/256 = 8 warps), i.e. max(1, that / warps per program) programs;
+//  - LDS / shared memory, exact: the kernel's allocation (the LDS model,
+//    LDSModel.h, which equals Triton's; else the sum of its local_allocs) in
+//    the target's granules, plus what the system reserves per program;
+//  - the workgroup slots of a CU.
+// A lower bound on P is the safe direction for the run-time guard: it can
+// only make the guard say "more than one wave" where the grid in fact runs in
+// one, and remapping programs that all run at once costs the index arithmetic
+// and nothing else (the order among co-resident programs does not change
+// which tiles L2 holds). Overstating P would decline launches that need the
+// new order. A caller that knows the compiled kernel's residency passes it
+// (mfma-grid-order's `programs-per-cu`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITONMFMA_L2MODEL_H
@@ -38,8 +49,16 @@ namespace mlir::triton_mfma {
 /// Bit set over grid dimensions (ProgramAxes.h).
 using DimMask = uint32_t;
 
-/// Registers per thread the model assumes before register allocation.
-inline constexpr int kAssumedRegistersPerThread = 128;
+/// Programs per CU and what bounds them (programsPerCU).
+struct Residency {
+  int64_t byRegisters = 0; ///< lower bound: waves resident whatever their
+                           ///< registers, over the program's warps
+  int64_t byShared = 0;    ///< exact, from the program's LDS / shared memory
+  int64_t bySlots = 0;     ///< workgroup (block) slots
+  int64_t programs = 0;    ///< the least of the three (at least 1)
+  /// "registers", "LDS" or "workgroup slots": the bound that gave `programs`.
+  const char *limiter = "registers";
+};
 
 struct TargetL2Model {
   std::string target;       ///< "cuda:90", "hip:gfx942", ...
@@ -48,7 +67,9 @@ struct TargetL2Model {
   double l2Effective = 0.5; ///< fraction a shared tile can count on
   int cus = 0;              ///< CUs / SMs of the whole device
   int xcds = 1;             ///< L2 domains workgroups are spread over
-  int residentWarps = 0;    ///< warps per CU under the register assumption
+  /// Warps per CU resident whatever their registers (each with the most
+  /// registers a wave may have).
+  int residentWarps = 0;
   int64_t sharedPerCU = 0;  ///< shared memory / LDS per CU
   int64_t sharedReservedPerProgram = 0;
   int64_t sharedGranule = 1; ///< allocation granule of a program's LDS
@@ -57,9 +78,13 @@ struct TargetL2Model {
   int64_t effectiveL2Bytes() const {
     return static_cast<int64_t>(static_cast<double>(l2Bytes) * l2Effective);
   }
-  /// Programs of `numWarps` warps using `sharedBytes` that fit on one CU.
-  int64_t programsPerCU(int numWarps, int64_t sharedBytes) const;
-  /// P: programs running at once on the whole device.
+  /// Programs of `numWarps` warps using `sharedBytes` of LDS that fit on
+  /// one CU: a lower bound (see the header), with the bound that gives it.
+  Residency residency(int numWarps, int64_t sharedBytes) const;
+  int64_t programsPerCU(int numWarps, int64_t sharedBytes) const {
+    return residency(numWarps, sharedBytes).programs;
+  }
+  /// P: programs running at once on the whole device (at least).
   int64_t concurrentPrograms(int numWarps, int64_t sharedBytes) const {
     return programsPerCU(numWarps, sharedBytes) * cus;
   }
@@ -76,7 +101,9 @@ TargetL2Model getL2Model(llvm::StringRef target);
 template <typename V> struct StockOrderGuard {
   V totalPrograms; ///< programs in the grid
   V streamedBytes; ///< bytes streamed between the twin reads
-  V misses;        ///< the verdict
+  V waves;         ///< more than one wave: totalPrograms > concurrent
+  V exceeds;       ///< streamedBytes > threshold
+  V misses;        ///< the verdict: waves and exceeds
 };
 
 /// The stock order's verdict, written once over an arithmetic `A` that
@@ -88,33 +115,70 @@ template <typename V> struct StockOrderGuard {
 /// In the stock order the twin read of the heavy operand's tile is
 /// `distance` programs later: the product of the sizes of the grid
 /// dimensions faster than `farDim` (the dimension the twins differ in). It
-/// misses L2 iff the grid needs more than one wave (more than `concurrent`
-/// programs: in one wave all start together) and the bytes streamed in
-/// between (each operand's bytes per program times the number of its
+/// misses L2 iff the grid needs more than one wave (`total` programs, more
+/// than `concurrent`: in one wave all start together) and the bytes streamed
+/// in between (each operand's bytes per program times the number of its
 /// distinct tiles among those programs: the sizes of the dimensions faster
-/// than `farDim` that move it) exceed `threshold` (the effective L2).
+/// than `farDim` that move it) exceed `threshold` (the effective L2). Only
+/// `sizes[0 .. farDim)` are read.
 template <typename A>
 StockOrderGuard<typename A::Value>
-stockOrderMisses(A &a, ArrayRef<typename A::Value> sizes, unsigned farDim,
+stockOrderMisses(A &a, typename A::Value total,
+                 ArrayRef<typename A::Value> sizes, unsigned farDim,
                  unsigned numOperands,
                  function_ref<typename A::Value(unsigned)> operandBytes,
                  function_ref<DimMask(unsigned)> moved, int64_t concurrent,
                  int64_t threshold) {
   using V = typename A::Value;
-  V total = a.constant(1);
-  for (V size : sizes)
-    total = a.mul(total, a.widen(size));
+  // Each operand's bytes times the product of its sizes (the product first:
+  // it does not wait for the trip counts, so the emitted guard is shallower).
   V streamed = a.constant(0);
   for (unsigned o = 0; o < numOperands; ++o) {
-    V bytes = operandBytes(o);
+    std::optional<V> tiles;
     for (unsigned i = 0; i < farDim; ++i)
       if (moved(o) & (DimMask(1) << i))
-        bytes = a.mul(bytes, a.widen(sizes[i]));
-    streamed = a.add(streamed, bytes);
+        tiles = tiles ? a.mul(*tiles, a.widen(sizes[i])) : a.widen(sizes[i]);
+    V bytes = operandBytes(o);
+    streamed = a.add(streamed, tiles ? a.mul(bytes, *tiles) : bytes);
   }
   V waves = a.greater(total, a.constant(concurrent));
-  V fits = a.greater(streamed, a.constant(threshold));
-  return {total, streamed, a.both(waves, fits)};
+  V exceeds = a.greater(streamed, a.constant(threshold));
+  return {total, streamed, waves, exceeds, a.both(waves, exceeds)};
+}
+
+/// The parts of the multi-XCD verdict (see sharedBytesExceedL2).
+template <typename V> struct SharedFootprint {
+  V distinctBytes; ///< distinct bytes of the shared operands
+  V exceeds;       ///< the verdict
+};
+
+/// Multi-XCD targets: programs that share tiles land on different XCDs in
+/// hardware order, so each XCD reads the shared tiles its programs use into
+/// its own L2. When the shared operands' distinct bytes (each operand's bytes
+/// per program times the number of its distinct tiles: the product of the
+/// sizes of the dimensions that move it) fit one XCD's effective L2
+/// (`threshold`), every XCD reads each of them from beyond its L2 at most
+/// once whatever the order, so the XCD remap saves at most (XCDs - 1) x
+/// those bytes, served by the Infinity Cache: not worth its arithmetic. The
+/// remap pays iff they exceed it. Written over the same arithmetic as
+/// stockOrderMisses.
+template <typename A>
+SharedFootprint<typename A::Value>
+sharedBytesExceedL2(A &a, ArrayRef<typename A::Value> sizes,
+                    unsigned numOperands,
+                    function_ref<typename A::Value(unsigned)> operandBytes,
+                    function_ref<DimMask(unsigned)> moved, int64_t threshold) {
+  using V = typename A::Value;
+  V distinct = a.constant(0);
+  for (unsigned o = 0; o < numOperands; ++o) {
+    std::optional<V> tiles;
+    for (unsigned i = 0; i < sizes.size(); ++i)
+      if (moved(o) & (DimMask(1) << i))
+        tiles = tiles ? a.mul(*tiles, a.widen(sizes[i])) : a.widen(sizes[i]);
+    V bytes = operandBytes(o);
+    distinct = a.add(distinct, tiles ? a.mul(bytes, *tiles) : bytes);
+  }
+  return {distinct, a.greater(distinct, a.constant(threshold))};
 }
 
 /// One operand of a stock-order query: bytes per program and the grid
@@ -125,12 +189,18 @@ struct L2Operand {
 };
 
 /// stockOrderMisses on integers (64-bit, wrapping, as the emitted guard
-/// computes); `misses` is 0 or 1.
+/// computes) for a grid of `sizes` (total: their product); the verdicts are
+/// 0 or 1.
 StockOrderGuard<int64_t> evaluateStockOrderMisses(ArrayRef<int64_t> sizes,
                                                   unsigned farDim,
                                                   ArrayRef<L2Operand> operands,
                                                   int64_t concurrent,
                                                   int64_t threshold);
+
+/// sharedBytesExceedL2 on integers (64-bit, wrapping); `exceeds` is 0 or 1.
+SharedFootprint<int64_t>
+evaluateSharedBytesExceedL2(ArrayRef<int64_t> sizes,
+                            ArrayRef<L2Operand> operands, int64_t threshold);
 
 /// The C API's query (tmfma_l2_query): a JSON object in, a JSON object out
 /// (see CAPI.h for the fields); {"error": ...} for a bad request.

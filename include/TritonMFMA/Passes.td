@@ -71,13 +71,19 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
     time (GROUP_M-like, so the other operand's reuse stays bounded), then the
     others. In `auto` mode the new order is taken at run time (an `scf.if` on
     the model's verdict) only when the model says the twin read misses L2:
-    the grid needs more than one wave (P = programs per CU x CUs) and the
-    bytes streamed between the twin reads exceed the effective L2. On multi-XCD targets (gfx942, gfx950) programs are also put
-    in contiguous chunks per XCD (workgroups go round-robin to 8 XCDs), so
-    programs that share tiles share an L2. Kernels that already swizzle their
-    program ids, communicate between programs (atomic_cas, used atomic
-    results) or call functions reading program ids are left alone. A remark
-    states every decision and why.
+    the grid needs more than one wave (P = programs per CU x CUs, programs
+    per CU a lower bound at TTGIR: registers bounded by the register file,
+    LDS exact from the LDS model; `programs-per-cu` overrides) and the
+    bytes streamed between the twin reads exceed the effective L2. On
+    multi-XCD targets (gfx942, gfx950) programs are also put in contiguous
+    chunks per XCD (workgroups go round-robin to 8 XCDs), so programs that
+    share tiles share an L2, where the shared operands' distinct bytes
+    exceed one XCD's effective L2 (at compile time where they are
+    constants, else at run time). A kernel already in the order the pass
+    would choose is left unchanged in every mode. Kernels that already
+    swizzle their program ids, communicate between programs (atomic_cas,
+    used atomic results) or call functions reading program ids are left
+    alone. A remark states every decision and why.
 
     The launch grid is not changed: each program computes its hardware linear
     index from `tt.get_program_id`/`tt.get_num_programs` (axis 0 fastest) and
@@ -125,6 +131,10 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
            /*default=*/"16",
            "Trip count assumed for loops whose bounds cannot be computed at "
            "the top of the kernel">,
+    Option<"programsPerCU", "programs-per-cu", "unsigned", /*default=*/"0",
+           "Programs resident per CU/SM for the run-time guard's P = "
+           "programs per CU x CUs; 0: the model's lower bound (registers "
+           "unknown at TTGIR: one wave per SIMD on CDNA; LDS exact)">,
   ];
 }
 

@@ -9,7 +9,8 @@
 //    lane tile of 128-bit LDS loads;
 //  - the L2 model (L2Model.h, mfma-grid-order): CUs, XCDs, L2 size and the
 //    fraction a shared tile can count on, LDS per CU and its granule,
-//    workgroup slots, the register file (resident waves);
+//    workgroup slots, the register file and the most registers a wave may
+//    have (waves resident whatever their registers);
 //  - python/triton_mfma/occupancy.py: register files and granules, waves
 //    per SIMD, LDS per CU and granule, workgroup slots, SIMDs (through the C
 //    API, tmfma_target_info);
@@ -64,6 +65,10 @@ struct TargetInfo {
 
   // Registers, per SIMD (sub-partition).
   int vgprFile = 0;    ///< VGPRs (+AGPRs) per lane
+  /// The most VGPRs (+AGPRs) one wave may allocate per lane: vgprFile / this
+  /// (granule-aligned) waves per SIMD fit whatever their registers (the L2
+  /// model's lower bound on residency before register allocation).
+  int maxVgprsPerWave = 0;
   int vgprGranule = 0; ///< allocation granule of a wave's VGPRs
   int sgprFile = 0;    ///< SGPRs (0: none)
   int sgprGranule = 0;

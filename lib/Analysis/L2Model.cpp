@@ -1,7 +1,7 @@
 //===- L2Model.cpp - L2 reuse model for grid ordering ---------------------===//
 //
-// Figures: TargetInfo.cpp. The formula of the run-time guard: L2Model.h
-// (stockOrderMisses), evaluated here for the C API.
+// Figures: TargetInfo.cpp. The formulas of the run-time guards: L2Model.h
+// (stockOrderMisses, sharedBytesExceedL2), evaluated here for the C API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,16 +16,28 @@
 using namespace mlir;
 using namespace mlir::triton_mfma;
 
-int64_t TargetL2Model::programsPerCU(int numWarps, int64_t sharedBytes) const {
-  int64_t byWarps = residentWarps / std::max(1, numWarps);
-  int64_t byShared = maxProgramsPerCU;
+Residency TargetL2Model::residency(int numWarps, int64_t sharedBytes) const {
+  Residency r;
+  r.byRegisters = std::max<int64_t>(1, residentWarps / std::max(1, numWarps));
+  r.bySlots = std::max(1, maxProgramsPerCU);
+  r.byShared = r.bySlots;
   if (sharedBytes > 0) {
     int64_t g = std::max<int64_t>(1, sharedGranule);
     int64_t allocated = (sharedBytes + g - 1) / g * g;
-    byShared = sharedPerCU / (allocated + sharedReservedPerProgram);
+    r.byShared = std::max<int64_t>(
+        1, sharedPerCU / (allocated + sharedReservedPerProgram));
   }
-  return std::max<int64_t>(
-      1, std::min<int64_t>({byWarps, byShared, (int64_t)maxProgramsPerCU}));
+  r.programs = r.byRegisters;
+  r.limiter = "registers";
+  if (r.byShared < r.programs) {
+    r.programs = r.byShared;
+    r.limiter = "LDS";
+  }
+  if (r.bySlots < r.programs) {
+    r.programs = r.bySlots;
+    r.limiter = "workgroup slots";
+  }
+  return r;
 }
 
 static TargetL2Model fromTargetInfo(StringRef target, const TargetInfo &t) {
@@ -36,9 +48,15 @@ static TargetL2Model fromTargetInfo(StringRef target, const TargetInfo &t) {
   m.l2Effective = t.l2Effective;
   m.cus = t.cus;
   m.xcds = t.xcds;
-  m.residentWarps =
-      t.simdsPerCU *
-      std::min(t.maxWavesPerSIMD, t.vgprFile / kAssumedRegistersPerThread);
+  // Waves per SIMD that fit whatever their registers: the register file over
+  // the most a wave may allocate (granule-aligned), at least one.
+  int granule = std::max(1, t.vgprGranule);
+  int perWave =
+      (std::max(1, t.maxVgprsPerWave) + granule - 1) / granule * granule;
+  int waves = std::max(1, t.vgprFile / perWave);
+  if (t.maxWavesPerSIMD > 0)
+    waves = std::min(waves, t.maxWavesPerSIMD);
+  m.residentWarps = t.simdsPerCU * waves;
   m.sharedPerCU = t.ldsPerCU;
   m.sharedReservedPerProgram = t.ldsReservedPerWorkgroup;
   m.sharedGranule = t.ldsGranule;
@@ -77,10 +95,21 @@ StockOrderGuard<int64_t> mlir::triton_mfma::evaluateStockOrderMisses(
     ArrayRef<int64_t> sizes, unsigned farDim, ArrayRef<L2Operand> operands,
     int64_t concurrent, int64_t threshold) {
   IntArith a;
+  int64_t total = 1;
+  for (int64_t size : sizes)
+    total = a.mul(total, size);
   return stockOrderMisses<IntArith>(
-      a, sizes, farDim, operands.size(),
+      a, total, sizes, farDim, operands.size(),
       [&](unsigned o) { return operands[o].bytes; },
       [&](unsigned o) { return operands[o].moved; }, concurrent, threshold);
+}
+
+SharedFootprint<int64_t> mlir::triton_mfma::evaluateSharedBytesExceedL2(
+    ArrayRef<int64_t> sizes, ArrayRef<L2Operand> operands, int64_t threshold) {
+  IntArith a;
+  return sharedBytesExceedL2<IntArith>(
+      a, sizes, operands.size(), [&](unsigned o) { return operands[o].bytes; },
+      [&](unsigned o) { return operands[o].moved; }, threshold);
 }
 
 static std::string errorJSON(const llvm::Twine &msg) {
@@ -88,6 +117,43 @@ static std::string errorJSON(const llvm::Twine &msg) {
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(llvm::json::Object{{"error", msg.str()}});
   return text;
+}
+
+/// "sizes" and "operands" of a grid request; an error message on failure.
+static std::string parseGrid(const llvm::json::Object &grid,
+                             SmallVectorImpl<int64_t> &sizes,
+                             SmallVectorImpl<L2Operand> &operands) {
+  const llvm::json::Array *sizesJ = grid.getArray("sizes");
+  const llvm::json::Array *opsJ = grid.getArray("operands");
+  if (!sizesJ || !opsJ)
+    return "needs 'sizes' (fastest first) and 'operands' ([{\"bytes\", "
+           "\"moved\"}])";
+  for (const llvm::json::Value &s : *sizesJ) {
+    std::optional<int64_t> v = s.getAsInteger();
+    if (!v)
+      return "sizes must be integers";
+    sizes.push_back(*v);
+  }
+  if (sizes.size() > 32)
+    return "at most 32 dimensions";
+  for (const llvm::json::Value &o : *opsJ) {
+    const llvm::json::Object *obj = o.getAsObject();
+    std::optional<int64_t> bytes =
+        obj ? obj->getInteger("bytes") : std::nullopt;
+    const llvm::json::Array *movedJ = obj ? obj->getArray("moved") : nullptr;
+    if (!bytes || !movedJ)
+      return "an operand is {\"bytes\": int, \"moved\": [dim...]}";
+    L2Operand op;
+    op.bytes = *bytes;
+    for (const llvm::json::Value &d : *movedJ) {
+      std::optional<int64_t> dim = d.getAsInteger();
+      if (!dim || *dim < 0 || *dim >= 32)
+        return "'moved' holds dimension indices (0..31)";
+      op.moved |= DimMask(1) << *dim;
+    }
+    operands.push_back(op);
+  }
+  return "";
 }
 
 std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
@@ -119,7 +185,14 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
     m.xcds = int(v);
   int numWarps = int(getInt("num_warps", 4));
   int64_t sharedBytes = getInt("shared_bytes", 0);
-  int64_t concurrent = m.concurrentPrograms(numWarps, sharedBytes);
+  Residency r = m.residency(numWarps, sharedBytes);
+  int64_t perCU = r.programs;
+  std::string limiter = r.limiter;
+  if (int64_t v = getInt("programs_per_cu", 0); v > 0) {
+    perCU = v;
+    limiter = "given";
+  }
+  int64_t concurrent = perCU * m.cus;
 
   llvm::json::Object out{
       {"target", m.target},
@@ -137,48 +210,38 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
       {"max_programs_per_cu", m.maxProgramsPerCU},
       {"num_warps", numWarps},
       {"shared_bytes", sharedBytes},
-      {"programs_per_cu", m.programsPerCU(numWarps, sharedBytes)},
+      {"programs_by_registers", r.byRegisters},
+      {"programs_by_shared", r.byShared},
+      {"programs_by_slots", r.bySlots},
+      {"programs_limiter", limiter},
+      {"programs_per_cu", perCU},
       {"concurrent_programs", concurrent},
   };
   if (const llvm::json::Object *grid = req->getObject("grid")) {
-    const llvm::json::Array *sizesJ = grid->getArray("sizes");
-    const llvm::json::Array *opsJ = grid->getArray("operands");
-    std::optional<int64_t> farDim = grid->getInteger("far_dim");
-    if (!sizesJ || !opsJ || !farDim || *farDim < 0)
-      return errorJSON("'grid' needs 'sizes' (fastest first), 'far_dim' and "
-                       "'operands' ([{\"bytes\", \"moved\"}])");
     SmallVector<int64_t> sizes;
-    for (const llvm::json::Value &s : *sizesJ) {
-      std::optional<int64_t> v = s.getAsInteger();
-      if (!v)
-        return errorJSON("grid sizes must be integers");
-      sizes.push_back(*v);
-    }
-    if (uint64_t(*farDim) > sizes.size() || sizes.size() > 32)
-      return errorJSON("far_dim out of range");
     SmallVector<L2Operand> operands;
-    for (const llvm::json::Value &o : *opsJ) {
-      const llvm::json::Object *obj = o.getAsObject();
-      std::optional<int64_t> bytes =
-          obj ? obj->getInteger("bytes") : std::nullopt;
-      const llvm::json::Array *movedJ = obj ? obj->getArray("moved") : nullptr;
-      if (!bytes || !movedJ)
-        return errorJSON("an operand is {\"bytes\": int, \"moved\": [dim...]}");
-      L2Operand op;
-      op.bytes = *bytes;
-      for (const llvm::json::Value &d : *movedJ) {
-        std::optional<int64_t> dim = d.getAsInteger();
-        if (!dim || *dim < 0 || *dim >= 32)
-          return errorJSON("'moved' holds dimension indices (0..31)");
-        op.moved |= DimMask(1) << *dim;
-      }
-      operands.push_back(op);
-    }
+    std::optional<int64_t> farDim = grid->getInteger("far_dim");
+    std::string err = parseGrid(*grid, sizes, operands);
+    if (err.empty() && (!farDim || *farDim < 0 ||
+                        uint64_t(*farDim) > sizes.size()))
+      err = "needs 'far_dim' (the dimension twins differ in) in range";
+    if (!err.empty())
+      return errorJSON("'grid' " + err);
     StockOrderGuard<int64_t> v = evaluateStockOrderMisses(
         sizes, unsigned(*farDim), operands, concurrent, m.effectiveL2Bytes());
     out["total_programs"] = v.totalPrograms;
     out["streamed_bytes"] = v.streamedBytes;
     out["misses"] = v.misses != 0;
+  }
+  if (const llvm::json::Object *xcd = req->getObject("xcd")) {
+    SmallVector<int64_t> sizes;
+    SmallVector<L2Operand> operands;
+    if (std::string err = parseGrid(*xcd, sizes, operands); !err.empty())
+      return errorJSON("'xcd' " + err);
+    SharedFootprint<int64_t> v =
+        evaluateSharedBytesExceedL2(sizes, operands, m.effectiveL2Bytes());
+    out["distinct_bytes"] = v.distinctBytes;
+    out["exceeds"] = v.exceeds != 0;
   }
   std::string text;
   llvm::raw_string_ostream os(text);

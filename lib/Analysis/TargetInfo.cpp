@@ -9,8 +9,9 @@
 //    engine clock: 1.7, 2.1, 2.4 GHz).
 //  - LDS allocation: 512-byte granules per workgroup, 16 workgroups per CU,
 //    4 SIMDs per CU; registers: 512 VGPRs+AGPRs per lane per SIMD allocated
-//    in granules of 8, 800 SGPRs per SIMD in granules of 16 plus 16 for the
-//    trap handler, at most 8 waves per SIMD (LLVM AMDGPUBaseInfo: the
+//    in granules of 8 (a wave may have all 512: 256 VGPRs + 256 AGPRs), 800
+//    SGPRs per SIMD in granules of 16 plus 16 for the trap handler, at most 8
+//    waves per SIMD (LLVM AMDGPUBaseInfo: the
 //    occupancy the backend prints as `; Occupancy:`, checked equal on every
 //    bundled kernel, test/python/test_occupancy.py). LDS banks: 32, 64 on
 //    gfx950; the lane order of ds_read_b128 as Triton 3.9's LDS swizzling
@@ -18,12 +19,19 @@
 //  - NVIDIA H100/H200 SXM (cuda:90): 132 SMs, 50 MiB L2 in two partitions,
 //    228 KiB shared memory per SM of which a block may opt in to 227 KiB and
 //    1 KiB is reserved per block, 32 blocks and 64 warps per SM, 64K 32-bit
-//    registers per SM in 4 sub-partitions (CUDA C++ Programming Guide,
-//    "Compute Capabilities"); H200: 4.8 TB/s HBM3e, 989 TFLOP/s dense fp16.
+//    registers per SM in 4 sub-partitions, at most 255 per thread (CUDA C++
+//    Programming Guide, "Compute Capabilities"); H200: 4.8 TB/s HBM3e, 989
+//    TFLOP/s dense fp16.
 //  - Effective L2 fractions (model parameters, not data-sheet figures): a
 //    tile shared by arbitrary SMs can count on about half of the H100/H200's
 //    two-partition L2 (0.5); AMD 0.75 of one L2 (other traffic, set
-//    conflicts). Infinity Cache bandwidth: AMD's 17 TB/s peak figure.
+//    conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with
+//    a published split-K decode measurement (M = 64 in 2 M tiles of 32,
+//    BLOCK_N = 64, 192 workgroups, one per CU): putting the M tiles fastest
+//    gained 6-12% at W = 6.3-12.6 MB, where the bytes streamed between the
+//    two reads of a W tile (about W) exceed 6 MiB; mfma-grid-order takes
+//    the new order on exactly those launches (test_grid_order.py).
+//    Infinity Cache bandwidth: AMD's 17 TB/s peak figure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +91,7 @@ TargetInfo cdna(const CDNAPart &p) {
   t.simdsPerCU = 4;
   t.vgprFile = 512;
   t.vgprGranule = 8;
+  t.maxVgprsPerWave = 512;
   t.sgprFile = 800;
   t.sgprGranule = 16;
   t.sgprTrapReserve = 16;
@@ -123,6 +132,7 @@ std::vector<TargetInfo> buildTargets() {
   h100.workgroupSlotsPerCU = 32;
   h100.vgprFile = 512;       // 16384 registers per sub-partition / 32 lanes
   h100.vgprGranule = 8;      // 256 registers per warp
+  h100.maxVgprsPerWave = 255;
   h100.maxWavesPerSIMD = 16; // 64 warps per SM
   h100.dramBandwidth = 4.8e12;
   h100.fp16Flops = 989e12;
@@ -161,8 +171,8 @@ int mlir::triton_mfma::getCudaSharedBanks() {
 
 TargetInfo mlir::triton_mfma::getUnknownTargetInfo(llvm::StringRef target) {
   // No L2 or CU figures; a CU like the smallest described one (64 KiB of
-  // shared memory, byte granules, 32 workgroup slots, 16 resident waves of
-  // 128 registers).
+  // shared memory, byte granules, 32 workgroup slots, a register file one
+  // wave per SIMD may fill).
   TargetInfo t;
   t.target = "";
   t.device = "unknown";
@@ -173,6 +183,7 @@ TargetInfo mlir::triton_mfma::getUnknownTargetInfo(llvm::StringRef target) {
   t.workgroupSlotsPerCU = 32;
   t.simdsPerCU = 4;
   t.vgprFile = 512;
+  t.maxVgprsPerWave = 512;
   t.maxWavesPerSIMD = 8;
   return t;
 }
@@ -202,6 +213,7 @@ std::string mlir::triton_mfma::getTargetInfoJSON() {
         {"simds_per_cu", t.simdsPerCU},
         {"vgpr_file", t.vgprFile},
         {"vgpr_granule", t.vgprGranule},
+        {"max_vgprs_per_wave", t.maxVgprsPerWave},
         {"sgpr_file", t.sgprFile},
         {"sgpr_granule", t.sgprGranule},
         {"sgpr_trap_reserve", t.sgprTrapReserve},

@@ -16,10 +16,12 @@
 //  3. Decision: heavy operands = at least 3/4 of the largest estimated bytes
 //     per program. An operand H "suffers" when some dimension that does not
 //     move it (its twins differ only there) is slower than one that moves it.
-//     If no heavy operand is shared: nothing to gain. If none suffers: the
-//     order is already fast (multi-XCD targets still get the XCD remap).
-//     Otherwise the new order puts H's sharing dimensions X fastest, grouped
-//     G at a time, then H's moving dimensions Y.
+//     If no heavy operand is shared: nothing to gain. If none suffers, the
+//     hardware order already is the order the pass would choose (every heavy
+//     operand's sharing dimensions vary fastest), in every mode: the kernel
+//     is left byte-identical, unless the target has several XCDs and the XCD
+//     remap pays (step 6). Otherwise the new order puts H's sharing
+//     dimensions X fastest, grouped G at a time, then H's moving dimensions Y.
 //  4. Rewrite at the top of the kernel:
 //       L   = c0 + s0 * (c1 + s1 * (c2 + ...))      hardware order, axis 0
 //                                                    fastest (sizes from
@@ -33,9 +35,11 @@
 //       column (hi*X + lo for other uses). Exact for every grid: the last
 //       group is gsz wide, the XCD chunks are ceil/floor sized, and programs
 //       in the incomplete last row of a split axis keep their ids.
-//     When a condition applies (step 5, or the complete-rows test of a split
-//     axis) the remap sits in an `scf.if` whose else branch yields the old
-//     ids, so programs that keep their order skip the divisions.
+//     The remap sits in an `scf.if` whose else branch yields the old ids:
+//     on the launch-wide guard (steps 5, 6) when there is one, and inside it
+//     on the complete-rows test of split axes, so that a program that keeps
+//     its order runs only the guard before the branch (the row divisions
+//     are on the remapped path only).
 //  5. auto mode, single-L2 targets: the new ids are selected at run time only
 //     when the model says the stock order misses L2 for H (L2Model.h): the
 //     grid needs more than one wave (more than P = programs per CU x CUs
@@ -46,14 +50,41 @@
 //       programs) > effective L2
 //     (whatever runs meanwhile, the machine reads those d programs' bytes
 //     between the two reads).
+//     Programs per CU are a LOWER BOUND at TTGIR, where registers are not
+//     allocated: the least of (a) registers: every wave fits its SIMD
+//     whatever its registers, so at least SIMDs x (register file / the most
+//     registers a wave may have) waves, over the program's warps (CDNA: 4
+//     waves per CU, so 1 program of 4 warps; H100/H200: 8 warps), (b) LDS,
+//     exact: the kernel's allocation from the LDS model (LDSModel.h, equal
+//     to Triton's), and (c) the workgroup slots. The lower bound is the safe
+//     direction: a smaller P can only make the guard remap a grid that in
+//     fact runs in one wave, where every program is resident at once and the
+//     order among them changes nothing in L2: the cost is the index
+//     arithmetic. A larger P would decline launches that need the new order
+//     (an MI210 split-K decode kernel with 1 workgroup per CU and 192
+//     workgroups: see TargetInfo.cpp). `programs-per-cu` gives the real
+//     figure where the caller knows it (a compiled kernel's registers).
 //     Trip counts come from the loop bounds when they can be computed at the
 //     top of the kernel (cloned pure arith on arguments), else the default.
-//  A remark states the decision and why.
+//  6. Multi-XCD targets (workgroups dealt round-robin to XCDs with separate
+//     L2s): the XCD remap (and the new order, if H suffers) pays only when
+//     the shared heavy operands' distinct bytes exceed one XCD's effective
+//     L2 (L2Model.h, sharedBytesExceedL2): otherwise every XCD reads each of
+//     their tiles from beyond its L2 at most once in any order. Decided at
+//     compile time where the bytes are constants (an operand no grid
+//     dimension moves: every program reads all of it, and then no order
+//     changes what each XCD reads at all), else by a run-time guard.
+//  A remark states the decision and why. A remapped kernel's tt.func gets
+//  `tmfma.grid_order` (what the guard is and the figures it was built with)
+//  and the guard's values `tmfma.grid_value` tags, which
+//  python/triton_mfma/grid.py reads to answer, for a launch, whether the
+//  compiled kernel remaps and why.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/L2Model.h"
+#include "TritonMFMA/LDSModel.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
@@ -67,9 +98,11 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <numeric>
 
 #define DEBUG_TYPE "mfma-grid-order"
 
@@ -85,6 +118,9 @@ namespace {
 
 // Heavy operand: at least kHeavyNum/kHeavyDen of the largest bytes/program.
 constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
+// The smallest byte unit for a 32-bit guard: values stay exact below
+// 2^31 x 256 B = 512 GiB.
+constexpr int64_t kMinGuardUnit = 256;
 
 constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
                         SGT = CmpIPredicate::sgt;
@@ -112,9 +148,12 @@ public:
     return slot;
   }
   Value c32(int64_t v) { return cst(v, i32()); }
-  // The arithmetic stockOrderMisses (L2Model.h) is written over.
-  Value constant(int64_t v) { return c64(v); }
-  Value widen(Value v) { return ext64(v); }
+  // The arithmetic stockOrderMisses (L2Model.h) is written over: 64-bit,
+  // or 32-bit where the guard counts bytes in units large enough that no
+  // realistic launch overflows (`narrow`, see GuardUnit).
+  bool narrow = false;
+  Value constant(int64_t v) { return narrow ? c32(v) : c64(v); }
+  Value widen(Value v) { return narrow ? v : ext64(v); }
   Value greater(Value a, Value c) { return cmp(SGT, a, c); }
   Value both(Value a, Value c) { return andi(a, c); }
   Value c64(int64_t v) { return cst(v, i64()); }
@@ -141,6 +180,10 @@ public:
   }
   Value div(Value a, Value c) { return g.binary(opname::DivSI, a, c); }
   Value rem(Value a, Value c) { return g.binary(opname::RemSI, a, c); }
+  // The remap divides non-negative values only (ids, sizes >= 1): unsigned
+  // division is about half the instructions of signed on both vendors.
+  Value udiv(Value a, Value c) { return g.binary(opname::DivUI, a, c); }
+  Value urem(Value a, Value c) { return g.binary(opname::RemUI, a, c); }
   Value min(Value a, Value c) { return g.binary(opname::MinSI, a, c); }
   Value max(Value a, Value c) { return g.binary(opname::MaxSI, a, c); }
   Value andi(Value a, Value c) { return g.binary(opname::AndI, a, c); }
@@ -156,6 +199,19 @@ public:
   }
   Operation *yield(ValueRange values) { return g.yield(values); }
   Value numPrograms(int axis) { return g.numPrograms(axis); }
+  /// Adds `role` to the `tmfma.grid_value` tags of the op defining `v` (the
+  /// values python/triton_mfma/grid.py reads from the compiled TTGIR).
+  void tag(Value v, StringRef role) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return;
+    SmallVector<Attribute> roles;
+    if (auto old = def->getAttrOfType<ArrayAttr>(kValueTag))
+      roles.assign(old.begin(), old.end());
+    roles.push_back(b.getStringAttr(role));
+    def->setAttr(kValueTag, b.getArrayAttr(roles));
+  }
+  static constexpr llvm::StringLiteral kValueTag = "tmfma.grid_value";
 
   OpBuilder &b;
   Location loc;
@@ -193,7 +249,7 @@ FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
 }
 
 /// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
-int64_t getSharedBytes(Operation *func) {
+int64_t getLocalAllocBytes(Operation *func) {
   int64_t total = 0;
   func->walk([&](Operation *op) {
     if (!isOp(op, opname::LocalAlloc) || op->getNumResults() != 1)
@@ -221,14 +277,40 @@ std::string humanBytes(int64_t b) {
   return buf;
 }
 
+
+/// The run-time condition the remap is taken on, launch-wide.
+enum class Guard {
+  None, ///< always (mode=on, a compile-time verdict)
+  L2,   ///< single L2: stockOrderMisses
+  XCD,  ///< multi-XCD: sharedBytesExceedL2
+};
+
+StringRef guardName(Guard g) {
+  return g == Guard::L2 ? "l2" : g == Guard::XCD ? "xcd" : "none";
+}
+
+/// Programs per CU the L2 guard counts with, and where the figure comes from.
+struct ProgramsPerCU {
+  Residency bound;      ///< the model's lower bound
+  int64_t programs = 0; ///< what the guard uses
+  bool given = false;   ///< from the programs-per-cu option
+  int numWarps = 4;
+  int64_t ldsBytes = 0;
+  std::string ldsSource; ///< "LDS model" or why the local_alloc sum
+};
+
 struct Plan {
   const LoadedOperand *heavy = nullptr;
   DimMask xMask = 0, yMask = 0;
   bool reorder = false; ///< false: hardware order kept (XCD chunks only)
   unsigned numXCDs = 1;
-  bool guarded = false;
-  int farDim = -1;
+  Guard guard = Guard::None;
+  int farDim = -1; ///< L2 guard: the dimension H's twins differ in
   int64_t concurrent = 0, threshold = 0;
+  ProgramsPerCU perCU;
+  /// XCD verdict: the shared heavy operands (indices into the operands).
+  SmallVector<unsigned> shared;
+  std::optional<int64_t> sharedBytes; ///< their distinct bytes, if constant
 };
 
 struct MFMAGridOrder final
@@ -265,9 +347,11 @@ struct MFMAGridOrder final
       outcome.unchanged(reason);
   }
 
-  /// Per kernel: "'name': remapped" or "'name': unchanged: why", and whether
-  /// it was remapped.
+  /// Per kernel: "'name': remapped ..." or "'name': unchanged: why", and
+  /// whether it was remapped.
   SmallVector<std::pair<std::string, bool>> verdicts;
+  /// Bytes per unit of the last guard emitted (its byte values are in it).
+  int64_t guardUnit = 1;
 
   std::string kernelName(Operation *func) {
     StringRef name = FuncOp(func).getName();
@@ -294,6 +378,51 @@ struct MFMAGridOrder final
       }
     });
     return found;
+  }
+
+  /// Programs per CU for the L2 guard: the programs-per-cu option, else the
+  /// model's lower bound (L2Model.h) with the kernel's exact LDS.
+  ProgramsPerCU countPrograms(ModuleOp module, Operation *func,
+                              const TargetL2Model &model) {
+    ProgramsPerCU p;
+    p.numWarps = int(lookupNumWarps(module).value_or(4));
+    std::string error;
+    FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
+    FailureOr<LDSAllocation> alloc =
+        succeeded(target) ? allocateLDS(*target, func, &error)
+                          : FailureOr<LDSAllocation>(failure());
+    if (succeeded(alloc)) {
+      p.ldsBytes = alloc->totalBytes;
+      p.ldsSource = "LDS model";
+    } else {
+      p.ldsBytes = getLocalAllocBytes(func);
+      p.ldsSource = "local_alloc sum; the LDS model: " + error;
+    }
+    p.bound = model.residency(p.numWarps, p.ldsBytes);
+    p.programs = p.bound.programs;
+    if (programsPerCU > 0) {
+      p.programs = programsPerCU;
+      p.given = true;
+    }
+    return p;
+  }
+
+  std::string describe(const ProgramsPerCU &p) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (p.given) {
+      os << "programs-per-cu=" << p.programs << " (the model's lower bound "
+         << p.bound.programs << ")";
+      return s;
+    }
+    os << "a lower bound: registers allow at least " << p.bound.byRegisters
+       << (p.bound.byRegisters == 1 ? " program" : " programs") << " of "
+       << p.numWarps << " warps per CU whatever "
+       << (p.bound.byRegisters == 1 ? "its" : "their") << " registers, LDS ("
+       << p.ldsBytes << " B, "
+       << (p.ldsSource == "LDS model" ? "LDS model" : "local_alloc sum") << ") "
+       << p.bound.byShared << ", workgroup slots " << p.bound.bySlots;
+    return s;
   }
 
   LogicalResult runOnKernel(ModuleOp module, Operation *func) {
@@ -327,7 +456,8 @@ struct MFMAGridOrder final
       return success();
     };
 
-    if (StringRef(mode) == "off")
+    StringRef m = mode;
+    if (m == "off")
       return decline("mode=off");
     if (!pa.getOrderHazard().empty())
       return decline("programs may communicate (" + pa.getOrderHazard() +
@@ -353,9 +483,10 @@ struct MFMAGridOrder final
       model.xcds = numXCDs;
 
     // Heavy operands.
+    ArrayRef<LoadedOperand> operands = pa.getOperands();
     int64_t defTrips = defaultTripCount;
     int64_t maxBytes = 0;
-    for (const LoadedOperand &o : pa.getOperands())
+    for (const LoadedOperand &o : operands)
       maxBytes = std::max(maxBytes, o.estimateBytes(defTrips));
     if (maxBytes == 0)
       return decline("the loads' sizes are unknown");
@@ -373,10 +504,12 @@ struct MFMAGridOrder final
               return true;
       return false;
     };
+    Plan plan;
     const LoadedOperand *shared = nullptr, *suffering = nullptr;
-    for (const LoadedOperand &o : pa.getOperands()) {
+    for (auto [i, o] : llvm::enumerate(operands)) {
       if (!isHeavy(o) || (all & ~o.moved) == 0)
         continue;
+      plan.shared.push_back(i);
       int64_t b = o.estimateBytes(defTrips);
       if (!shared || b > shared->estimateBytes(defTrips))
         shared = &o;
@@ -387,10 +520,11 @@ struct MFMAGridOrder final
       return decline("no heavy operand is shared between programs (every "
                      "program-id dimension moves each of them)");
 
-    Plan plan;
     plan.numXCDs = std::max(1, model.xcds);
     plan.heavy = suffering ? suffering : shared;
-    plan.reorder = suffering != nullptr || StringRef(mode) == "on";
+    // In every mode: where no heavy operand suffers, the hardware order is
+    // the one the pass would choose.
+    plan.reorder = suffering != nullptr;
     plan.xMask = all & ~plan.heavy->moved;
     plan.yMask = plan.heavy->moved;
     std::string why;
@@ -403,23 +537,59 @@ struct MFMAGridOrder final
          << " and shared by programs that differ in "
          << pa.describeMask(plan.xMask);
     }
-    if (!plan.reorder && plan.numXCDs == 1)
-      return decline("already in a fast order: " + why + ", which vary faster");
-
-    if (plan.reorder && suffering) {
+    if (plan.reorder)
       for (unsigned r = 0; r < nDims && plan.farDim < 0; ++r)
         if ((plan.xMask & (DimMask(1) << r)) &&
             (plan.yMask & ((DimMask(1) << r) - 1)))
           plan.farDim = r;
-    }
-    if (StringRef(mode) == "auto" && plan.numXCDs == 1 && plan.farDim >= 0) {
-      if (model.cus == 0 || model.l2Bytes == 0)
-        return decline("no L2 figures for target '" + target +
-                       "' (set l2-bytes and num-cus, or mode=on)");
-      plan.guarded = true;
-      plan.concurrent = model.concurrentPrograms(
-          lookupNumWarps(module).value_or(4), getSharedBytes(func));
-      plan.threshold = model.effectiveL2Bytes();
+
+    std::string sharedNames;
+    for (unsigned i : plan.shared)
+      sharedNames += (sharedNames.empty() ? "" : ", ") + operands[i].name;
+
+    if (plan.numXCDs == 1) {
+      if (!plan.reorder)
+        return decline("already in the order the pass would choose: " + why +
+                       ", which vary faster");
+      if (m == "auto") {
+        if (model.cus == 0 || model.l2Bytes == 0)
+          return decline("no L2 figures for target '" + target +
+                         "' (set l2-bytes and num-cus, or mode=on)");
+        plan.guard = Guard::L2;
+        plan.perCU = countPrograms(module, func, model);
+        plan.concurrent = plan.perCU.programs * model.cus;
+        plan.threshold = model.effectiveL2Bytes();
+      }
+    } else {
+      // Multi-XCD: what the XCD remap can save is the shared operands' reads
+      // into each XCD's L2.
+      if (llvm::all_of(plan.shared,
+                       [&](unsigned i) { return operands[i].moved == 0; })) {
+        int64_t bytes = 0;
+        for (unsigned i : plan.shared)
+          bytes += operands[i].estimateBytes(defTrips);
+        return decline("every program reads all of " + sharedNames + " (" +
+                       humanBytes(bytes) +
+                       "; no grid dimension moves them): no order changes "
+                       "what each XCD reads");
+      }
+      if (m == "auto") {
+        if (model.l2Bytes == 0)
+          return decline("no L2 figures for target '" + target +
+                         "' (set l2-bytes, or mode=on)");
+        plan.threshold = model.effectiveL2Bytes();
+        plan.sharedBytes = constantSharedBytes(pa, plan, defTrips);
+        if (plan.sharedBytes && *plan.sharedBytes <= plan.threshold)
+          return decline(
+              "the shared operands (" + sharedNames + ": " +
+              humanBytes(*plan.sharedBytes) + " distinct) fit every XCD's "
+              "effective L2 (" + humanBytes(model.l2Bytes) + " x " +
+              llvm::formatv("{0:F2}", model.l2Effective).str() +
+              "): each XCD reads them from beyond its L2 at most once in "
+              "any order");
+        if (!plan.sharedBytes)
+          plan.guard = Guard::XCD;
+      }
     }
 
     std::string how;
@@ -433,30 +603,134 @@ struct MFMAGridOrder final
       } else {
         os << "hardware order kept";
       }
-      if (plan.numXCDs > 1)
+      if (plan.numXCDs > 1) {
         os << "; programs in contiguous chunks per XCD (" << model.device
            << ": workgroups go round-robin to " << plan.numXCDs
            << " XCDs with separate " << humanBytes(model.l2Bytes)
            << " L2s, so programs sharing tiles are on different L2s in "
-              "hardware order), always";
-      if (plan.guarded)
+              "hardware order)";
+        if (plan.guard == Guard::XCD)
+          os << "; taken at run time when the distinct bytes of the shared "
+                "operands ("
+             << sharedNames << ": bytes/program x the sizes of the dims that "
+             << "move each) exceed " << plan.threshold << " B ("
+             << model.device << " L2 " << humanBytes(model.l2Bytes) << " x "
+             << llvm::format("%.2f", model.l2Effective) << ")";
+        else if (plan.sharedBytes)
+          os << "; always: the shared operands (" << sharedNames << ") have "
+             << *plan.sharedBytes << " distinct bytes > " << plan.threshold
+             << " B";
+      }
+      if (plan.guard == Guard::L2)
         os << "; taken at run time when the grid has more than P = "
            << plan.concurrent << " programs (" << model.cus << " CUs x "
-           << plan.concurrent / std::max(1, model.cus)
+           << plan.perCU.programs << "; " << describe(plan.perCU)
            << ") and the bytes streamed between twin reads exceed "
            << plan.threshold << " B (" << model.device << " L2 "
            << humanBytes(model.l2Bytes) << " x "
            << llvm::format("%.2f", model.l2Effective)
            << "): distance = product of the sizes of dims faster than "
            << pa.getDims()[plan.farDim].name();
-      else if (StringRef(mode) == "on")
+      else if (m == "on")
         os << "; forced (mode=on)";
     }
     if (failed(rewrite(pa, plan)))
       return failure();
+    recordDecision(pa, plan, model);
     remark("remapped: " + why + "; " + how + " [" + summary + "]");
-    verdicts.push_back({"'" + name + "': remapped", true});
+    std::string verdict = "'" + name + "': remapped";
+    if (plan.guard == Guard::L2)
+      verdict += " at run time (more than P = " +
+                 std::to_string(plan.concurrent) +
+                 " programs and the bytes between twin reads > " +
+                 std::to_string(plan.threshold) + " B)";
+    else if (plan.guard == Guard::XCD)
+      verdict += " at run time (shared operands' distinct bytes > " +
+                 std::to_string(plan.threshold) + " B)";
+    verdicts.push_back({verdict, true});
     return success();
+  }
+
+  /// The shared heavy operands' distinct bytes where they are compile-time
+  /// constants: constant trip counts, and every dimension that moves them a
+  /// constant size (only the row length of a split axis can be).
+  std::optional<int64_t> constantSharedBytes(const ProgramAxes &pa,
+                                             const Plan &plan,
+                                             int64_t defTrips) {
+    ArrayRef<GridDim> dims = pa.getDims();
+    SmallVector<int64_t> sizes(dims.size(), 0);
+    SmallVector<L2Operand> ops;
+    for (unsigned i : plan.shared) {
+      const LoadedOperand &o = pa.getOperands()[i];
+      for (const ByteTerm &t : o.terms)
+        for (const TripFactor &f : t.loops)
+          if (!f.constant)
+            return std::nullopt;
+      for (auto [d, dim] : llvm::enumerate(dims)) {
+        if (!(o.moved & (DimMask(1) << d)))
+          continue;
+        std::optional<int64_t> x = dim.kind == GridDim::Kind::Lo
+                                       ? getConstantInt(dim.divisor)
+                                       : std::nullopt;
+        if (!x)
+          return std::nullopt;
+        sizes[d] = std::max<int64_t>(*x, 1);
+      }
+      ops.push_back({o.estimateBytes(defTrips), o.moved});
+    }
+    return evaluateSharedBytesExceedL2(sizes, ops, plan.threshold)
+        .distinctBytes;
+  }
+
+  /// `tmfma.grid_order` on the remapped kernel: what its guard is and the
+  /// figures it was built with (python/triton_mfma/grid.py).
+  void recordDecision(const ProgramAxes &pa, const Plan &plan,
+                      const TargetL2Model &model) {
+    Operation *func = pa.getFunc();
+    Builder b(func->getContext());
+    SmallVector<NamedAttribute> a;
+    auto add = [&](StringRef key, Attribute v) { a.push_back({key, v}); };
+    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+    add("mode", b.getStringAttr(mode));
+    add("guard", b.getStringAttr(guardName(plan.guard)));
+    add("reorder", b.getBoolAttr(plan.reorder));
+    add("heavy", b.getStringAttr(plan.heavy->name));
+    SmallVector<Attribute> dims;
+    for (const GridDim &d : pa.getDims())
+      dims.push_back(b.getStringAttr(d.name()));
+    add("dims", b.getArrayAttr(dims));
+    add("device", b.getStringAttr(model.device));
+    add("xcds", i64(plan.numXCDs));
+    add("l2_bytes", i64(model.l2Bytes));
+    add("l2_effective", b.getF64FloatAttr(model.l2Effective));
+    add("threshold", i64(plan.threshold));
+    if (plan.guard != Guard::None)
+      add("guard_unit", i64(guardUnit));
+    if (plan.guard == Guard::L2) {
+      const ProgramsPerCU &p = plan.perCU;
+      add("far_dim", i64(plan.farDim));
+      add("cus", i64(model.cus));
+      add("num_warps", i64(p.numWarps));
+      add("programs_per_cu", i64(p.programs));
+      add("programs_source",
+          b.getStringAttr(p.given ? "programs-per-cu option" : "lower bound"));
+      add("programs_limiter", b.getStringAttr(p.bound.limiter));
+      add("programs_by_registers", i64(p.bound.byRegisters));
+      add("programs_by_lds", i64(p.bound.byShared));
+      add("programs_by_slots", i64(p.bound.bySlots));
+      add("lds_bytes", i64(p.ldsBytes));
+      add("lds_source", b.getStringAttr(p.ldsSource));
+      add("concurrent_programs", i64(plan.concurrent));
+    }
+    if (plan.numXCDs > 1) {
+      SmallVector<Attribute> names;
+      for (unsigned i : plan.shared)
+        names.push_back(b.getStringAttr(pa.getOperands()[i].name));
+      add("shared", b.getArrayAttr(names));
+      if (plan.sharedBytes)
+        add("shared_bytes", i64(*plan.sharedBytes));
+    }
+    func->setAttr("tmfma.grid_order", b.getDictionaryAttr(a));
   }
 
   /// Emits the remap at the top of the kernel and redirects all uses of the
@@ -503,219 +777,297 @@ struct MFMAGridOrder final
         nprog[a] = e.numPrograms(a);
     e.constantsEnd = b.getInsertionPoint()->getPrevNode();
 
-    // Phase A, run by every program: the dimension sizes, whether this
-    // program is in the remapped sub-grid (complete rows of split axes), and
-    // the L2 model's verdict.
-    SmallVector<Value> size(nDims);
-    Value divisor[3];
-    Value inSub;
+    // Phase A, run by every program: the row lengths of split axes (both
+    // branches need them) and the launch-wide guard. Nothing here reads a
+    // program id.
     Value one = e.c32(1);
-    for (unsigned i = 0; i < nDims; ++i) {
-      const GridDim &d = dims[i];
-      if (d.kind == GridDim::Kind::Whole) {
-        size[i] = nprog[d.axis];
+    Value divisor[3];
+    for (const GridDim &d : dims) {
+      if (d.kind == GridDim::Kind::Whole || divisor[d.axis])
         continue;
+      FailureOr<Value> x = materialize(d.divisor, e, map, pa, entry);
+      if (failed(x)) {
+        func->emitError() << "mfma-grid-order: cannot compute the row "
+                             "length of split axis "
+                          << d.axis << " at the top of the kernel";
+        return failure();
       }
-      if (!divisor[d.axis]) {
-        FailureOr<Value> x = materialize(d.divisor, e, map, pa, entry);
-        if (failed(x)) {
-          func->emitError() << "mfma-grid-order: cannot compute the row "
-                               "length of split axis "
-                            << d.axis << " at the top of the kernel";
-          return failure();
-        }
-        divisor[d.axis] = e.max(*x, one);
-      }
-      Value x = divisor[d.axis];
-      if (d.kind == GridDim::Kind::Lo) {
-        size[i] = x;
-      } else {
-        Value rows = e.div(nprog[d.axis], x);
-        size[i] = e.max(rows, one);
-        // Programs past the last complete row keep their ids.
-        Value full = e.mul(rows, x);
-        Value in = e.cmp(SLT, pid[d.axis], full);
-        inSub = inSub ? e.andi(inSub, in) : in;
-      }
+      divisor[d.axis] = e.max(*x, one);
+      e.tag(divisor[d.axis], "divisor:axis" + std::to_string(d.axis));
     }
-    Value cond = inSub;
-    if (plan.guarded) {
-      ArrayRef<LoadedOperand> operands = pa.getOperands();
-      // Bytes per program of operand `o`, trip counts computed at the top.
-      auto operandBytes = [&](unsigned o) {
-        Value bytes = e.c64(0);
-        for (const ByteTerm &t : operands[o].terms) {
-          Value term = e.c64(t.bytes);
-          for (const TripFactor &f : t.loops)
-            term = e.mul(term, tripCount(f, e, map, pa, entry));
-          bytes = e.add(bytes, term);
-        }
-        return bytes;
-      };
-      Value g = stockOrderMisses<Emitter>(
-                    e, size, plan.farDim, operands.size(), operandBytes,
-                    [&](unsigned o) { return operands[o].moved; },
-                    plan.concurrent, plan.threshold)
-                    .misses;
-      cond = cond ? e.andi(cond, g) : g;
-    }
+    // Sizes where first needed; rows = nprog / X of a split axis.
+    SmallVector<Value> size(nDims);
+    Value rows[3];
+    auto getRows = [&](int axis) {
+      if (!rows[axis])
+        rows[axis] = e.udiv(nprog[axis], divisor[axis]);
+      return rows[axis];
+    };
+    auto getSize = [&](unsigned i) {
+      if (size[i])
+        return size[i];
+      const GridDim &d = dims[i];
+      if (d.kind == GridDim::Kind::Whole)
+        size[i] = nprog[d.axis];
+      else if (d.kind == GridDim::Kind::Lo)
+        size[i] = divisor[d.axis];
+      else
+        size[i] = e.max(getRows(d.axis), one);
+      return size[i];
+    };
 
-    // Phase B, only where the new order is taken: `scf.if` on the condition
-    // (programs that keep their ids skip the divisions). It yields, per axis,
-    // the new program id and, for a split axis, the new `pid // X` and
-    // `pid % X`, which replace the kernel's own (no division left there).
-    SmallVector<Value> oldIds;
-    SmallVector<Type> idTypes;
-    Operation *ifOp = nullptr;
-    if (cond) {
-      SmallVector<Type> types;
+    ArrayRef<LoadedOperand> operands = pa.getOperands();
+    // Bytes per program of operand `o`, trip counts computed at the top.
+    // The guard counts bytes in units of `unit` (the gcd of the byte counts
+    // it adds up) and computes in 32 bits where that unit is large enough:
+    // every value stays exact below 2^31 units (>= 2^31 x kMinGuardUnit
+    // bytes streamed, far beyond any launch), and the guard, which every
+    // program runs before its first load, is half the instructions of the
+    // 64-bit one. Else 64 bits, in bytes.
+    int64_t unit = 0;
+    auto addUnit = [&](unsigned o) {
+      for (const ByteTerm &t : operands[o].terms)
+        if (t.bytes > 0)
+          unit = std::gcd(unit, t.bytes);
+    };
+    if (plan.guard == Guard::L2)
+      for (unsigned o = 0; o < operands.size(); ++o)
+        addUnit(o);
+    else
+      for (unsigned o : plan.shared)
+        addUnit(o);
+    if (unit < kMinGuardUnit)
+      unit = 1;
+    e.narrow = unit > 1;
+    guardUnit = unit;
+    // Bytes per program of operand `o` (in units), trip counts computed at
+    // the top.
+    auto operandBytes = [&](unsigned o) {
+      Value bytes = e.constant(0);
+      for (const ByteTerm &t : operands[o].terms) {
+        Value term = e.constant(t.bytes / unit);
+        for (const TripFactor &f : t.loops)
+          term = e.mul(term, tripCount(f, e, map, pa, entry));
+        bytes = e.add(bytes, term);
+      }
+      return bytes;
+    };
+    int64_t threshold = plan.threshold / unit;
+    Value launch;
+    if (plan.guard == Guard::L2) {
+      SmallVector<Value> sizes(nDims);
+      for (int i = 0; i < plan.farDim; ++i)
+        sizes[i] = getSize(i);
+      // The whole grid (the remap itself covers the complete rows of split
+      // axes; counting the last row too is what "more than one wave" means).
+      Value total = e.constant(1);
       for (int a = 0; a < 3; ++a)
         if (pid[a])
-          types.append(divisor[a] ? 3 : 1, pid[a].getType());
-      ifOp = e.g.ifOp(cond, types);
-      Block *elseBlock = new Block();
-      ifOp->getRegion(1).push_back(elseBlock);
-      b.setInsertionPointToEnd(elseBlock);
+          total = e.mul(total, e.widen(nprog[a]));
+      StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
+          e, total, sizes, plan.farDim, operands.size(), operandBytes,
+          [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
+          threshold);
+      e.tag(g.totalPrograms, "total_programs");
+      e.tag(g.streamedBytes, "streamed_bytes");
+      e.tag(g.waves, "test:waves");
+      e.tag(g.exceeds, "test:l2");
+      launch = g.misses;
+    } else if (plan.guard == Guard::XCD) {
+      SmallVector<Value> sizes(nDims);
+      for (unsigned o : plan.shared)
+        for (unsigned i = 0; i < nDims; ++i)
+          if (operands[o].moved & (DimMask(1) << i))
+            sizes[i] = getSize(i);
+      SharedFootprint<Value> f = sharedBytesExceedL2<Emitter>(
+          e, sizes, plan.shared.size(),
+          [&](unsigned k) { return operandBytes(plan.shared[k]); },
+          [&](unsigned k) { return operands[plan.shared[k]].moved; },
+          threshold);
+      e.tag(f.distinctBytes, "distinct_bytes");
+      e.tag(f.exceeds, "test:xcd");
+      launch = f.exceeds;
+    }
+
+    // The ids the kernel body reads, per axis: the id and, for a split axis,
+    // `pid // X` and `pid % X` (which replace the kernel's own).
+    SmallVector<Type> idTypes;
+    for (int a = 0; a < 3; ++a)
+      if (pid[a])
+        idTypes.append(divisor[a] ? 3 : 1, pid[a].getType());
+    auto oldIds = [&] {
+      SmallVector<Value> ids;
       for (int a = 0; a < 3; ++a) {
         if (!pid[a])
           continue;
-        oldIds.push_back(pid[a]);
+        ids.push_back(pid[a]);
         if (divisor[a]) {
-          oldIds.push_back(e.div(pid[a], divisor[a]));
-          oldIds.push_back(e.rem(pid[a], divisor[a]));
+          ids.push_back(e.div(pid[a], divisor[a]));
+          ids.push_back(e.rem(pid[a], divisor[a]));
         }
       }
-      e.built.insert(e.yield(oldIds));
+      return ids;
+    };
+    // scf.if (cond) { then() } else { old ids }, at the insertion point.
+    Operation *outermostIf = nullptr;
+    auto branch = [&](Value cond, function_ref<SmallVector<Value>()> then) {
+      Operation *ifOp = e.g.ifOp(cond, idTypes);
+      if (!outermostIf)
+        outermostIf = ifOp;
       Block *thenBlock = new Block();
       ifOp->getRegion(0).push_back(thenBlock);
+      Block *elseBlock = new Block();
+      ifOp->getRegion(1).push_back(elseBlock);
+      OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToEnd(thenBlock);
-    }
+      e.built.insert(e.yield(then()));
+      b.setInsertionPointToEnd(elseBlock);
+      e.built.insert(e.yield(oldIds()));
+      return SmallVector<Value>(ifOp->result_begin(), ifOp->result_end());
+    };
 
-    // Hardware linear index, axis 0 fastest. A split axis counts with its
-    // complete rows (rows * X programs), where hi * X + lo is the id itself.
-    Value lin;
-    for (int a = 2; a >= 0; --a) {
-      if (!pid[a])
-        continue;
-      if (!lin) {
-        lin = pid[a];
-        continue;
+    // The new ids, from the hardware linear index (axis 0 fastest; a split
+    // axis counts with its complete rows, rows * X programs, where
+    // hi * X + lo is the id itself).
+    auto newIds = [&] {
+      Value lin;
+      for (int a = 2; a >= 0; --a) {
+        if (!pid[a])
+          continue;
+        if (!lin) {
+          lin = pid[a];
+          continue;
+        }
+        Value axisSize = nprog[a];
+        if (divisor[a])
+          for (unsigned i = 0; i < nDims; ++i)
+            if (dims[i].axis == a && dims[i].kind == GridDim::Kind::Hi)
+              axisSize = e.mul(getSize(i), divisor[a]);
+        lin = e.add(e.mul(lin, axisSize), pid[a]);
       }
-      Value axisSize = nprog[a];
-      if (divisor[a])
+
+      if (plan.numXCDs > 1) {
+        Value total = getSize(0);
+        for (unsigned i = 1; i < nDims; ++i)
+          total = e.mul(total, getSize(i));
+        Value nx = e.c32(plan.numXCDs);
+        Value perXcd = e.udiv(e.add(total, e.c32(plan.numXCDs - 1)), nx);
+        Value tall = e.urem(total, nx);
+        tall = e.select(e.cmp(EQ, tall, e.c32(0)), nx, tall);
+        Value xcd = e.urem(lin, nx);
+        Value local = e.udiv(lin, nx);
+        Value inTall = e.add(e.mul(xcd, perXcd), local);
+        // (Operands are built one statement at a time: C++ leaves the order
+        // of argument evaluation open, and the IR should not depend on it.)
+        Value tallEnd = e.mul(tall, perXcd);
+        Value shortIdx = e.sub(xcd, tall);
+        Value shortLen = e.sub(perXcd, one);
+        Value shortStart = e.add(tallEnd, e.mul(shortIdx, shortLen));
+        Value inShort = e.add(shortStart, local);
+        lin = e.select(e.cmp(SLT, xcd, tall), inTall, inShort);
+      }
+
+      // New coordinates.
+      SmallVector<Value> newCoord(nDims);
+      auto decompose = [&](Value v, DimMask mask) {
+        SmallVector<unsigned> idx;
         for (unsigned i = 0; i < nDims; ++i)
-          if (dims[i].axis == a && dims[i].kind == GridDim::Kind::Hi)
-            axisSize = e.mul(size[i], divisor[a]);
-      lin = e.add(e.mul(lin, axisSize), pid[a]);
-    }
-
-    if (plan.numXCDs > 1) {
-      Value total = size[0];
-      for (unsigned i = 1; i < nDims; ++i)
-        total = e.mul(total, size[i]);
-      Value nx = e.c32(plan.numXCDs);
-      Value perXcd = e.div(e.add(total, e.c32(plan.numXCDs - 1)), nx);
-      Value tall = e.rem(total, nx);
-      tall = e.select(e.cmp(EQ, tall, e.c32(0)), nx, tall);
-      Value xcd = e.rem(lin, nx);
-      Value local = e.div(lin, nx);
-      Value inTall = e.add(e.mul(xcd, perXcd), local);
-      // (Operands are built one statement at a time: C++ leaves the order of
-      // argument evaluation open, and the IR should not depend on it.)
-      Value tallEnd = e.mul(tall, perXcd);
-      Value shortIdx = e.sub(xcd, tall);
-      Value shortLen = e.sub(perXcd, one);
-      Value shortStart = e.add(tallEnd, e.mul(shortIdx, shortLen));
-      Value inShort = e.add(shortStart, local);
-      lin = e.select(e.cmp(SLT, xcd, tall), inTall, inShort);
-    }
-
-    // New coordinates.
-    SmallVector<Value> newCoord(nDims);
-    auto decompose = [&](Value v, DimMask mask) {
-      SmallVector<unsigned> idx;
-      for (unsigned i = 0; i < nDims; ++i)
-        if (mask & (DimMask(1) << i))
-          idx.push_back(i);
-      for (auto [k, i] : llvm::enumerate(idx)) {
-        if (k + 1 == idx.size()) {
-          newCoord[i] = v;
+          if (mask & (DimMask(1) << i))
+            idx.push_back(i);
+        for (auto [k, i] : llvm::enumerate(idx)) {
+          if (k + 1 == idx.size()) {
+            newCoord[i] = v;
+          } else {
+            newCoord[i] = e.urem(v, getSize(i));
+            v = e.udiv(v, getSize(i));
+          }
+        }
+      };
+      auto product = [&](DimMask mask) {
+        Value p;
+        for (unsigned i = 0; i < nDims; ++i)
+          if (mask & (DimMask(1) << i))
+            p = p ? e.mul(p, getSize(i)) : getSize(i);
+        return p ? p : one;
+      };
+      if (plan.reorder) {
+        Value sx = product(plan.xMask), sy = product(plan.yMask);
+        Value x, y;
+        if (groupSize > 0) {
+          Value g = e.c32(groupSize);
+          Value span = e.mul(g, sy);
+          Value group = e.udiv(lin, span);
+          Value first = e.mul(group, g);
+          Value width = e.min(e.sub(sx, first), g);
+          Value r = e.sub(lin, e.mul(group, span));
+          x = e.add(first, e.urem(r, width));
+          y = e.udiv(r, width);
         } else {
-          newCoord[i] = e.rem(v, size[i]);
-          v = e.div(v, size[i]);
+          x = e.urem(lin, sx);
+          y = e.udiv(lin, sx);
+        }
+        decompose(x, plan.xMask);
+        decompose(y, plan.yMask);
+      } else {
+        decompose(lin, (DimMask(1) << nDims) - 1);
+      }
+
+      // New program ids per axis.
+      SmallVector<Value> ids;
+      for (int a = 0; a < 3; ++a) {
+        if (!pid[a])
+          continue;
+        Value lo, hi, whole;
+        for (unsigned i = 0; i < nDims; ++i) {
+          if (dims[i].axis != a)
+            continue;
+          if (dims[i].kind == GridDim::Kind::Whole)
+            whole = newCoord[i];
+          else if (dims[i].kind == GridDim::Kind::Lo)
+            lo = newCoord[i];
+          else
+            hi = newCoord[i];
+        }
+        if (whole) {
+          ids.push_back(whole);
+        } else {
+          Value hiX = e.mul(hi, divisor[a]);
+          ids.push_back(e.add(hiX, lo));
+          ids.push_back(hi);
+          ids.push_back(lo);
         }
       }
+      return ids;
     };
-    auto product = [&](DimMask mask) {
-      Value p;
-      for (unsigned i = 0; i < nDims; ++i)
-        if (mask & (DimMask(1) << i))
-          p = p ? e.mul(p, size[i]) : size[i];
-      return p ? p : one;
-    };
-    if (plan.reorder) {
-      Value sx = product(plan.xMask), sy = product(plan.yMask);
-      Value x, y;
-      if (groupSize > 0) {
-        Value g = e.c32(groupSize);
-        Value span = e.mul(g, sy);
-        Value group = e.div(lin, span);
-        Value first = e.mul(group, g);
-        Value width = e.min(e.sub(sx, first), g);
-        Value r = e.sub(lin, e.mul(group, span));
-        x = e.add(first, e.rem(r, width));
-        y = e.div(r, width);
-      } else {
-        x = e.rem(lin, sx);
-        y = e.div(lin, sx);
-      }
-      decompose(x, plan.xMask);
-      decompose(y, plan.yMask);
-    } else {
-      decompose(lin, (DimMask(1) << nDims) - 1);
-    }
 
-    // New program ids per axis.
-    SmallVector<Value> newIds;
-    for (int a = 0; a < 3; ++a) {
-      if (!pid[a])
-        continue;
-      Value lo, hi, whole;
-      for (unsigned i = 0; i < nDims; ++i) {
-        if (dims[i].axis != a)
+    // Phase B, only where the new order is taken. Programs past the last
+    // complete row of a split axis keep their ids (a nested branch: the
+    // row divisions are on the remapped path only).
+    auto remap = [&] {
+      Value inSub;
+      for (int a = 0; a < 3; ++a) {
+        if (!divisor[a])
           continue;
-        if (dims[i].kind == GridDim::Kind::Whole)
-          whole = newCoord[i];
-        else if (dims[i].kind == GridDim::Kind::Lo)
-          lo = newCoord[i];
-        else
-          hi = newCoord[i];
+        Value full = e.mul(getRows(a), divisor[a]);
+        Value in = e.cmp(SLT, pid[a], full);
+        inSub = inSub ? e.andi(inSub, in) : in;
       }
-      if (whole) {
-        newIds.push_back(whole);
-      } else {
-        Value hiX = e.mul(hi, divisor[a]);
-        newIds.push_back(e.add(hiX, lo));
-        newIds.push_back(hi);
-        newIds.push_back(lo);
-      }
-    }
-    if (ifOp) {
-      e.built.insert(e.yield(newIds));
-      newIds.assign(ifOp->result_begin(), ifOp->result_end());
-    }
+      return inSub ? branch(inSub, newIds) : newIds();
+    };
+    SmallVector<Value> ids = launch ? branch(launch, remap) : remap();
+
     auto notOurs = [&](OpOperand &use) {
       Operation *owner = use.getOwner();
       return !e.built.contains(owner) &&
-             !(ifOp && ifOp->isProperAncestor(owner));
+             !(outermostIf && outermostIf->isProperAncestor(owner));
     };
     unsigned k = 0;
     for (int a = 0; a < 3; ++a) {
       if (!pid[a])
         continue;
-      Value id = newIds[k++];
+      Value id = ids[k++];
       if (divisor[a]) {
-        Value hi = newIds[k++], lo = newIds[k++];
+        Value hi = ids[k++], lo = ids[k++];
         for (auto [op, kind] : pa.getSplitOps(a)) {
           op->getResult(0).replaceAllUsesWith(kind == GridDim::Kind::Hi ? hi
                                                                         : lo);
@@ -732,7 +1084,7 @@ struct MFMAGridOrder final
   Value tripCount(const TripFactor &f, Emitter &e, IRMapping &map,
                   const ProgramAxes &pa, Block *entry) {
     if (f.constant)
-      return e.c64(*f.constant);
+      return e.constant(*f.constant);
     if (Value cached = e.tripCounts.lookup(f.loop))
       return cached;
     return e.tripCounts[f.loop] = computeTripCount(f, e, map, pa, entry);
@@ -755,10 +1107,13 @@ struct MFMAGridOrder final
         Value n = (s && *s == 1)
                       ? range
                       : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);
-        return e.ext64(e.max(n, e.c32(0)));
+        // (No clamp at 0: an empty loop's negative count only lowers the
+        // streamed bytes, toward keeping the order, and the guard is one
+        // dependent op shorter.)
+        return e.widen(n);
       }
     }
-    return e.c64(defaultTripCount);
+    return e.constant(defaultTripCount);
   }
 };
 

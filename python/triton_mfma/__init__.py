@@ -13,6 +13,7 @@ from .hook import current, disable, disabled, enable, enabled, is_enabled  # noq
 from .native import (Diagnostic, MFMARemark, MFMAWarning, PipelineError, run_pipeline,  # noqa: E402
                      run_pipeline_with_diagnostics)
 from .report import KernelReport, report  # noqa: E402
+from .grid import GridOrderDecision, grid_order_decision  # noqa: E402
 from .remarks import apply_warnoptions as _apply_warnoptions  # noqa: E402
 
 _apply_warnoptions()

@@ -1,9 +1,14 @@
 """The L2 model of mfma-grid-order as Python sees it, and the bench's speedup predictions.
 
 The decision is the C++ one (lib/Analysis/L2Model.cpp, reached through the C API: `native.l2_query`), the
-same the pass emits as its run-time guard; nothing here re-implements it:
-  * `Target.programs_per_cu` / `concurrent_programs`: P = programs per CU x CUs that run at once.
-  * `stock_order_misses`: does the twin read of the heavy operand miss L2 in the stock order?
+same the pass emits as its run-time guards; nothing here re-implements it:
+  * `Target.programs_per_cu` / `concurrent_programs`: P = programs per CU x CUs that run at once, programs per CU
+    the model's lower bound at TTGIR (`Target.residency`: registers bounded by the register file, LDS exact,
+    workgroup slots; see L2Model.h for why a lower bound is the safe direction).
+  * `stock_order_misses`: does the twin read of the heavy operand miss L2 in the stock order (single-L2 targets)?
+  * `shared_bytes_exceed_l2`: do the shared operands' distinct bytes exceed one XCD's effective L2 (multi-XCD
+    targets: the XCD remap pays)?
+For a compiled kernel and a launch, `triton_mfma.grid_order_decision` (grid.py) answers from the kernel itself.
 Figures come from the C++ target description (lib/Analysis/TargetInfo.cpp: `native.target_info`).
 
 PREDICTIONS (below `stock_order_misses`; the bench prints them next to measurements, no pass uses them): a
@@ -29,7 +34,7 @@ class Target:
     xcds: int
     shared_per_cu: int
     shared_reserved: int
-    resident_warps: int
+    resident_warps: int  # warps per CU resident whatever their registers (the bound's register part)
     max_programs_per_cu: int
     # prediction-only figures (not used by the pass)
     dram_bw: float  # bytes/s
@@ -50,6 +55,13 @@ class Target:
 
     def programs_per_cu(self, num_warps: int, shared_bytes: int) -> int:
         return self._query(num_warps, shared_bytes)["programs_per_cu"]
+
+    def residency(self, num_warps: int, shared_bytes: int) -> dict:
+        """The lower bound on programs per CU and its parts: programs_by_registers, programs_by_shared,
+        programs_by_slots, programs_limiter ("registers", "LDS", "workgroup slots"), programs_per_cu."""
+        q = self._query(num_warps, shared_bytes)
+        return {k: q[k] for k in ("programs_by_registers", "programs_by_shared", "programs_by_slots",
+                                  "programs_limiter", "programs_per_cu")}
 
     def concurrent_programs(self, num_warps: int, shared_bytes: int) -> int:
         return self._query(num_warps, shared_bytes)["concurrent_programs"]
@@ -89,6 +101,16 @@ def stock_order_misses(target: Target, sizes_fastest_first, far_dim: int, operan
     grid = {"sizes": list(sizes_fastest_first), "far_dim": far_dim,
             "operands": [{"bytes": b, "moved": sorted(moved)} for b, moved in operands]}
     return target._query(num_warps, shared_bytes, grid)["misses"]
+
+
+def shared_bytes_exceed_l2(target: Target, sizes, operands) -> bool:
+    """The multi-XCD guard (the C++ L2 model's verdict): do the shared operands' distinct bytes (bytes per program
+    times the sizes of the dimensions that move each) exceed one XCD's effective L2?
+
+    sizes: grid dimension sizes in hardware order; operands: [(bytes_per_program, set of dimension indices that
+    move it)]."""
+    xcd = {"sizes": list(sizes), "operands": [{"bytes": b, "moved": sorted(moved)} for b, moved in operands]}
+    return native.l2_query({"target": target.name, "xcd": xcd})["exceeds"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -154,7 +176,7 @@ def predict_decode(target: Target, c: DecodeConfig, remapped: bool) -> float:
     if target.xcds > 1:
         # Hardware order: twins are on different XCDs (different L2s) whatever the distance; the Infinity Cache
         # catches the re-reads while W fits in it. With the pass: XCD chunks + M fastest, twins share an L2.
-        if remapped:
+        if remapped and shared_bytes_exceed_l2(target, c.grid, [(c.per_program()[1], {0, 1})]):
             return _decode_time(target, c, 1.0, 1.0)
         if c.w_bytes <= MALL_USABLE * target.mall_bytes:
             return _decode_time(target, c, 1.0, m_tiles)

@@ -22,15 +22,22 @@
 // CHECK-NEXT: %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[N1:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
 // CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
-// CHECK-DAG:  "arith.constant"() <{value = 6291456 : i64}>
-// CHECK-DAG:  "arith.constant"() <{value = 416 : i64}>
+// CHECK-DAG:  %[[THR:[0-9]+]] = "arith.constant"() <{value = 1536 : i32}>
+// CHECK-DAG:  %[[P:[0-9]+]] = "arith.constant"() <{value = 104 : i32}>
 // CHECK-DAG:  %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
-// Every program evaluates the L2 model: more than one wave (n0*n1*n2 > P =
-// 104 CUs x 4) and more bytes streamed between twin reads (n0*n1 programs;
-// trip count cloned from the loop bound (K + 511) / 512) than 8 MiB x 0.75.
+// Every program evaluates the L2 model (and nothing else before the branch):
+// more than one wave (n0*n1*n2 > P = 104 CUs x 1: registers are not known
+// at TTGIR, and at least one wave per SIMD, so one program of 4 warps per
+// CU, always fits) and more bytes streamed between twin reads (n0*n1
+// programs; trip count cloned from the loop bound (K + 511) / 512) than
+// 8 MiB x 0.75, in 32-bit arithmetic counting bytes in units of 4096 (the
+// gcd of the tile sizes): 6 MiB is 1536 units. The values are tagged for
+// triton_mfma.grid_order_decision.
+// CHECK:      %[[TOTAL:[0-9]+]] = "arith.muli"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["total_programs"]}
 // CHECK:      "arith.addi"(%arg3, %{{[0-9]+}})
-// CHECK:      %[[WAVES:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
-// CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> : (i64, i64) -> i1
+// CHECK:      %[[STREAMED:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["streamed_bytes"]}
+// CHECK-NEXT: %[[WAVES:[0-9]+]] = "arith.cmpi"(%[[TOTAL]], %[[P]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:waves"]} : (i32, i32) -> i1
+// CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%[[STREAMED]], %[[THR]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:l2"]} : (i32, i32) -> i1
 // CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WAVES]], %[[FITS]])
 // Only where it says so: the hardware linear index, axis 0 fastest,
 // (m * n1 + k) * n0 + n, decomposed in the new order.
@@ -42,17 +49,17 @@
 // Groups of 8 M tiles; the last group is min(n2 - first, 8) wide, so any n2 works.
 // CHECK-NEXT: %[[SY:[0-9]+]] = "arith.muli"(%[[N0]], %[[N1]])
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[SY]])
-// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[LIN]], %[[SPAN]])
+// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divui"(%[[LIN]], %[[SPAN]])
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "arith.muli"(%[[GRP]], %[[C8]])
 // CHECK-NEXT: %[[LEFT:[0-9]+]] = "arith.subi"(%[[N2]], %[[FIRST]])
 // CHECK-NEXT: %[[WIDTH:[0-9]+]] = "arith.minsi"(%[[LEFT]], %[[C8]])
 // CHECK-NEXT: %[[BASE:[0-9]+]] = "arith.muli"(%[[GRP]], %[[SPAN]])
 // CHECK-NEXT: %[[R:[0-9]+]] = "arith.subi"(%[[LIN]], %[[BASE]])
-// CHECK-NEXT: %[[MR:[0-9]+]] = "arith.remsi"(%[[R]], %[[WIDTH]])
+// CHECK-NEXT: %[[MR:[0-9]+]] = "arith.remui"(%[[R]], %[[WIDTH]])
 // CHECK-NEXT: %[[NEWM:[0-9]+]] = "arith.addi"(%[[FIRST]], %[[MR]])
-// CHECK-NEXT: %[[Y:[0-9]+]] = "arith.divsi"(%[[R]], %[[WIDTH]])
-// CHECK-NEXT: %[[NEWN:[0-9]+]] = "arith.remsi"(%[[Y]], %[[N0]])
-// CHECK-NEXT: %[[NEWK:[0-9]+]] = "arith.divsi"(%[[Y]], %[[N0]])
+// CHECK-NEXT: %[[Y:[0-9]+]] = "arith.divui"(%[[R]], %[[WIDTH]])
+// CHECK-NEXT: %[[NEWN:[0-9]+]] = "arith.remui"(%[[Y]], %[[N0]])
+// CHECK-NEXT: %[[NEWK:[0-9]+]] = "arith.divui"(%[[Y]], %[[N0]])
 // CHECK-NEXT: "scf.yield"(%[[NEWN]], %[[NEWK]], %[[NEWM]])
 // CHECK-NEXT: }, {
 // CHECK-NEXT: "scf.yield"(%[[N]], %[[K]], %[[M]])
@@ -62,13 +69,16 @@
 // CHECK-NEXT: "arith.muli"(%[[IDS]]#0, %{{[0-9]+}})
 // CHECK-NEXT: "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
 // CHECK-NOT:  "tt.get_program_id"
+// What the guard was built with, for grid_order_decision.
+// CHECK:      tmfma.grid_order = {concurrent_programs = 104 : i64, cus = 104 : i64, device = "MI210", dims = ["axis0", "axis1", "axis2"], far_dim = 2 : i64, guard = "l2", guard_unit = 4096 : i64, heavy = "arg1"
+// CHECK-SAME: programs_by_lds = 16 : i64, programs_by_registers = 1 : i64, programs_by_slots = 16 : i64, programs_limiter = "registers", programs_per_cu = 1 : i64, programs_source = "lower bound", reorder = true, threshold = 6291456 : i64
 // mode=on: the same order with no run-time guard.
 // ON-LABEL: sym_name = "splitk_slow"
 // ON-NOT:   "scf.if"
 // ON:       "arith.minsi"
-// ON-NOT:   (i64, i64) -> i1
+// ON-NOT:   tmfma.grid_value
 // ON:       "tt.load"
-// expected-remark @+3 {{grid order of 'splitk_slow': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; taken at run time when the grid has more than P = 416 programs (104 CUs x 4) and the bytes streamed between twin reads exceed 6291456 B}}
+// expected-remark @+3 {{grid order of 'splitk_slow': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; taken at run time when the grid has more than P = 104 programs (104 CUs x 1; a lower bound: registers allow at least 1 program of 4 warps per CU whatever its registers, LDS (0 B, LDS model) 16, workgroup slots 16) and the bytes streamed between twin reads exceed 6291456 B}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "splitk_slow", sym_visibility = "public"}> ({
@@ -128,13 +138,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // The same kernel already in the fast order (M tiles, N tiles, K splits):
 // programs that share a W tile are adjacent. Nothing to do on a single-L2
 // target. (A is moved by axes 0 and 2 but reads half W's bytes: not heavy.)
+// In every mode: the hardware order is the order the pass would choose
+// (W's sharing axis 0 fastest), so even mode=on leaves it byte-identical.
 // CHECK-LABEL: sym_name = "no_splitk_fast"
 // CHECK-NOT:   tt.get_num_programs
 // CHECK:       "tt.return"
-// mode=on reorders anyway (W's sharing axis 0 stays fastest).
 // ON-LABEL: sym_name = "no_splitk_fast"
-// ON:       "tt.get_num_programs"
-// expected-remark @+3 {{grid order of 'no_splitk_fast': unchanged: already in a fast order: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis1,axis2} and shared by programs that differ in {axis0}, which vary faster}}
+// ON-NOT:   tt.get_num_programs
+// ON:       "tt.return"
+// expected-remark @+3 {{grid order of 'no_splitk_fast': unchanged: already in the order the pass would choose: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis1,axis2} and shared by programs that differ in {axis0}, which vary faster}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "no_splitk_fast", sym_visibility = "public"}> ({
@@ -196,7 +208,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // axis0.lo (N tiles, fast). B is shared by the M tiles, whose twins are a
 // whole row (X programs) apart: grouped order, 8 M tiles fastest, i.e. the
 // hand-written GROUP_M = 8 swizzle. Programs past the last complete row
-// (grids that are not a multiple of X) keep their ids.
+// (grids that are not a multiple of X) keep their ids: a branch inside the
+// guarded one, so a program that keeps its order runs only the L2 guard and
+// the kernel's own pid // X, pid % X (no division by X before the branch).
 // CHECK-LABEL: sym_name = "matmul_1d"
 // CHECK:      %[[PID:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[NP:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
@@ -204,21 +218,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // The row length X = (N + 127) / 128, cloned to the top of the kernel.
 // CHECK:      %[[X0:[0-9]+]] = "arith.addi"(%arg4, %{{[0-9]+}})
 // CHECK:      %[[X1:[0-9]+]] = "arith.divsi"(%[[X0]], %{{[0-9]+}})
-// CHECK-NEXT: %[[X:[0-9]+]] = "arith.maxsi"(%[[X1]], %{{[0-9]+}})
-// CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divsi"(%[[NP]], %[[X]])
-// CHECK-NEXT: %[[SHI:[0-9]+]] = "arith.maxsi"(%[[ROWS]], %{{[0-9]+}})
+// CHECK-NEXT: %[[X:[0-9]+]] = "arith.maxsi"(%[[X1]], %{{[0-9]+}}) {tmfma.grid_value = ["divisor:axis0"]}
+// CHECK-NOT:  "arith.divui"(%[[NP]],
+// CHECK:      %[[G:[0-9]+]] = "arith.andi"
+// CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
+// CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divui"(%[[NP]], %[[X]])
 // CHECK-NEXT: %[[FULL:[0-9]+]] = "arith.muli"(%[[ROWS]], %[[X]])
 // CHECK-NEXT: %[[INSUB:[0-9]+]] = "arith.cmpi"(%[[PID]], %[[FULL]]) <{predicate = 2 : i64}>
-// CHECK:      %[[G:[0-9]+]] = "arith.andi"(%[[INSUB]], %{{[0-9]+}})
 // Inside the branch the id is the linear index itself (complete rows only).
-// CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
+// CHECK-NEXT: %[[IN:[0-9]+]]:3 = "scf.if"(%[[INSUB]]) ({
+// CHECK-NEXT: %[[SHI:[0-9]+]] = "arith.maxsi"(%[[ROWS]], %{{[0-9]+}})
 // CHECK-NEXT: %[[SPAN:[0-9]+]] = "arith.muli"(%[[C8]], %[[X]])
-// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divsi"(%[[PID]], %[[SPAN]])
+// CHECK-NEXT: %[[GRP:[0-9]+]] = "arith.divui"(%[[PID]], %[[SPAN]])
 // CHECK-NEXT: %[[FIRST:[0-9]+]] = "arith.muli"(%[[GRP]], %[[C8]])
 // CHECK-NEXT: %[[LEFT:[0-9]+]] = "arith.subi"(%[[SHI]], %[[FIRST]])
 // CHECK-NEXT: %[[WIDTH:[0-9]+]] = "arith.minsi"(%[[LEFT]], %[[C8]])
 // CHECK:      %[[NEWHI:[0-9]+]] = "arith.addi"(%[[FIRST]], %{{[0-9]+}})
-// CHECK-NEXT: %[[NEWLO:[0-9]+]] = "arith.divsi"(%{{[0-9]+}}, %[[WIDTH]])
+// CHECK-NEXT: %[[NEWLO:[0-9]+]] = "arith.divui"(%{{[0-9]+}}, %[[WIDTH]])
 // CHECK-NEXT: %[[P0:[0-9]+]] = "arith.muli"(%[[NEWHI]], %[[X]])
 // CHECK-NEXT: %[[P1:[0-9]+]] = "arith.addi"(%[[P0]], %[[NEWLO]])
 // CHECK-NEXT: "scf.yield"(%[[P1]], %[[NEWHI]], %[[NEWLO]])
@@ -226,6 +242,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[OLDHI:[0-9]+]] = "arith.divsi"(%[[PID]], %[[X]])
 // CHECK-NEXT: %[[OLDLO:[0-9]+]] = "arith.remsi"(%[[PID]], %[[X]])
 // CHECK-NEXT: "scf.yield"(%[[PID]], %[[OLDHI]], %[[OLDLO]])
+// CHECK-NEXT: })
+// CHECK-NEXT: "scf.yield"(%[[IN]]#0, %[[IN]]#1, %[[IN]]#2)
+// CHECK-NEXT: }, {
+// CHECK-NEXT: %[[OLDHI2:[0-9]+]] = "arith.divsi"(%[[PID]], %[[X]])
+// CHECK-NEXT: %[[OLDLO2:[0-9]+]] = "arith.remsi"(%[[PID]], %[[X]])
+// CHECK-NEXT: "scf.yield"(%[[PID]], %[[OLDHI2]], %[[OLDLO2]])
 // The kernel's own pid // X and pid % X are replaced by the new row and
 // column: no division left in the kernel body.
 // CHECK:      "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
@@ -233,7 +255,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NOT:  "arith.divsi"(%[[IDS]]#0
 // ON-LABEL: sym_name = "matmul_1d"
 // ON:       %[[INSUB:[0-9]+]] = "arith.cmpi"
-// ON-NOT:   (i64, i64) -> i1
+// ON-NOT:   tmfma.grid_value
 // ON:       "scf.if"(%[[INSUB]])
 // expected-remark @+3 {{grid order of 'matmul_1d': remapped: arg1 (256.0 KiB/program at 16 trips per unknown loop) is moved by {axis0.lo} and shared by programs that differ in {axis0.hi}; new order {axis0.hi} fastest (groups of 8), then {axis0.lo}; taken at run time}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -432,8 +454,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // gfx942: workgroups go round-robin to 8 XCDs with separate L2s. The linear
 // index is first mapped to contiguous chunks per XCD (ceil(total/8) ids for
 // the first total % 8 XCDs, one fewer for the others: exact for any total),
-// then grouped as above. No run-time guard: in hardware order, programs that
-// share a tile are on different L2s at any grid size.
+// then grouped as above. In hardware order programs that share a tile are on
+// different L2s at any grid size; the remap pays where W's distinct bytes
+// (bytes/program x n0 x n1) exceed one XCD's effective L2 (4 MiB x 0.75):
+// a run-time guard, with no wave test.
 // CHECK-LABEL: sym_name = "splitk_slow_xcd"
 // CHECK:      %[[N:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
 // CHECK:      %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
@@ -441,22 +465,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // CHECK-NEXT: %[[C7:[0-9]+]] = "arith.constant"() <{value = 7 : i32}>
+// CHECK:      %[[D:[0-9]+]] = "arith.muli"({{.*}} {tmfma.grid_value = ["distinct_bytes"]}
+// CHECK-NEXT: %[[XG:[0-9]+]] = "arith.cmpi"(%[[D]], %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:xcd"]} : (i32, i32) -> i1
+// CHECK-NEXT: "scf.if"(%[[XG]])
 // CHECK:      %[[LIN:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %[[N]])
 // CHECK-NEXT: %[[T01:[0-9]+]] = "arith.muli"(%[[N0]], %[[N1]])
 // CHECK-NEXT: %[[TOT:[0-9]+]] = "arith.muli"(%[[T01]], %[[N2]])
 // CHECK-NEXT: %[[TOT7:[0-9]+]] = "arith.addi"(%[[TOT]], %[[C7]])
-// CHECK-NEXT: %[[PER:[0-9]+]] = "arith.divsi"(%[[TOT7]], %[[C8]])
-// CHECK-NEXT: %[[TALL0:[0-9]+]] = "arith.remsi"(%[[TOT]], %[[C8]])
+// CHECK-NEXT: %[[PER:[0-9]+]] = "arith.divui"(%[[TOT7]], %[[C8]])
+// CHECK-NEXT: %[[TALL0:[0-9]+]] = "arith.remui"(%[[TOT]], %[[C8]])
 // CHECK-NEXT: %[[Z:[0-9]+]] = "arith.cmpi"(%[[TALL0]], %{{[0-9]+}}) <{predicate = 0 : i64}>
 // CHECK-NEXT: %[[TALL:[0-9]+]] = "arith.select"(%[[Z]], %[[C8]], %[[TALL0]])
-// CHECK-NEXT: %[[XCD:[0-9]+]] = "arith.remsi"(%[[LIN]], %[[C8]])
-// CHECK-NEXT: %[[LOCAL:[0-9]+]] = "arith.divsi"(%[[LIN]], %[[C8]])
+// CHECK-NEXT: %[[XCD:[0-9]+]] = "arith.remui"(%[[LIN]], %[[C8]])
+// CHECK-NEXT: %[[LOCAL:[0-9]+]] = "arith.divui"(%[[LIN]], %[[C8]])
 // CHECK:      %[[ISTALL:[0-9]+]] = "arith.cmpi"(%[[XCD]], %[[TALL]]) <{predicate = 2 : i64}>
 // CHECK-NEXT: %[[CHUNKED:[0-9]+]] = "arith.select"(%[[ISTALL]], %{{[0-9]+}}, %{{[0-9]+}})
-// CHECK:      "arith.divsi"(%[[CHUNKED]], %{{[0-9]+}})
+// CHECK:      "arith.divui"(%[[CHUNKED]], %{{[0-9]+}})
 // CHECK:      "arith.minsi"
-// CHECK-NOT:  (i64, i64) -> i1
+// CHECK-NOT:  tmfma.grid_value
 // CHECK:      "tt.load"
+// CHECK:      tmfma.grid_order = {device = "MI300X", dims = ["axis0", "axis1", "axis2"], guard = "xcd", guard_unit = 8192 : i64, heavy = "arg1", l2_bytes = 4194304 : i64, l2_effective = 7.500000e-01 : f64, mode = "auto", reorder = true, shared = ["arg1"], threshold = 3145728 : i64, xcds = 8 : i64}
 // expected-remark @+3 {{grid order of 'splitk_slow_xcd': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; programs in contiguous chunks per XCD (MI300X: workgroups go round-robin to 8 XCDs}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
@@ -518,7 +546,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // added (twins m, m+1 would otherwise run on two XCDs).
 // CHECK-LABEL: sym_name = "splitk_fast_xcd"
 // CHECK:      "tt.get_num_programs"() <{axis = 2 : i32}>
-// CHECK:      "arith.remsi"(%{{[0-9]+}}, %{{[0-9]+}})
+// CHECK:      "arith.remui"(%{{[0-9]+}}, %{{[0-9]+}})
 // CHECK-NOT:  "arith.minsi"
 // CHECK:      "tt.load"
 // expected-remark @+3 {{grid order of 'splitk_fast_xcd': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis1,axis2} and shared by programs that differ in {axis0}; hardware order kept; programs in contiguous chunks per XCD}}
@@ -581,9 +609,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // cuda:90 (the pass is not MFMA-specific): H100/H200 figures, 50 MiB L2 of
 // which a shared tile can count on half, 132 SMs.
 // CHECK-LABEL: sym_name = "splitk_slow_cuda"
-// CHECK-DAG:  "arith.constant"() <{value = 26214400 : i64}>
-// CHECK-DAG:  "arith.constant"() <{value = 528 : i64}>
-// expected-remark @+3 {{taken at run time when the grid has more than P = 528 programs (132 CUs x 4) and the bytes streamed between twin reads exceed 26214400 B (H100/H200 L2 50.0 MiB x 0.50)}}
+// CHECK-DAG:  "arith.constant"() <{value = 6400 : i32}>
+// CHECK-DAG:  "arith.constant"() <{value = 264 : i32}>
+// expected-remark @+3 {{taken at run time when the grid has more than P = 264 programs (132 CUs x 2; a lower bound: registers allow at least 2 programs of 4 warps per CU whatever their registers, LDS (0 B, LDS model) 32, workgroup slots 32) and the bytes streamed between twin reads exceed 26214400 B (H100/H200 L2 50.0 MiB x 0.50)}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "splitk_slow_cuda", sym_visibility = "public"}> ({
@@ -738,14 +766,18 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // amdg.buffer_load (real module, gfx942 with buffer ops): the address is the
 // scalar base x_ptr + pid_m * 1024 plus an offsets tensor; the analysis
 // follows both. x is shared along axis 0 (fast), w along axis 1 (slow): w's
-// sharing axis goes first.
+// sharing axis goes first. Both are shared: the remap is taken when their
+// distinct bytes (2 KiB x n0 + 2 KiB x n1) exceed an XCD's 3 MiB.
 // CHECK-LABEL: sym_name = "buffer_rows"
 // CHECK:      "tt.get_num_programs"() <{axis = 1 : i32}>
+// CHECK:      %[[D:[0-9]+]] = "arith.addi"({{.*}} {tmfma.grid_value = ["distinct_bytes"]}
+// CHECK-NEXT: %[[X:[0-9]+]] = "arith.cmpi"(%[[D]], %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:xcd"]}
+// CHECK-NEXT: "scf.if"(%[[X]])
 // CHECK:      "arith.minsi"
 // CHECK:      "amdg.buffer_load"
 // ON-LABEL: sym_name = "buffer_rows"
 // ON:       "arith.minsi"
-// expected-remark @+3 {{{axis1} fastest (groups of 8), then {axis0}; programs in contiguous chunks per XCD (MI300X: workgroups go round-robin to 8 XCDs with separate 4.0 MiB L2s, so programs sharing tiles are on different L2s in hardware order), always [dims axis0,axis1 (fastest first); loads: arg1: moved by {axis0}, 2048 B; arg0: moved by {axis1}, 2048 B]}}
+// expected-remark @+3 {{{axis1} fastest (groups of 8), then {axis0}; programs in contiguous chunks per XCD (MI300X: workgroups go round-robin to 8 XCDs with separate 4.0 MiB L2s, so programs sharing tiles are on different L2s in hardware order); taken at run time when the distinct bytes of the shared operands (arg1, arg0: bytes/program x the sizes of the dims that move each) exceed 3145728 B (MI300X L2 4.0 MiB x 0.75) [dims axis0,axis1 (fastest first); loads: arg1: moved by {axis0}, 2048 B; arg0: moved by {axis1}, 2048 B]}}
 #bl = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 "builtin.module"() ({
   "tt.func"() <{arg_attrs = [{tt.divisibility = 16 : i32}, {tt.divisibility = 16 : i32}, {tt.divisibility = 16 : i32}, {}], function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f16>, i32) -> (), sym_name = "buffer_rows", sym_visibility = "public"}> ({

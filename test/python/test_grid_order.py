@@ -1,6 +1,8 @@
 """mfma-grid-order: the emitted remap is executed (a scalar interpreter over the pass's output IR) for many grid
 sizes, including ones that are multiples of nothing, and must be a bijection with the promised order; the run-time
-guard must agree with the Python L2 model; real kernels compile through Triton with the pass (cuda and hip)."""
+guards must agree with the Python L2 model; real kernels compile through Triton with the pass (cuda and hip); the
+residency bound makes the published MI210 split-K launches remap; a kernel already in the chosen order is left
+byte-identical in every mode; `triton_mfma.grid_order_decision` answers for launches on gfx90a and cuda:90."""
 import itertools
 import math
 import os
@@ -49,6 +51,7 @@ class Remap:
     BIN = {
         "arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
         "arith.divsi": _trunc_div, "arith.remsi": lambda a, b: a - _trunc_div(a, b) * b,
+        "arith.divui": lambda a, b: a // b, "arith.remui": lambda a, b: a % b,  # (on non-negative values)
         "arith.minsi": min, "arith.maxsi": max, "arith.andi": lambda a, b: a & b,
     }
     CMP = {0: lambda a, b: a == b, 2: lambda a, b: a < b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b}
@@ -132,7 +135,7 @@ def test_splitk_slow_remap_is_a_bijection_with_m_fastest(grid):
 
 @pytest.mark.parametrize("grid", [(5, 3, 2), (9, 2, 3), (16, 8, 2), (3, 1, 1), (7, 7, 7)], ids=str)
 def test_xcd_chunks_put_twins_on_one_xcd(grid):
-    out, _ = run_pass(lit_case("splitk_slow_xcd"))
+    out, _ = run_pass(lit_case("splitk_slow_xcd"), "mode=on")  # (auto: only where W exceeds an XCD's L2)
     remap = Remap(out)
     hw = list(hardware_order(grid))
     seq = [remap(p, grid) for p in hw]
@@ -189,13 +192,33 @@ def test_guard_matches_python_model():
     assert seen == {True, False}
 
 
+def test_xcd_guard_matches_python_model():
+    """auto mode on gfx942: the run-time guard is l2model.shared_bytes_exceed_l2 (W's distinct bytes, bytes per
+    program x n0 x n1, against one XCD's effective L2), with no wave test."""
+    out, _ = run_pass(lit_case("splitk_slow_xcd"))
+    remap = Remap(out)
+    target = l2model.TARGETS["hip:gfx942"]
+    seen = set()
+    for n_tiles, splits, k in itertools.product([2, 8, 64, 300], [1, 4, 8], [512, 4096, 16384]):
+        grid = (n_tiles, splits, 2)
+        trips = (k + 511) // 512
+        expect = l2model.shared_bytes_exceed_l2(target, grid, [(64 * 64 * 2 * trips, {0, 1})])
+        remap((0, 0, 1), grid, {3: k})
+        assert remap.taken == expect, (grid, k)
+        seen.add(expect)
+    assert seen == {True, False}
+
+
 def test_remarks_and_no_change_cases():
-    for name, expect in [("no_splitk_fast", "already in a fast order"), ("no_matmul_1d_grouped", "already permutes"),
+    for name, expect in [("no_splitk_fast", "already in the order the pass would choose"),
+                         ("no_matmul_1d_grouped", "already permutes"),
                          ("no_elementwise", "no heavy operand is shared"), ("no_ticket", "may communicate")]:
         text = lit_case(name)
-        out, diags = run_pass(text)
-        assert not ops(parse(out), "tt.get_num_programs"), name
-        assert any(expect in d.message for d in diags), (name, [d.message for d in diags])
+        for options in ("", "mode=on"):  # in every mode
+            out, diags = run_pass(text, options)
+            assert not ops(parse(out), "tt.get_num_programs"), (name, options)
+            assert out == run_pass(text, "mode=off")[0], (name, options)  # byte-identical
+            assert any(expect in d.message for d in diags), (name, [d.message for d in diags])
 
 
 def test_bad_mode_is_an_error():
@@ -216,7 +239,10 @@ def _compile(name, arch):
 
 @pytest.mark.parametrize("arch", ["cuda:90", "gfx942"])
 def test_real_kernels_compile_with_the_pass(arch, tmp_path):
-    expected = {"splitk_decode_slow": "remapped", "matmul_1d": "remapped", "matmul_1d_grouped": "unchanged", "matmul_1d_grouped_grid": "unchanged",
+    # splitk_decode_fast is in the order the pass would choose: unchanged, except on gfx942, where the XCD remap
+    # (W's twins on one XCD) is taken at run time where W exceeds an XCD's L2
+    expected = {"splitk_decode_slow": "remapped", "matmul_1d": "remapped", "matmul_1d_grouped": "unchanged",
+                "matmul_1d_grouped_grid": "unchanged",
                 "splitk_decode_fast": "remapped" if arch == "gfx942" else "unchanged"}
     for name, verdict in expected.items():
         with warnings.catch_warnings(record=True) as caught:
@@ -245,9 +271,11 @@ def test_l2model_mirrors_the_cpp_figures():
 
 @pytest.mark.parametrize("rows", [64, 85])  # 16 KiB (a whole number of 512-byte granules) and 21760 B (not)
 def test_concurrent_programs_use_the_occupancy_models_lds_granule(rows):
-    """P in the run-time guard (C++ L2Model) counts a program's LDS in 512-byte granules with 16 workgroup slots,
-    as occupancy.workgroups_by_lds does; the Python model (l2model, via occupancy.py) gives the same P."""
-    text = lit_case("splitk_slow")  # gfx90a, 4 warps
+    """P in the run-time guard (C++ L2Model) counts a program's LDS (the LDS model's total) in 512-byte granules
+    with 16 workgroup slots, as occupancy.workgroups_by_lds does; the Python model (l2model) gives the same P.
+    One warp per program, so that the register bound (one wave per SIMD: 4 programs per CU) leaves LDS the
+    limit."""
+    text = lit_case("splitk_slow").replace('"ttg.num-warps" = 4', '"ttg.num-warps" = 1')  # gfx90a
     first = re.search(r'\n(\s*)%\w+ = "tt.get_program_id"[^\n]*\n', text)
     alloc = (f'{first.group(1)}%lds = "ttg.local_alloc"() : () -> !ttg.memdesc<{rows}x128xf16, '
              '#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, '
@@ -256,6 +284,141 @@ def test_concurrent_programs_use_the_occupancy_models_lds_granule(rows):
     _, diags = run_pass(text)
     msg = next(d.message for d in diags if "remapped" in d.message)
     t = l2model.TARGETS["hip:gfx90a"]
-    p = t.concurrent_programs(4, rows * 128 * 2)
+    p = t.concurrent_programs(1, rows * 128 * 2)
     assert p == t.cus * min(4, occupancy.workgroups_by_lds("gfx90a", rows * 128 * 2))
-    assert f"P = {p} programs ({t.cus} CUs x {p // t.cus})" in msg, msg
+    assert f"P = {p} programs ({t.cus} CUs x {p // t.cus}" in msg, msg
+    assert t.residency(1, rows * 128 * 2)["programs_limiter"] == ("LDS" if rows == 85 else "registers")
+
+
+def test_residency_is_a_lower_bound_from_the_register_file():
+    """Registers are unknown at TTGIR: the bound is one wave per SIMD on CDNA (a wave may have all 512 VGPRs+AGPRs)
+    and two warps per SM sub-partition on the H100/H200 (255 registers a thread), never more than a real compile."""
+    for target, warps, per_cu in [("hip:gfx90a", 4, 1), ("hip:gfx90a", 8, 1), ("hip:gfx90a", 2, 2),
+                                  ("hip:gfx90a", 1, 4), ("hip:gfx942", 4, 1), ("cuda:90", 4, 2), ("cuda:90", 8, 1)]:
+        r = l2model.TARGETS[target].residency(warps, 0)
+        assert (r["programs_by_registers"], r["programs_per_cu"], r["programs_limiter"]) == (per_cu, per_cu,
+                                                                                              "registers"), target
+    # the real occupancy of a kernel at the most registers a wave may have is the bound
+    assert occupancy.occupancy("gfx90a", 4, 512, 100, 0).workgroups_per_cu == 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Real kernels: the MI210 split-K launches, the user API, the already-chosen order
+
+
+def _compile_decode(name, arch, split_k, **mfma_options):
+    """The split-K decode kernel as the MI210 measurement ran it: BLOCK_M = 32, BLOCK_N = 64, BLOCK_K = 128,
+    4 warps, unit strides constant, the rest divisible by 16 (as Triton's launcher specialises them)."""
+    import triton
+    from triton.compiler import ASTSource
+
+    from triton_mfma.compile import target
+    from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
+
+    fn, sig, cx = GRID_ORDER_KERNELS[name]
+    sig, cx = dict(sig), dict(cx, BLOCK_M=32, BLOCK_N=64, BLOCK_K=128, SPLIT_K=split_k)
+    for n in ("stride_ak", "stride_wn"):
+        sig[n], cx[n] = "constexpr", 1
+    names = list(sig)
+    attrs = {(names.index(n),): [["tt.divisibility", 16]]
+             for n in ("a_ptr", "w_ptr", "p_ptr", "M", "N", "K", "stride_am", "stride_wk", "stride_pk", "stride_pm")}
+    src = ASTSource(fn, sig, cx, attrs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if mfma_options.pop("stock", False):
+            with triton_mfma.disabled():
+                return triton.compile(src, target=target(arch))
+        with triton_mfma.enabled(**mfma_options):
+            return triton.compile(src, target=target(arch))
+
+
+def _decode_args(M, N, K):
+    return dict(M=M, N=N, K=K, stride_am=K, stride_wk=N, stride_pk=M * N, stride_pm=N)
+
+
+# The published MI210 measurement (104 CUs, 8 MB L2): M = 64 (2 M tiles), BLOCK_N = 64; M tiles fastest was 6-12%
+# faster on the three 192-workgroup launches (W = 6.3 / 9.4 / 12.6 MB), no change on the 96-workgroup one.
+MI210_LAUNCHES = [(8, 768, 4096), (8, 768, 6144), (8, 768, 8192)]
+
+
+@pytest.fixture(scope="module")
+def mi210_kernels():
+    # the default passes, as TRITON_CODEGEN_AMD=1 runs them
+    return {sk: _compile_decode("splitk_decode_slow", "gfx90a", sk) for sk in (8, 4)}
+
+
+@pytest.mark.parametrize("split_k,N,K", MI210_LAUNCHES, ids=lambda v: str(v))
+def test_mi210_split_k_launches_remap(mi210_kernels, split_k, N, K):
+    k = mi210_kernels[split_k]
+    grid = (N // 64, split_k, 2)
+    assert math.prod(grid) == 192
+    d = triton_mfma.grid_order_decision(k, grid, **_decode_args(64, N, K))
+    assert d.remaps and d.guard == "l2", str(d)
+    f = d.figures
+    # one workgroup per CU is the bound (registers unknown at TTGIR), so 192 > P = 104 ...
+    assert (f["programs_per_cu"], f["concurrent_programs"], f["total_programs"]) == (1, 104, 192)
+    assert d.bound["programs_source"] == "lower bound" and d.bound["programs_limiter"] == "registers"
+    # ... and the twins are 96 programs apart with about W streamed in between, more than 8 MiB x 0.75
+    assert f["twin_distance"] == 96 and f["threshold"] == 6 * 2**20
+    assert f["streamed_bytes"] > f["threshold"] and f["streamed_bytes"] >= N * K * 2
+    # the compiled kernel's own residency (registers + LDS) next to the bound: never below it
+    assert d.residency is not None and d.residency.programs_per_cu >= f["programs_per_cu"]
+
+
+def test_mi210_96_workgroups_is_one_wave(mi210_kernels):
+    """SPLIT_K = 4, K = 2048: 96 workgroups, W = 3.1 MB; the measurement saw no change; here all 96 fit in one
+    wave of P = 104 (the guard keeps the order)."""
+    d = triton_mfma.grid_order_decision(mi210_kernels[4], (12, 4, 2), **_decode_args(64, 768, 2048))
+    assert d.guard == "l2" and not d.remaps and not d.figures["waves"], str(d)
+    assert "all run at once" in d.reason
+
+
+def test_decision_agrees_with_the_python_model(mi210_kernels):
+    """The API executes the compiled guard; on a sweep of launches it agrees with the C++ model through
+    l2model (the same formula, fed with the kernel's figures)."""
+    k = mi210_kernels[8]
+    t = l2model.TARGETS["hip:gfx90a"]
+    seen = set()
+    for N, K, M in itertools.product([256, 768, 4096], [1024, 4096, 16384], [64, 512]):
+        grid = (N // 64, 8, M // 32)
+        d = triton_mfma.grid_order_decision(k, grid, **_decode_args(M, N, K))
+        trips = -(-K // 1024)  # the prologue's tile and (trips - 1) in the loop: trips tiles per program
+        expect = l2model.stock_order_misses(t, grid, 2, [(32 * 128 * 2 * trips, {1, 2}), (128 * 64 * 2 * trips,
+                                                                                          {0, 1})],
+                                            num_warps=4, shared_bytes=24576)
+        assert d.remaps == expect, (grid, K, str(d))
+        seen.add(expect)
+    assert seen == {True, False}
+
+
+def test_grid_order_decision_on_cuda():
+    k = _compile_decode("splitk_decode_slow", "cuda:90", 8, passes=["mfma-grid-order"])
+    big = triton_mfma.grid_order_decision(k, (128, 8, 2), **_decode_args(64, 8192, 4096))  # W = 64 MiB
+    small = triton_mfma.grid_order_decision(k, (32, 8, 2), **_decode_args(64, 2048, 2048))  # W = 8 MiB
+    one_wave = triton_mfma.grid_order_decision(k, (12, 8, 2), **_decode_args(64, 768, 8192))
+    assert big.remaps and not small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
+    assert big.figures["concurrent_programs"] == 132 * 2 and big.figures["threshold"] == 25 * 2**20
+    assert small.figures["waves"] and not small.figures["exceeds"]
+    assert not one_wave.figures["waves"]
+    assert big.residency is None or big.residency.programs_per_cu >= 2
+    assert "remaps" in str(big) and "real residency" in str(big) or big.residency is None
+    with pytest.raises(ValueError, match="needs the kernel's integer arguments"):
+        triton_mfma.grid_order_decision(k, (128, 8, 2))
+
+
+def test_grid_order_decision_without_a_remap():
+    k = _compile_decode("splitk_decode_fast", "cuda:90", 8, passes=["mfma-grid-order"])
+    d = triton_mfma.grid_order_decision(k, (2, 128, 8), **_decode_args(64, 8192, 4096))
+    assert not d.remaps and d.guard == "no remap"
+    assert "already in the order the pass would choose" in d.reason, d.reason
+
+
+@pytest.mark.parametrize("arch", ["gfx90a", "cuda:90"])
+def test_already_chosen_order_is_byte_identical_under_on(arch):
+    """splitk_decode_fast has its M tiles (W's sharing dimension) on grid axis 0: grid_order="on" leaves it as
+    stock Triton compiles it."""
+    stock = _compile_decode("splitk_decode_fast", arch, 8, stock=True)
+    on = _compile_decode("splitk_decode_fast", arch, 8, passes=["mfma-grid-order"], grid_order="on")
+    assert on.asm["ttgir"] == stock.asm["ttgir"]
+    binary = "cubin" if arch.startswith("cuda") else "hsaco"
+    assert on.asm[binary] == stock.asm[binary]
