@@ -103,6 +103,11 @@ TMFMA_EXPORT char *tmfma_target_info(void);
 /// guard's verdict: "total_programs", "streamed_bytes", "misses" (true: the
 /// stock order's twin read misses L2, the pass takes its new order). A bad
 /// request answers {"error": "..."}. NULL request: {"error": ...}.
+/// Also accepts "programs_per_cu" (override) and "xcd": {"sizes": [...],
+/// "operands": [{"bytes", "moved"}]} (multi-XCD verdict); answers
+/// "programs_by_registers", "programs_by_shared", "programs_by_slots",
+/// "programs_limiter" (P's bound, a lower bound at TTGIR) and, with "xcd",
+/// "distinct_bytes" and "exceeds" (the XCD remap pays).
 /// Malloc'ed; free with tmfma_free.
 TMFMA_EXPORT char *tmfma_l2_query(const char *request);
 

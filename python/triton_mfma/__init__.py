@@ -19,5 +19,6 @@ from .remarks import apply_warnoptions as _apply_warnoptions  # noqa: E402
 _apply_warnoptions()
 
 __all__ = ["__version__", "BridgeError", "Diagnostic", "MFMARemark", "MFMAWarning", "PipelineError", "current",
-           "disable", "disabled", "enable", "enabled", "KernelReport", "report", "export_generic", "import_generic",
+           "disable", "disabled", "enable", "enabled", "GridOrderDecision", "grid_order_decision", "KernelReport",
+           "report", "export_generic", "import_generic",
            "is_enabled", "run_pipeline", "run_pipeline_with_diagnostics"]
