@@ -364,7 +364,7 @@ def test_verification_keeps_ours_where_not_worse():
     raw = compile_ours(fn, sig, cx, "gfx942", dict(num_warps=8))
     verified = compile_ours(fn, sig, cx, "gfx942", dict(num_warps=8), verify_dot=True)
     decision = _decision(verified)
-    assert "kept, not worse" in decision, decision
+    assert "kept: not worse" in decision, decision
     assert re.search(r"LDS ops (\d+) -> (\d+)", decision) and verified.amdgcn == raw.amdgcn
     before, after = map(int, re.search(r"LDS ops (\d+) -> (\d+)", decision).groups())
     assert after < before
