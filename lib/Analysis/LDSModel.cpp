@@ -116,6 +116,13 @@ FailureOr<TargetModel> TargetModel::fromModule(ModuleOp module,
     tpw = *a;
   else if (target->starts_with("cuda"))
     tpw = 32;
+  if (!llvm::isPowerOf2_32(tpw) || tpw > 64) {
+    if (error)
+      *error = (attrname::ThreadsPerWarp + " = " + Twine(tpw) +
+                " is not modelled (a power of two up to 64)")
+                   .str();
+    return failure();
+  }
   return fromTarget(*target, tpw, error);
 }
 
@@ -417,7 +424,22 @@ FailureOr<ConvertCost>
 mlir::triton_mfma::analyzeConvert(const TargetModel &target,
                                   const GF2Layout &src, const GF2Layout &dst,
                                   unsigned bitwidth, std::string *error) {
-  (void)error; // every pair of GF(2) layouts has an answer
+  // toGF2Layout's bounds; the GF(2) solver needs both layouts' input bits
+  // in 64 columns, and the two sides must describe the same tensor.
+  if (src.getTotalInDimSizeLog2() > 32 || dst.getTotalInDimSizeLog2() > 32 ||
+      src.getTotalOutDimSizeLog2() > 30 ||
+      src.getOutDims() != dst.getOutDims()) {
+    if (error)
+      *error = "layouts outside the model (more than 2^32 hardware positions "
+               "or different tensor shapes)";
+    return failure();
+  }
+  if (bitwidth == 0 || bitwidth > 128) {
+    if (error)
+      *error = ("element width of " + Twine(bitwidth) + " bits not modelled")
+                   .str();
+    return failure();
+  }
   ConvertCost cost;
   cost.bitwidth = bitwidth;
   GF2Layout comp = minimalConversion(src, dst);
