@@ -496,7 +496,7 @@ FailureOr<GF2Layout> toGF2LayoutImpl(const Layout &layout,
         }
       ins.push_back(std::move(d));
     }
-    if (threadsPerWarp != 0 &&
+    if (threadsPerWarp != 0 && l->getKind() == LayoutKind::Linear &&
         (int64_t(1) << std::min<size_t>(ins[1].bases.size(), 62)) !=
             threadsPerWarp)
       return fail(error, "linear: " + Twine(ins[1].bases.size()) +

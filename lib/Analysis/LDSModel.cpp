@@ -476,12 +476,19 @@ FailureOr<ConvertCost> mlir::triton_mfma::analyzeConvert(
       *error = "element type without a known width";
     return failure();
   }
-  FailureOr<GF2Layout> s =
-      toGF2Layout(src, shape, target.threadsPerWarp, error);
+  // A failure names the layout (the attribute) and why.
+  auto convert = [&](const Layout &l) -> FailureOr<GF2Layout> {
+    std::string why;
+    FailureOr<GF2Layout> ll = toGF2Layout(l, shape, target.threadsPerWarp,
+                                          error ? &why : nullptr);
+    if (failed(ll) && error)
+      *error = "layout " + l.str() + ": " + why;
+    return ll;
+  };
+  FailureOr<GF2Layout> s = convert(src);
   if (failed(s))
     return failure();
-  FailureOr<GF2Layout> d =
-      toGF2Layout(dst, shape, target.threadsPerWarp, error);
+  FailureOr<GF2Layout> d = convert(dst);
   if (failed(d))
     return failure();
   return analyzeConvert(target, *s, *d, bitwidth, error);

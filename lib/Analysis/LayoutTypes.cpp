@@ -51,6 +51,86 @@ FailureOr<TensorInfo> mlir::triton_mfma::getTensorInfo(Type type,
   return info;
 }
 
+//===----------------------------------------------------------------------===//
+// Layouts in their context
+//===----------------------------------------------------------------------===//
+
+static int64_t saturatingProduct(ArrayRef<unsigned> values) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t p = 1;
+  for (unsigned v : values)
+    p = v != 0 && p > kCap / v ? kCap : p * v;
+  return p;
+}
+
+std::optional<int64_t> mlir::triton_mfma::getTotalWarps(const Layout &layout) {
+  if (auto *b = dyn_cast<BlockedLayout>(&layout))
+    return saturatingProduct(b->warpsPerCTA);
+  if (auto *m = dyn_cast<AMDMfmaLayout>(&layout))
+    return saturatingProduct(m->warpsPerCTA);
+  if (auto *n = dyn_cast<NvidiaMmaLayout>(&layout))
+    return saturatingProduct(n->warpsPerCTA);
+  // (generic_linear is not tied to the hardware: not checked.)
+  if (auto *l = dyn_cast<LinearLayout>(&layout);
+      l && l->getKind() == LayoutKind::Linear)
+    return l->bases.getInDimSize("warp");
+  if (auto *w = dyn_cast<AMDWmmaLayout>(&layout))
+    return w->ctaLayout.getInDimSize("warp");
+  if (auto *s = dyn_cast<SliceLayout>(&layout))
+    return s->parent ? getTotalWarps(*s->parent) : std::nullopt;
+  if (auto *d = dyn_cast<DotOperandLayout>(&layout))
+    return d->parent ? getTotalWarps(*d->parent) : std::nullopt;
+  return std::nullopt;
+}
+
+std::optional<int64_t> mlir::triton_mfma::getTotalLanes(const Layout &layout) {
+  if (auto *b = dyn_cast<BlockedLayout>(&layout))
+    return saturatingProduct(b->threadsPerWarp);
+  if (isa<AMDMfmaLayout>(&layout))
+    return 64;
+  if (isa<NvidiaMmaLayout>(&layout))
+    return 32;
+  if (auto *l = dyn_cast<LinearLayout>(&layout);
+      l && l->getKind() == LayoutKind::Linear)
+    return l->bases.getInDimSize("lane");
+  if (auto *s = dyn_cast<SliceLayout>(&layout))
+    return s->parent ? getTotalLanes(*s->parent) : std::nullopt;
+  if (auto *d = dyn_cast<DotOperandLayout>(&layout))
+    return d->parent ? getTotalLanes(*d->parent) : std::nullopt;
+  return std::nullopt;
+}
+
+std::string
+mlir::triton_mfma::verifyTensorLayout(const Layout &layout,
+                                      ArrayRef<int64_t> shape,
+                                      std::optional<unsigned> numWarps,
+                                      std::optional<unsigned> threadsPerWarp) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  if (layout.getRank() != shape.size()) {
+    os << "layout " << layout.str() << " has rank " << layout.getRank()
+       << ", but the tensor it is attached to has rank " << shape.size();
+    return msg;
+  }
+  if (!layout.isDistributed())
+    return "";
+  if (std::optional<int64_t> warps = getTotalWarps(layout);
+      warps && numWarps && *warps != int64_t(*numWarps)) {
+    os << "layout " << layout.str() << " has a total of " << *warps
+       << " warps per CTA, but the context requires " << *numWarps
+       << " warps per CTA";
+    return msg;
+  }
+  if (std::optional<int64_t> lanes = getTotalLanes(layout);
+      lanes && threadsPerWarp && *lanes != int64_t(*threadsPerWarp)) {
+    os << "layout " << layout.str() << " has a total of " << *lanes
+       << " threads per warp, but the context requires " << *threadsPerWarp
+       << " threads per warp";
+    return msg;
+  }
+  return "";
+}
+
 bool mlir::triton_mfma::isMemDescType(Type type) {
   auto opaque = dyn_cast_or_null<OpaqueType>(type);
   return opaque && opaque.getDialectNamespace().getValue() == "ttg" &&

@@ -22,7 +22,8 @@ pipeline:
     2^31, a dimension dropped or added);
   - memdescs: mutable dropped, alloc shape added, memory space changed;
   - scalar attributes (`value = 4 : i32`, `"ttg.num-warps"`, `axis`, ...) set
-    to interesting integers; the target string changed;
+    to interesting integers or given another integer type (si32, ui64, i128,
+    ...); the target string changed;
   - structure: an operation deleted (with everything that uses its results),
     duplicated (results renamed), two neighbouring operations swapped, a
     region emptied (no block) or its terminator removed, an operand dropped
@@ -372,6 +373,10 @@ def mut_scalar(rng: random.Random, text: str) -> str:
     if not ms:
         return text
     m = pick(rng, ms)
+    if rng.randrange(4) == 0:  # the type: signed, unsigned, wide, narrow
+        ty = pick(rng, [" : si32", " : ui32", " : i64", " : i1", " : i128", " : index",
+                        " : ui64", " : si8", " : i256"])
+        return text[:m.start(3)] + ty + text[m.end(3):]
     return text[:m.start(2)] + str(pick(rng, INTERESTING)) + text[m.end(2):]
 
 
