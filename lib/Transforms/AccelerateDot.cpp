@@ -222,8 +222,11 @@ Operation *findChainHead(Operation *tail) {
 /// Whether the first non-convert producer of `v` lies outside the innermost
 /// loop around `user` (then its LDS load is hoisted out of the loop).
 bool isLoopInvariantOperand(Value v, Operation *user) {
-  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+  while (ConvertLayoutOp cvt{v.getDefiningOp()}) {
+    if (cvt->getNumOperands() != 1)
+      break; // malformed: taken as the producer
     v = cvt.getSrc();
+  }
   Operation *loop = user->getParentOp();
   while (loop && !isAnyOp(loop, opname::For, opname::While))
     loop = loop->getParentOp();
@@ -237,8 +240,11 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
 /// Whether dimension `kDim` is the fastest-varying one of the blocked layout
 /// the operand `v` is converted from (as loaded); true when unknown.
 bool isKContiguous(Value v, unsigned kDim) {
-  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+  while (ConvertLayoutOp cvt{v.getDefiningOp()}) {
+    if (cvt->getNumOperands() != 1)
+      break; // malformed: taken as the producer
     v = cvt.getSrc();
+  }
   LayoutPtr layout = getLayout(v.getType());
   auto *blocked = dyn_cast_or_null<BlockedLayout>(layout.get());
   return !blocked || blocked->order.empty() || blocked->order[0] == kDim;
@@ -376,6 +382,10 @@ struct MFMAAccelerateDot final
     assert((rank == 2 || rank == 3) && "declined before analysis");
     if (failed(checkDotShapes(op, site.aTy, site.bTy, cTy, site.resTy)))
       return failure();
+    for (RankedTensorType t : {site.aTy, site.bTy, cTy, site.resTy})
+      if (!t.getElementType().isIntOrFloat())
+        return op->emitError() << opname::Dot << " on " << t.getElementType()
+                               << " elements (integers and floats only)";
     auto *blocked = dyn_cast<BlockedLayout>(site.resultLayout.get());
     if (!blocked || blocked->getRank() != rank)
       return op->emitError() << "the blocked layout of the " << opname::Dot

@@ -19,7 +19,8 @@ pipeline:
     the mnemonic swapped for another kind, or the layout replaced by another
     layout of the corpus;
   - shapes: a tensor / memdesc shape changed everywhere it occurs (0, 1, 3,
-    2^31, a dimension dropped or added);
+    2^31, dynamic, a dimension dropped or added), or its element type (f64,
+    i128, index, complex, vector, pointer, ...);
   - memdescs: mutable dropped, alloc shape added, memory space changed;
   - scalar attributes (`value = 4 : i32`, `"ttg.num-warps"`, `axis`, ...) set
     to interesting integers or given another integer type (si32, ui64, i128,
@@ -27,7 +28,9 @@ pipeline:
   - structure: an operation deleted (with everything that uses its results),
     duplicated (results renamed), two neighbouring operations swapped, a
     region emptied (no block) or its terminator removed, an operand dropped
-    or added (types kept in step), a block argument added;
+    or added (types kept in step), a block argument added, an operation
+    renamed to another known one (tt.dot, scf.for, ttg.convert_layout, ...),
+    properties or module attributes dropped;
   - truncation at a random point.
 
 Each pipeline gets a batch of inputs in one mfma-opt process
@@ -314,10 +317,18 @@ def mut_shape(rng: random.Random, text: str) -> str:
         return text
     m = pick(rng, ms)
     dims = m.group(2)[:-1].split("x")
-    op = rng.randrange(4)
+    op = rng.randrange(5)
+    if op == 4:  # the element type, everywhere this shape has it
+        m2 = re.compile(re.escape(m.group(0)) + r"([a-z0-9A-Z]+)").search(text, m.start())
+        if not m2:
+            return text
+        new_ty = pick(rng, ["f16", "f32", "bf16", "f64", "i1", "i8", "i32", "i64", "i128",
+                            "index", "f8E4M3FN", "f8E5M2", "tf32", "complex<f32>",
+                            "vector<2xf32>", "!tt.ptr<f16>", "none"])
+        return text.replace(m2.group(0), m.group(0) + new_ty)
     if op == 0:
         dims[rng.randrange(len(dims))] = str(pick(rng, [0, 1, 2, 3, 6, 4096, 65536,
-                                                         2147483648, 4294967296]))
+                                                         2147483648, 4294967296, "?"]))
     elif op == 1 and len(dims) > 1:
         del dims[rng.randrange(len(dims))]
     elif op == 2:
@@ -580,10 +591,67 @@ def mut_block_args(rng: random.Random, lines: list[str]) -> list[str]:
     return lines
 
 
+OP_NAMES = ["tt.load", "tt.store", "tt.dot", "tt.dot_scaled", "tt.reduce", "tt.splat",
+            "tt.broadcast", "tt.expand_dims", "tt.addptr", "tt.make_range", "tt.get_program_id",
+            "tt.get_num_programs", "tt.func", "tt.call", "tt.return", "tt.atomic_rmw",
+            "scf.for", "scf.if", "scf.while", "scf.yield", "scf.condition", "arith.constant",
+            "arith.addi", "arith.muli", "arith.cmpi", "arith.select", "ttg.convert_layout",
+            "ttg.local_alloc", "ttg.local_load", "ttg.local_store", "ttg.local_dealloc",
+            "ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.barrier",
+            "ttg.async_copy_global_to_local", "ttng.warp_group_dot", "amdg.buffer_load",
+            "amdg.in_thread_transpose", "tt.trans", "tt.reshape"]
+
+
+def mut_rename_op(rng: random.Random, lines: list[str]) -> list[str]:
+    """Another operation name: the passes meet known names with unexpected
+    operands, results, regions and properties."""
+    spans = op_spans(lines)
+    if not spans:
+        return lines
+    a, _ = pick(rng, spans)
+    lines = list(lines)
+    lines[a] = re.sub(r'"[\w.]+"\(', '"' + pick(rng, OP_NAMES) + '"(', lines[a], count=1)
+    return lines
+
+
+PROPS = re.compile(r"<\{(.*?)\}> :")
+
+
+def mut_properties(rng: random.Random, lines: list[str]) -> list[str]:
+    """Drops an operation's properties, or one of them; or drops a module
+    attribute."""
+    lines = list(lines)
+    if rng.randrange(4) == 0:
+        mods = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("module attributes")]
+        if mods:
+            i = pick(rng, mods)
+            m = re.search(r"\{(.*)\}", lines[i])
+            if m:
+                attrs = split_top(m.group(1))
+                if attrs:
+                    del attrs[rng.randrange(len(attrs))]
+                lines[i] = lines[i][:m.start(1)] + ", ".join(attrs) + lines[i][m.end(1):]
+            return lines
+    cands = [i for i, ln in enumerate(lines) if PROPS.search(ln)]
+    if not cands:
+        return lines
+    i = pick(rng, cands)
+    m = PROPS.search(lines[i])
+    if rng.randrange(2):
+        lines[i] = lines[i][:m.start()] + ":" + lines[i][m.end():]
+    else:
+        entries = split_top(m.group(1))
+        if entries:
+            del entries[rng.randrange(len(entries))]
+        lines[i] = lines[i][:m.start(1)] + ", ".join(entries) + lines[i][m.end(1):]
+    return lines
+
+
 def structural(rng: random.Random, text: str) -> str:
     lines = text.splitlines()
     fn = pick(rng, [mut_delete_op, mut_delete_op, mut_duplicate_op, mut_swap_ops, mut_region,
-                    mut_region, mut_operands, mut_operands, mut_block_args])
+                    mut_region, mut_operands, mut_operands, mut_block_args, mut_rename_op,
+                    mut_rename_op, mut_properties, mut_properties])
     return "\n".join(fn(rng, lines)) + "\n"
 
 
