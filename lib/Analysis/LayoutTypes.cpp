@@ -44,9 +44,14 @@ FailureOr<TensorInfo> mlir::triton_mfma::getTensorInfo(Type type,
   info.elementType = tensor.getElementType();
   info.encoding = tensor.getEncoding();
   if (isTTGAttr(info.encoding)) {
-    info.layout = parseLayout(info.encoding, error);
-    if (!info.layout)
+    std::string why;
+    info.layout = parseLayout(info.encoding, error ? &why : nullptr);
+    if (!info.layout) {
+      if (error) // names the attribute, then what is wrong with it
+        *error = "cannot parse layout " + getTTGAttrText(info.encoding) +
+                 ": " + why;
       return failure();
+    }
   }
   return info;
 }
