@@ -308,7 +308,7 @@ struct MFMASplitEpilogueCvt final
     unsigned numWarps = lookupNumWarps(module).value_or(4);
     if (!llvm::isPowerOf2_32(numWarps) || numWarps > 64) {
       module.emitRemark() << "mfma-split-epilogue-cvt: " << attrname::NumWarps
-                          << " = " << numWarps
+                          << " = " << module->getAttr(attrname::NumWarps)
                           << " is not modelled (a power of two up to 64); IR "
                              "unchanged";
       outcome.unchanged("num-warps not modelled");
