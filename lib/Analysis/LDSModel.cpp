@@ -344,7 +344,11 @@ int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
           break; // a fixed point (or an unfilled zero column)
         currD = nextD;
         currI = nextI;
-      } while (flat(currD, currI) != flat(d, i));
+        // Back at the start: the cycle is closed. (A map that is not a
+        // permutation, from layouts with repeated or combined bases, can
+        // lead into a cycle that avoids the start: stop there too.)
+      } while (flat(currD, currI) != flat(d, i) &&
+               !visited[flat(currD, currI)]);
     }
   return count;
 }

@@ -1,15 +1,27 @@
 #!/usr/bin/env python3
 """Seeded, deterministic fuzzer of mfma-opt: every pass, mutated lit inputs.
 
-    python test/fuzz/mfma_fuzz.py                  # 1,000 inputs, seed 0 (what CI runs)
-    python test/fuzz/mfma_fuzz.py --runs 20000     # soak
+    python test/fuzz/mfma_fuzz.py                  # 2,000 inputs, seed 0 (what CI runs, through
+                                                   # test/python/test_fuzz.py)
+    python test/fuzz/mfma_fuzz.py --runs 20000     # soak (bench/results/fuzz_soak.txt)
     python test/fuzz/mfma_fuzz.py --seed 7 --runs 5000 --jobs 2 --save-dir /tmp/crashes
+    python test/fuzz/mfma_fuzz.py --dump 123       # print input 123 (and its pipeline)
 
-Seeds are the chunks of test/lit/*.mlir (split at `// -----`) and the whole
-modules of test/lit/Inputs/*.mlir. Input i is built by its own
-`random.Random(f"{seed}:{i}")` (so a run is the same whatever the batching or
-the number of workers): a seed chunk, one to three mutations, and a pass
-pipeline:
+TMFMA_FUZZ_RUNS / TMFMA_FUZZ_SEED set the defaults of --runs / --seed (the
+pytest test reads them too). mfma-opt is found as test/lit/lit.cfg.py finds
+it: $MFMA_OPT, this tree's python/triton_mfma/_native/mfma-opt, the installed
+package's.
+
+Input i is built by its own `random.Random(f"{seed}:{i}")` (so a run is the
+same whatever the batching or the number of workers). One input in five is
+generated: a kernel converting a tensor of a random shape and element type
+between two random valid layouts (blocked, linear, slice, amd_mfma, dot_op;
+warps, lanes and orders random but consistent with the module), reducing it
+along an axis and holding a shared buffer, for the LDS model, the splitter
+and the layout printer (a third of those then get a layout mutation). The
+others mutate a seed: the chunks of test/lit/*.mlir (split at `// -----`) and
+the whole modules of test/lit/Inputs/*.mlir, with one to three mutations and
+a pass pipeline:
 
   - layout fields: one `#ttg.*` layout text of the module is rewritten and
     replaced everywhere it occurs (so types stay consistent and the input
@@ -33,11 +45,14 @@ pipeline:
     properties or module attributes dropped;
   - truncation at a random point.
 
-Each pipeline gets a batch of inputs in one mfma-opt process
-(`-split-input-file`, output discarded), with a timeout and an address-space
-limit (runaway allocation becomes a crash, not a hung machine). A batch that
-dies by a signal or times out is re-run one input at a time to name the
-culprits. A signal (negative return code), an LLVM crash banner
+The pipelines: each pass alone (with its options at typical values), and all
+of them in a row; one input in ten gets instead a pipeline whose options are
+at or past their limits (lds-limit=-1, group-size=0, kpack=7, ...). Inputs of
+one pipeline go in batches through one mfma-opt process each
+(`-split-input-file`, output discarded), two processes at a time, with a
+timeout and an address-space limit (runaway allocation becomes a crash, not a
+hung machine). A batch that dies by a signal or times out is re-run one input
+at a time to name the culprits. A signal (negative return code), an LLVM crash banner
 ("PLEASE submit a bug report", "Assertion", "UNREACHABLE") or a timeout is a
 failure; exit status 0 or 1 (diagnostics) is fine.
 
@@ -80,6 +95,24 @@ PIPELINES = [
     "mfma-grid-order{mode=on group-size=4}",
     "mfma-accelerate-dot,mfma-stream-pipeline,mfma-grid-order,mfma-split-epilogue-cvt,mfma-lds-usage,"
     "mfma-print-layouts",
+]
+
+# Option values at and past their limits (each an error or a decision, never a
+# crash).
+ODD_PIPELINES = [
+    "mfma-split-epilogue-cvt{lds-limit=-1}",
+    "mfma-split-epilogue-cvt{lds-limit=1 max-steps=0}",
+    "mfma-split-epilogue-cvt{lds-limit=9223372036854775807 max-steps=4294967295}",
+    "mfma-stream-pipeline{num-stages=0}",
+    "mfma-stream-pipeline{num-stages=4294967295}",
+    "mfma-grid-order{mode=on group-size=0}",
+    "mfma-grid-order{mode=on group-size=4294967295 num-xcds=0 num-cus=0}",
+    "mfma-grid-order{mode=on num-xcds=4294967295 num-cus=1 l2-bytes=-1}",
+    "mfma-grid-order{l2-bytes=1 l2-effective-percent=4294967295 default-trip-count=0}",
+    "mfma-grid-order{mode=maybe}",
+    "mfma-accelerate-dot{kpack=7}",
+    "mfma-accelerate-dot{matrix-instr-nonkdim=4294967295}",
+    "mfma-print-layouts{round-trip-only=false},mfma-lds-usage{annotate=true},mfma-print-layouts",
 ]
 
 INTERESTING = [0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 32, 33, 63, 64, 65, 128, 1024, 4096, 65536,
@@ -662,6 +695,147 @@ def truncate(rng: random.Random, text: str) -> str:
 
 
 # --------------------------------------------------------------------------
+# Generated modules: valid layouts Triton could produce, in unusual shapes
+# --------------------------------------------------------------------------
+
+def _split_pow2(rng: random.Random, total: int, rank: int) -> list[int]:
+    """`total` (a power of two) as a product of `rank` random powers of two."""
+    out = [1] * rank
+    while total > 1:
+        out[rng.randrange(rank)] *= 2
+        total //= 2
+    return out
+
+
+def _list(xs) -> str:
+    return "[" + ", ".join(str(x) for x in xs) + "]"
+
+
+def gen_blocked(rng: random.Random, rank: int, threads: int, warps: int) -> str:
+    order = list(range(rank))
+    rng.shuffle(order)
+    spt = [pick(rng, [1, 1, 2, 4, 8]) for _ in range(rank)]
+    return (f"#ttg.blocked<{{sizePerThread = {_list(spt)}, threadsPerWarp = "
+            f"{_list(_split_pow2(rng, threads, rank))}, warpsPerCTA = "
+            f"{_list(_split_pow2(rng, warps, rank))}, order = {_list(order)}}}>")
+
+
+def gen_linear(rng: random.Random, shape: list[int], threads: int, warps: int) -> str:
+    """A surjective linear layout onto `shape`: every output bit is some basis
+    (in random order), the other bases zero or combinations."""
+    rank = len(shape)
+    bits = [(d, 1 << b) for d in range(rank) for b in range(shape[d].bit_length() - 1)]
+    rng.shuffle(bits)
+    n_lane, n_warp = threads.bit_length() - 1, warps.bit_length() - 1
+    n_reg = max(0, len(bits) - n_lane - n_warp) + rng.randrange(3)
+    bases = []
+    for i in range(n_reg + n_lane + n_warp):
+        v = [0] * rank
+        if i < len(bits):
+            d, x = bits[i]
+            v[d] = x
+        elif bits and rng.randrange(2):
+            for d, x in rng.sample(bits, min(len(bits), rng.randrange(1, 3))):
+                v[d] ^= x
+        bases.append(v)
+    rng.shuffle(bases)
+    regs, lanes, wps = bases[:n_reg], bases[n_reg:n_reg + n_lane], bases[n_reg + n_lane:]
+
+    def fmt(bs):
+        return "[" + ", ".join(_list(b) for b in bs) + "]"
+
+    return (f"#ttg.linear<{{register = {fmt(regs)}, lane = {fmt(lanes)}, warp = {fmt(wps)}, "
+            f"block = []}}>")
+
+
+def gen_mfma(rng: random.Random, warps: int) -> str:
+    m = pick(rng, [32, 16])
+    version = pick(rng, [2, 3, 4])
+    k = {32: 8, 16: 16}[m] * (2 if version == 4 else 1)
+    tiles = ", tilesPerWarp = [2, 2]" if rng.randrange(5) == 0 else ""
+    return (f"#ttg.amd_mfma<{{version = {version}, warpsPerCTA = {_list(_split_pow2(rng, warps, 2))}, "
+            f"instrShape = [{m}, {m}, {k}], isTransposed = {pick(rng, ['true', 'false'])}{tiles}}}>")
+
+
+def gen_layout(rng: random.Random, shape: list[int], threads: int, warps: int) -> str:
+    rank = len(shape)
+    kinds = ["blocked", "blocked", "linear", "slice"]
+    if rank == 2 and threads == 64:
+        kinds += ["mfma", "mfma", "dot"]
+    kind = pick(rng, kinds)
+    if kind == "linear":
+        return gen_linear(rng, shape, threads, warps)
+    if kind == "slice":
+        dim = rng.randrange(rank + 1)
+        return f"#ttg.slice<{{dim = {dim}, parent = {gen_blocked(rng, rank + 1, threads, warps)}}}>"
+    if kind == "mfma":
+        return gen_mfma(rng, warps)
+    if kind == "dot":
+        return (f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {gen_mfma(rng, warps)}, "
+                f"kWidth = {pick(rng, [4, 8, 16])}}}>")
+    return gen_blocked(rng, rank, threads, warps)
+
+
+REDUCE = """    %r = "tt.reduce"(%a) <{{axis = {axis} : i32}}> ({{
+    ^bb1(%x: {elem}, %y: {elem}):
+      %s = "arith.addf"(%x, %y) <{{fastmath = #arith.fastmath<none>}}> : ({elem}, {elem}) -> {elem}
+      "tt.reduce.return"(%s) : ({elem}) -> ()
+    }}) : ({t_src}) -> {t_red}"""
+
+MODULE = """module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, \
+ttg.target = "{target}", "ttg.threads-per-warp" = {threads} : i32}} {{
+  "tt.func"() <{{function_type = ({t_src}) -> (), sym_name = "generated", sym_visibility = "public"}}> ({{
+  ^bb0(%a: {t_src}):
+{body}
+    "tt.return"() : () -> ()
+  }}) : () -> ()
+}}
+"""
+
+
+def generate_module(rng: random.Random) -> str:
+    """A kernel converting a tensor between two generated layouts, reducing it
+    along an axis, and holding a shared buffer: what the LDS model computes
+    on, with layouts no lit test has."""
+    hip = rng.randrange(4) != 0
+    threads = 64 if hip else 32
+    warps = pick(rng, [1, 2, 4, 8, 16])
+    rank = pick(rng, [1, 2, 2, 2, 3])
+    shape = [pick(rng, [1, 2, 4, 16, 32, 64, 128, 256]) for _ in range(rank)]
+    while rank > 1 and shape[0] * shape[-1] > 65536:
+        shape[0] //= 2
+    elem = pick(rng, ["f16", "f32", "bf16", "i8", "i1", "f64", "f8E4M3FN"])
+    src, dst = (gen_layout(rng, shape, threads, warps) for _ in range(2))
+    dims = "x".join(str(d) for d in shape)
+    t_src, t_dst = f"tensor<{dims}x{elem}, {src}>", f"tensor<{dims}x{elem}, {dst}>"
+    target = pick(rng, ["hip:gfx90a", "hip:gfx942", "hip:gfx950"]) if hip else "cuda:90"
+    body = [f'    %c = "ttg.convert_layout"(%a) : ({t_src}) -> {t_dst}']
+    axis = rng.randrange(rank)
+    if rank > 1 and rng.randrange(2) and elem in ("f16", "f32", "bf16"):
+        red_shape = "x".join(str(d) for i, d in enumerate(shape) if i != axis)
+        t_red = f"tensor<{red_shape}x{elem}, #ttg.slice<{{dim = {axis}, parent = {src}}}>>"
+        body.append(REDUCE.format(axis=axis, elem=elem, t_src=t_src, t_red=t_red))
+    if rng.randrange(2):
+        order = list(range(rank))
+        rng.shuffle(order)
+        md = (f"!ttg.memdesc<{pick(rng, ['', '2x'])}{dims}x{elem}, #ttg.swizzled_shared<{{vec = "
+              f"{pick(rng, [1, 4, 8])}, perPhase = {pick(rng, [1, 2])}, maxPhase = {pick(rng, [1, 8])}, "
+              f"order = {_list(order)}}}>, #ttg.shared_memory, mutable>")
+        body.insert(0, f'    %buf = "ttg.local_alloc"() : () -> {md}')
+        body.append(f'    "ttg.local_dealloc"(%buf) : ({md}) -> ()')
+    return MODULE.format(warps=warps, target=target, threads=threads, t_src=t_src,
+                         body="\n".join(body))
+
+
+GENERATED_PIPELINES = [
+    "mfma-lds-usage{annotate=true}",
+    "mfma-print-layouts",
+    "mfma-split-epilogue-cvt{lds-limit=1024}",
+    "mfma-split-epilogue-cvt{lds-limit=256 max-steps=3}",
+]
+
+
+# --------------------------------------------------------------------------
 # Inputs
 # --------------------------------------------------------------------------
 
@@ -674,6 +848,12 @@ class Case:
 
 def make_case(seed: int, index: int, seeds: list[str], corpus: list[str]) -> Case:
     rng = random.Random(f"{seed}:{index}")
+    if rng.randrange(5) == 0:
+        # Generated: valid layouts in unusual combinations, sometimes mutated.
+        text = generate_module(rng)
+        if rng.randrange(3) == 0:
+            text = mut_layout(rng, text, corpus)
+        return Case(index, pick(rng, GENERATED_PIPELINES), text)
     text = pick(rng, seeds)
     for _ in range(rng.choice([1, 1, 1, 2, 2, 3])):
         r = rng.randrange(100)
@@ -691,7 +871,8 @@ def make_case(seed: int, index: int, seeds: list[str], corpus: list[str]) -> Cas
             text = truncate(rng, text)
     # `// -----` inside an input would split it.
     text = text.replace("// -----", "//")
-    return Case(index, pick(rng, PIPELINES), text)
+    pipeline = pick(rng, ODD_PIPELINES) if rng.randrange(10) == 0 else pick(rng, PIPELINES)
+    return Case(index, pipeline, text)
 
 
 # --------------------------------------------------------------------------
@@ -768,6 +949,7 @@ class Report:
     seconds: float
     failures: list[Failure]
     processes: int
+    per_pass: dict[str, int]  # inputs whose pipeline runs each pass
 
     @property
     def signals(self) -> int:
@@ -782,7 +964,7 @@ class Report:
                 f"{self.seconds:.1f} s ({self.processes} mfma-opt batches)")
 
 
-def fuzz(runs: int = 1000, seed: int = 0, jobs: int = 2, batch: int = 25, timeout: float = 20.0,
+def fuzz(runs: int = 2000, seed: int = 0, jobs: int = 2, batch: int = 25, timeout: float = 20.0,
          mem_mb: int = 4096, start: int = 0, mfma_opt: str | None = None,
          progress: bool = False) -> Report:
     mfma_opt = mfma_opt or find_mfma_opt()
@@ -806,12 +988,16 @@ def fuzz(runs: int = 1000, seed: int = 0, jobs: int = 2, batch: int = 25, timeou
                 print(f"  {done}/{len(batches)} batches, {len(failures)} failures, "
                       f"{time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
     failures.sort(key=lambda f: f.case.index)
-    return Report(runs, time.monotonic() - t0, failures, len(batches))
+    per_pass: dict[str, int] = {}
+    for c in cases:
+        for name in set(re.findall(r"mfma-[a-z-]+", c.pipeline)):
+            per_pass[name] = per_pass.get(name, 0) + 1
+    return Report(runs, time.monotonic() - t0, failures, len(batches), per_pass)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--runs", type=int, default=int(os.environ.get("TMFMA_FUZZ_RUNS", 1000)))
+    ap.add_argument("--runs", type=int, default=int(os.environ.get("TMFMA_FUZZ_RUNS", 2000)))
     ap.add_argument("--seed", type=int, default=int(os.environ.get("TMFMA_FUZZ_SEED", 0)))
     ap.add_argument("--start", type=int, default=0, help="index of the first input")
     ap.add_argument("--jobs", type=int, default=2)
@@ -837,6 +1023,7 @@ def main(argv=None) -> int:
             (d / f"{f.kind}-{f.case.index}.mlir").write_text(
                 f"// pipeline: builtin.module({f.case.pipeline})\n{f.case.text}")
     print(rep.summary())
+    print("inputs per pass: " + ", ".join(f"{k} {v}" for k, v in sorted(rep.per_pass.items())))
     return 1 if rep.failures else 0
 
 
