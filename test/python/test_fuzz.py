@@ -8,10 +8,11 @@ docstring) and sends each through mfma-opt in a subprocess with a timeout, every
 in 2-4 s.
 
 Soak: `python test/fuzz/mfma_fuzz.py --runs 20000` (or TMFMA_FUZZ_RUNS=20000 for this test).
-Recorded in bench/results/fuzz_soak.txt: 20,000 inputs, 0 signals, 0 timeouts, 18.5 s.
+Recorded in bench/results/fuzz_soak.txt: 20,000 inputs (seed 0), 0 signals, 0 timeouts, 17.7 s.
 """
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +21,11 @@ PASSES = ["mfma-print-layouts", "mfma-lds-usage", "mfma-split-epilogue-cvt", "mf
 
 
 def _driver():
+    if "mfma_fuzz" in sys.modules:
+        return sys.modules["mfma_fuzz"]
     spec = importlib.util.spec_from_file_location("mfma_fuzz", ROOT / "test" / "fuzz" / "mfma_fuzz.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules["mfma_fuzz"] = module  # (dataclasses look their module up there)
     spec.loader.exec_module(module)
     return module
 
