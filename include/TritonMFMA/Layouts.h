@@ -457,6 +457,9 @@ RankedTensorType getTensorTypeWithLayout(RankedTensorType type,
 /// The `!ttg.memdesc<...>` OpaqueType for `info` (as Triton prints it).
 Type getMemDescType(MLIRContext *ctx, const MemDescInfo &info);
 
+/// "[a, b, c]": a list of a layout's field as Triton prints it (messages).
+std::string formatList(ArrayRef<unsigned> values);
+
 /// Warps per CTA a distributed layout spans (blocked, amd_mfma, nvidia_mma:
 /// the product of warpsPerCTA; linear, amd_wmma: 2^#warp bases; slice and
 /// dot_op: their parent's); nullopt for other kinds (generic_linear, which

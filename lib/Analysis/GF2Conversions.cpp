@@ -145,14 +145,6 @@ FailureOr<GF2Layout> fail(std::string *error, const Twine &msg) {
   return failure();
 }
 
-std::string listText(ArrayRef<unsigned> values) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(values, os);
-  os << "]";
-  return s;
-}
-
 /// Adds log2 of each entry to `bits`; fails unless every entry is a power of
 /// two.
 LogicalResult addPow2Bits(ArrayRef<unsigned> values, StringRef what,
@@ -160,7 +152,7 @@ LogicalResult addPow2Bits(ArrayRef<unsigned> values, StringRef what,
   for (unsigned v : values) {
     if (!llvm::isPowerOf2_32(v)) {
       if (error)
-        *error = (what + " must be powers of two, got " + listText(values))
+        *error = (what + " must be powers of two, got " + formatList(values))
                      .str();
       return failure();
     }
@@ -193,7 +185,7 @@ LogicalResult checkMfma(const AMDMfmaLayout &l, unsigned threadsPerWarp,
   if (!l.tilesPerWarp.empty() && l.tilesPerWarp.size() != 2 &&
       l.tilesPerWarp.size() != 3)
     return failWith("tilesPerWarp must have 2 or 3 entries, got " +
-                    listText(l.tilesPerWarp));
+                    formatList(l.tilesPerWarp));
   int warpBits = 0, tileBits = 0;
   if (failed(addPow2Bits(l.warpsPerCTA, "warpsPerCTA", warpBits, &why)) ||
       failed(addPow2Bits(ArrayRef<unsigned>(l.tilesPerWarp).take_front(2),
@@ -217,7 +209,7 @@ FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
   SmallVector<bool> seen(rank, false);
   for (unsigned d : l.order) {
     if (d >= rank || seen[d])
-      return fail(error, "blocked: order " + listText(l.order) +
+      return fail(error, "blocked: order " + formatList(l.order) +
                              " is not a permutation");
     seen[d] = true;
   }
@@ -233,7 +225,7 @@ FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
     return fail(error, "blocked: the CTA tile is larger than 2^" +
                            Twine(kMaxTileBits) + " elements");
   if (threadsPerWarp != 0 && (int64_t(1) << laneBits) != threadsPerWarp)
-    return fail(error, "blocked: threadsPerWarp " + listText(l.threadsPerWarp) +
+    return fail(error, "blocked: threadsPerWarp " + formatList(l.threadsPerWarp) +
                            " has " + Twine(int64_t(1) << laneBits) +
                            " threads, the module's warps " +
                            Twine(threadsPerWarp));

@@ -26,14 +26,6 @@ namespace {
 /// tensor to one dimension of 2 per bit, so ranks reach the 20s).
 constexpr size_t kMaxRank = 32;
 
-std::string listText(ArrayRef<unsigned> values) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(values, os);
-  os << "]";
-  return s;
-}
-
 /// "" if `order` is a permutation of 0..rank-1, else the message.
 std::string checkOrder(StringRef field, StringRef what,
                        ArrayRef<unsigned> order) {
@@ -41,7 +33,7 @@ std::string checkOrder(StringRef field, StringRef what,
   for (unsigned d : order) {
     if (d >= order.size() || seen[d])
       return (field + " of " + what + " must be a permutation of 0.." +
-              Twine(int64_t(order.size()) - 1) + ", got " + listText(order))
+              Twine(int64_t(order.size()) - 1) + ", got " + formatList(order))
           .str();
     seen[d] = true;
   }
@@ -54,7 +46,7 @@ std::string checkPowersOfTwo(StringRef field, StringRef what,
   for (unsigned v : values)
     if (!llvm::isPowerOf2_32(v))
       return (field + " of " + what + " must be powers of two, got " +
-              listText(values))
+              formatList(values))
           .str();
   return "";
 }
@@ -65,7 +57,7 @@ std::string checkPositive(StringRef field, StringRef what,
   for (unsigned v : values)
     if (v == 0)
       return (field + " of " + what + " must be positive, got " +
-              listText(values))
+              formatList(values))
           .str();
   return "";
 }
@@ -368,7 +360,7 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
           mn != std::make_pair(64u, 4u) && mn != std::make_pair(4u, 64u))
         return failAt(dict.pos, "instrShape of #ttg.amd_mfma must have (M, N) "
                                 "(32, 32), (16, 16), (64, 4) or (4, 64), got " +
-                                    listText(l->instrShape));
+                                    formatList(l->instrShape));
     }
     if (std::string e = firstError(
             {checkRank(what, l->warpsPerCTA.size()),

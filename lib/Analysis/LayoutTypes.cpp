@@ -16,6 +16,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <cstring>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::triton_mfma;
@@ -68,41 +69,40 @@ static int64_t saturatingProduct(ArrayRef<unsigned> values) {
   return p;
 }
 
-std::optional<int64_t> mlir::triton_mfma::getTotalWarps(const Layout &layout) {
+namespace {
+enum class Span { Warps, Lanes };
+} // namespace
+
+/// The warps or the lanes a distributed layout spans (see Layouts.h).
+static std::optional<int64_t> getSpan(const Layout &layout, Span span) {
+  bool warps = span == Span::Warps;
   if (auto *b = dyn_cast<BlockedLayout>(&layout))
-    return saturatingProduct(b->warpsPerCTA);
+    return saturatingProduct(warps ? b->warpsPerCTA : b->threadsPerWarp);
   if (auto *m = dyn_cast<AMDMfmaLayout>(&layout))
-    return saturatingProduct(m->warpsPerCTA);
+    return warps ? saturatingProduct(m->warpsPerCTA) : 64;
   if (auto *n = dyn_cast<NvidiaMmaLayout>(&layout))
-    return saturatingProduct(n->warpsPerCTA);
+    return warps ? saturatingProduct(n->warpsPerCTA) : 32;
   // (generic_linear is not tied to the hardware: not checked.)
   if (auto *l = dyn_cast<LinearLayout>(&layout);
       l && l->getKind() == LayoutKind::Linear)
-    return l->bases.getInDimSize("warp");
+    return l->bases.getInDimSize(warps ? "warp" : "lane");
   if (auto *w = dyn_cast<AMDWmmaLayout>(&layout))
-    return w->ctaLayout.getInDimSize("warp");
+    return warps ? std::optional<int64_t>(w->ctaLayout.getInDimSize("warp"))
+                 : std::nullopt;
+  const Layout *parent = nullptr;
   if (auto *s = dyn_cast<SliceLayout>(&layout))
-    return s->parent ? getTotalWarps(*s->parent) : std::nullopt;
-  if (auto *d = dyn_cast<DotOperandLayout>(&layout))
-    return d->parent ? getTotalWarps(*d->parent) : std::nullopt;
-  return std::nullopt;
+    parent = s->parent.get();
+  else if (auto *d = dyn_cast<DotOperandLayout>(&layout))
+    parent = d->parent.get();
+  return parent ? getSpan(*parent, span) : std::nullopt;
+}
+
+std::optional<int64_t> mlir::triton_mfma::getTotalWarps(const Layout &layout) {
+  return getSpan(layout, Span::Warps);
 }
 
 std::optional<int64_t> mlir::triton_mfma::getTotalLanes(const Layout &layout) {
-  if (auto *b = dyn_cast<BlockedLayout>(&layout))
-    return saturatingProduct(b->threadsPerWarp);
-  if (isa<AMDMfmaLayout>(&layout))
-    return 64;
-  if (isa<NvidiaMmaLayout>(&layout))
-    return 32;
-  if (auto *l = dyn_cast<LinearLayout>(&layout);
-      l && l->getKind() == LayoutKind::Linear)
-    return l->bases.getInDimSize("lane");
-  if (auto *s = dyn_cast<SliceLayout>(&layout))
-    return s->parent ? getTotalLanes(*s->parent) : std::nullopt;
-  if (auto *d = dyn_cast<DotOperandLayout>(&layout))
-    return d->parent ? getTotalLanes(*d->parent) : std::nullopt;
-  return std::nullopt;
+  return getSpan(layout, Span::Lanes);
 }
 
 std::string
@@ -119,19 +119,17 @@ mlir::triton_mfma::verifyTensorLayout(const Layout &layout,
   }
   if (!layout.isDistributed())
     return "";
-  if (std::optional<int64_t> warps = getTotalWarps(layout);
-      warps && numWarps && *warps != int64_t(*numWarps)) {
-    os << "layout " << layout.str() << " has a total of " << *warps
-       << " warps per CTA, but the context requires " << *numWarps
-       << " warps per CTA";
-    return msg;
-  }
-  if (std::optional<int64_t> lanes = getTotalLanes(layout);
-      lanes && threadsPerWarp && *lanes != int64_t(*threadsPerWarp)) {
-    os << "layout " << layout.str() << " has a total of " << *lanes
-       << " threads per warp, but the context requires " << *threadsPerWarp
-       << " threads per warp";
-    return msg;
+  // Triton's words: "has a total of 8 warps per CTA, but the context
+  // requires 4 warps per CTA".
+  for (auto [span, want, unit] :
+       {std::make_tuple(Span::Warps, numWarps, "warps per CTA"),
+        std::make_tuple(Span::Lanes, threadsPerWarp, "threads per warp")}) {
+    std::optional<int64_t> have = getSpan(layout, span);
+    if (have && want && *have != int64_t(*want)) {
+      os << "layout " << layout.str() << " has a total of " << *have << " "
+         << unit << ", but the context requires " << *want << " " << unit;
+      return msg;
+    }
   }
   return "";
 }
