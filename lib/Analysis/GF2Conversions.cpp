@@ -147,13 +147,13 @@ FailureOr<GF2Layout> fail(std::string *error, const Twine &msg) {
 
 /// Adds log2 of each entry to `bits`; fails unless every entry is a power of
 /// two.
-LogicalResult addPow2Bits(ArrayRef<unsigned> values, StringRef what,
-                          int &bits, std::string *error) {
+LogicalResult addPow2Bits(ArrayRef<unsigned> values, StringRef what, int &bits,
+                          std::string *error) {
   for (unsigned v : values) {
     if (!llvm::isPowerOf2_32(v)) {
       if (error)
-        *error = (what + " must be powers of two, got " + formatList(values))
-                     .str();
+        *error =
+            (what + " must be powers of two, got " + formatList(values)).str();
       return failure();
     }
     bits += log2i(v);
@@ -199,8 +199,7 @@ LogicalResult checkMfma(const AMDMfmaLayout &l, unsigned threadsPerWarp,
 
 FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
                                   ArrayRef<int64_t> shape,
-                                  unsigned threadsPerWarp,
-                                  std::string *error) {
+                                  unsigned threadsPerWarp, std::string *error) {
   // The parser checks these too; the conversion does not rely on it.
   unsigned rank = l.order.size();
   if (l.sizePerThread.size() != rank || l.threadsPerWarp.size() != rank ||
@@ -218,17 +217,17 @@ FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
                          error)) ||
       failed(addPow2Bits(l.threadsPerWarp, "blocked: threadsPerWarp", laneBits,
                          error)) ||
-      failed(addPow2Bits(l.warpsPerCTA, "blocked: warpsPerCTA", warpBits,
-                         error)))
+      failed(
+          addPow2Bits(l.warpsPerCTA, "blocked: warpsPerCTA", warpBits, error)))
     return failure();
   if (regBits + laneBits + warpBits > kMaxTileBits)
     return fail(error, "blocked: the CTA tile is larger than 2^" +
                            Twine(kMaxTileBits) + " elements");
   if (threadsPerWarp != 0 && (int64_t(1) << laneBits) != threadsPerWarp)
-    return fail(error, "blocked: threadsPerWarp " + formatList(l.threadsPerWarp) +
-                           " has " + Twine(int64_t(1) << laneBits) +
-                           " threads, the module's warps " +
-                           Twine(threadsPerWarp));
+    return fail(error,
+                "blocked: threadsPerWarp " + formatList(l.threadsPerWarp) +
+                    " has " + Twine(int64_t(1) << laneBits) +
+                    " threads, the module's warps " + Twine(threadsPerWarp));
   SmallVector<std::string> std = standardOutDimNames(shape.size());
   GF2Layout cta = identityStandardND(kReg, l.sizePerThread, l.order, std) *
                   identityStandardND(kLane, l.threadsPerWarp, l.order, std) *
@@ -401,13 +400,11 @@ FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
                            " elements are not modelled");
   if (layout.getRank() != shape.size())
     return fail(error, "layout rank " + Twine(layout.getRank()) +
-                           " differs from the tensor's " +
-                           Twine(shape.size()));
+                           " differs from the tensor's " + Twine(shape.size()));
   FailureOr<GF2Layout> result =
       toGF2LayoutImpl(layout, shape, threadsPerWarp, error);
   if (succeeded(result) && result->getTotalInDimSizeLog2() > kMaxInBits)
-    return fail(error, "layout of 2^" +
-                           Twine(result->getTotalInDimSizeLog2()) +
+    return fail(error, "layout of 2^" + Twine(result->getTotalInDimSizeLog2()) +
                            " hardware positions (more than 2^" +
                            Twine(kMaxInBits) + ") is not modelled");
   return result;

@@ -440,8 +440,8 @@ mlir::triton_mfma::analyzeConvert(const TargetModel &target,
   }
   if (bitwidth == 0 || bitwidth > 128) {
     if (error)
-      *error = ("element width of " + Twine(bitwidth) + " bits not modelled")
-                   .str();
+      *error =
+          ("element width of " + Twine(bitwidth) + " bits not modelled").str();
     return failure();
   }
   ConvertCost cost;
@@ -483,8 +483,8 @@ FailureOr<ConvertCost> mlir::triton_mfma::analyzeConvert(
   // A failure names the layout (the attribute) and why.
   auto convert = [&](const Layout &l) -> FailureOr<GF2Layout> {
     std::string why;
-    FailureOr<GF2Layout> ll = toGF2Layout(l, shape, target.threadsPerWarp,
-                                          error ? &why : nullptr);
+    FailureOr<GF2Layout> ll =
+        toGF2Layout(l, shape, target.threadsPerWarp, error ? &why : nullptr);
     if (failed(ll) && error)
       *error = "layout " + l.str() + ": " + why;
     return ll;

@@ -362,10 +362,10 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
                                 "(32, 32), (16, 16), (64, 4) or (4, 64), got " +
                                     formatList(l->instrShape));
     }
-    if (std::string e = firstError(
-            {checkRank(what, l->warpsPerCTA.size()),
-             checkPositive("warpsPerCTA", what, l->warpsPerCTA),
-             checkPositive("tilesPerWarp", what, l->tilesPerWarp)});
+    if (std::string e =
+            firstError({checkRank(what, l->warpsPerCTA.size()),
+                        checkPositive("warpsPerCTA", what, l->warpsPerCTA),
+                        checkPositive("tilesPerWarp", what, l->tilesPerWarp)});
         !e.empty())
       return failAt(dict.pos, e);
     if (!r.cgaField(l->cga, l->warpsPerCTA.size()))

@@ -49,8 +49,8 @@ FailureOr<TensorInfo> mlir::triton_mfma::getTensorInfo(Type type,
     info.layout = parseLayout(info.encoding, error ? &why : nullptr);
     if (!info.layout) {
       if (error) // names the attribute, then what is wrong with it
-        *error = "cannot parse layout " + getTTGAttrText(info.encoding) +
-                 ": " + why;
+        *error =
+            "cannot parse layout " + getTTGAttrText(info.encoding) + ": " + why;
       return failure();
     }
   }
@@ -105,11 +105,9 @@ std::optional<int64_t> mlir::triton_mfma::getTotalLanes(const Layout &layout) {
   return getSpan(layout, Span::Lanes);
 }
 
-std::string
-mlir::triton_mfma::verifyTensorLayout(const Layout &layout,
-                                      ArrayRef<int64_t> shape,
-                                      std::optional<unsigned> numWarps,
-                                      std::optional<unsigned> threadsPerWarp) {
+std::string mlir::triton_mfma::verifyTensorLayout(
+    const Layout &layout, ArrayRef<int64_t> shape,
+    std::optional<unsigned> numWarps, std::optional<unsigned> threadsPerWarp) {
   std::string msg;
   llvm::raw_string_ostream os(msg);
   if (layout.getRank() != shape.size()) {

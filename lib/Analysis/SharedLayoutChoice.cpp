@@ -20,8 +20,7 @@ FailureOr<SwizzledSharedLayout> mlir::triton_mfma::chooseDotOperandSharedLayout(
   shared.cga = src.cga;
   unsigned rank = src.order.size();
   // What the formulas below divide by and index with.
-  if (rank == 0 || rank != shape.size() ||
-      llvm::any_of(shape, [](int64_t s) {
+  if (rank == 0 || rank != shape.size() || llvm::any_of(shape, [](int64_t s) {
         return s <= 0 || s > (int64_t(1) << 30);
       })) {
     why = "the tile's shape does not match its blocked layout";

@@ -368,8 +368,8 @@ struct MFMAAccelerateDot final
   LogicalResult analyze(Operation *op, DotSite &site) {
     site.op = op;
     if (op->getNumOperands() != 3 || op->getNumResults() != 1)
-      return op->emitError() << opname::Dot
-                             << " must have three operands and one result";
+      return op->emitError()
+             << opname::Dot << " must have three operands and one result";
     DotOp dot(op);
     site.aTy = tensorTypeOf(dot.getA());
     site.bTy = tensorTypeOf(dot.getB());
@@ -388,10 +388,10 @@ struct MFMAAccelerateDot final
                                << " elements (integers and floats only)";
     auto *blocked = dyn_cast<BlockedLayout>(site.resultLayout.get());
     if (!blocked || blocked->getRank() != rank)
-      return op->emitError() << "the blocked layout of the " << opname::Dot
-                             << " result has rank "
-                             << (blocked ? blocked->getRank() : 0)
-                             << ", the result " << rank;
+      return op->emitError()
+             << "the blocked layout of the " << opname::Dot
+             << " result has rank " << (blocked ? blocked->getRank() : 0)
+             << ", the result " << rank;
     std::optional<unsigned> numWarps = lookupNumWarps(op);
     if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps) ||
         *numWarps > 64)

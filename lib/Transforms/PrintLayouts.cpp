@@ -64,8 +64,7 @@ struct MFMAPrintLayouts final
     llvm::StringSet<> seenLayouts;
     llvm::StringSet<> seenMemDescs;
     llvm::DenseSet<std::pair<Type, unsigned>> seenTensors;
-    std::optional<unsigned> threadsPerWarp =
-        getThreadsPerWarp(getOperation());
+    std::optional<unsigned> threadsPerWarp = getThreadsPerWarp(getOperation());
     // ", on operation 'op'": the operation an error is about.
     auto inOp = [](Operation *op) {
       return (", on operation '" + op->getName().getStringRef() + "'").str();
@@ -108,8 +107,7 @@ struct MFMAPrintLayouts final
         if (StringRef(error).starts_with("cannot parse layout"))
           op->emitError() << error << inOp(op);
         else
-          op->emitError() << "cannot parse memdesc type: " << error
-                          << inOp(op);
+          op->emitError() << "cannot parse memdesc type: " << error << inOp(op);
         hadError = true;
         return;
       }
@@ -157,8 +155,8 @@ struct MFMAPrintLayouts final
       LayoutPtr layout = parseLayout(tensor.getEncoding());
       if (!layout)
         return; // reported by visitAttr
-      std::string why = verifyTensorLayout(*layout, tensor.getShape(),
-                                           numWarps, threadsPerWarp);
+      std::string why = verifyTensorLayout(*layout, tensor.getShape(), numWarps,
+                                           threadsPerWarp);
       if (!why.empty()) {
         op->emitError() << why << inOp(op);
         hadError = true;
