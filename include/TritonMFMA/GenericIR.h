@@ -183,11 +183,16 @@ Attribute getInherentOrAttr(Operation *op, StringRef name);
 /// The generic property dictionary of `op` (null if it has none).
 DictionaryAttr getProperties(Operation *op);
 
-/// The operations of a non-empty block but its last one (the terminator).
-/// (Block::without_terminator keeps an unregistered terminator.)
+/// The operations of a block but its last one (the terminator); empty for an
+/// empty block. (Block::without_terminator keeps an unregistered terminator.)
 llvm::iterator_range<Block::iterator> opsBeforeTerminator(Block *block);
 /// Operands of the terminator of the first block of `r` (empty if none).
 ValueRange getTerminatorOperands(Region &r);
+
+/// The value of an integer attribute (signless and signed sign-extended,
+/// unsigned zero-extended); nullopt for anything else or a value that does
+/// not fit in int64 (never asserts, whatever the attribute's type).
+std::optional<int64_t> getIntegerValue(Attribute attr);
 
 /// The integer value of an `arith.constant` (scalar) defining `v`.
 std::optional<int64_t> getConstantInt(Value v);
@@ -211,11 +216,13 @@ bool isMemDescView(Operation *op);
 //===----------------------------------------------------------------------===//
 
 /// `ttg.num-warps` of `op` or its closest ancestor that has it (the module,
-/// or a warp-specialized partition); nullopt if none.
+/// or a warp-specialized partition); nullopt if none, 0 if its value is not
+/// a 32-bit unsigned integer.
 std::optional<unsigned> lookupNumWarps(Operation *op);
 /// `ttg.target` of the module ("hip:gfx942", "cuda:90"), if any.
 std::optional<StringRef> getTarget(ModuleOp module);
-/// `ttg.threads-per-warp` of the module, if any.
+/// `ttg.threads-per-warp` of the module, if any (0 if its value is not a
+/// 32-bit unsigned integer).
 std::optional<unsigned> getThreadsPerWarp(ModuleOp module);
 /// Every `tt.func` of the module, in walk (post-)order.
 SmallVector<Operation *> getFunctions(ModuleOp module);
@@ -245,7 +252,12 @@ public:
   StringRef getName() const;
   /// Public (or no visibility given), with a body: a kernel.
   bool isPublicDefinition() const;
-  Block *getEntryBlock() const { return &op->getRegion(0).front(); }
+  /// Null if it has no body.
+  Block *getEntryBlock() const {
+    return op->getNumRegions() && !op->getRegion(0).empty()
+               ? &op->getRegion(0).front()
+               : nullptr;
+  }
 };
 
 /// tt.call.
@@ -287,10 +299,11 @@ public:
   explicit LoadOp(Operation *op) : OpView(op, opname::Load) {}
   /// At most ptr, mask and other, with consistent segment sizes.
   bool hasWellFormedOperands() const;
-  /// Segment sizes (ptr, mask, other), from the property or the count.
+  /// Segment sizes (ptr, mask, other), from the property or the count (the
+  /// count when the property is malformed).
   SmallVector<int32_t, 3> getSegments() const;
   Value getPtr() const { return op->getOperand(0); }
-  /// Null if absent.
+  /// Null if absent (or if the segments name an operand that is missing).
   Value getMask() const;
   Value getOther() const;
 };

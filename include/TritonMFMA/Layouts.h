@@ -457,6 +457,27 @@ RankedTensorType getTensorTypeWithLayout(RankedTensorType type,
 /// The `!ttg.memdesc<...>` OpaqueType for `info` (as Triton prints it).
 Type getMemDescType(MLIRContext *ctx, const MemDescInfo &info);
 
+/// "[a, b, c]": a list of a layout's field as Triton prints it (messages).
+std::string formatList(ArrayRef<unsigned> values);
+
+/// Warps per CTA a distributed layout spans (blocked, amd_mfma, nvidia_mma:
+/// the product of warpsPerCTA; linear, amd_wmma: 2^#warp bases; slice and
+/// dot_op: their parent's); nullopt for other kinds (generic_linear, which
+/// is not tied to the hardware, included). Saturates at 2^40.
+std::optional<int64_t> getTotalWarps(const Layout &layout);
+/// Threads per warp a distributed layout spans (blocked: the product of
+/// threadsPerWarp; linear: 2^#lane bases; amd_mfma: 64; nvidia_mma: 32;
+/// slice and dot_op: their parent's); nullopt for other kinds.
+std::optional<int64_t> getTotalLanes(const Layout &layout);
+
+/// Checks a tensor's layout against the tensor and its context, as Triton's
+/// tensor-layout verifier does: the layout's rank is the tensor's, and a
+/// distributed layout spans `numWarps` warps and `threadsPerWarp` lanes
+/// (each checked only when given). "" if it agrees, else the message.
+std::string verifyTensorLayout(const Layout &layout, ArrayRef<int64_t> shape,
+                               std::optional<unsigned> numWarps,
+                               std::optional<unsigned> threadsPerWarp);
+
 /// Shape of a ranked tensor or a memdesc type; failure otherwise.
 FailureOr<SmallVector<int64_t>> getShape(Type type);
 

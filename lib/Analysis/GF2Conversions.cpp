@@ -39,6 +39,13 @@ using namespace mlir::triton_mfma;
 
 namespace {
 
+/// Bounds of the model: a tensor of at most 2^30 elements (every output
+/// size fits an int32), a CTA tile of at most 2^30 elements, and at most 32
+/// input bits per layout (so that two layouts' GF(2) matrices fit the 64
+/// columns of a uint64_t row in invertAndCompose).
+constexpr int kMaxOutBits = 30;
+constexpr int kMaxTileBits = 30;
+constexpr int kMaxInBits = 32;
 
 int log2i(int64_t v) { return llvm::Log2_64(uint64_t(v)); }
 
@@ -138,8 +145,89 @@ FailureOr<GF2Layout> fail(std::string *error, const Twine &msg) {
   return failure();
 }
 
+/// Adds log2 of each entry to `bits`; fails unless every entry is a power of
+/// two.
+LogicalResult addPow2Bits(ArrayRef<unsigned> values, StringRef what, int &bits,
+                          std::string *error) {
+  for (unsigned v : values) {
+    if (!llvm::isPowerOf2_32(v)) {
+      if (error)
+        *error =
+            (what + " must be powers of two, got " + formatList(values)).str();
+      return failure();
+    }
+    bits += log2i(v);
+  }
+  return success();
+}
+
+/// The parameters of an amd_mfma layout the conversion relies on: rank 2,
+/// 32x32 or 16x16 results, 32-bit accumulators, waves of 64, power-of-two
+/// warps and tiles per warp, the CTA tile within bounds.
+LogicalResult checkMfma(const AMDMfmaLayout &l, unsigned threadsPerWarp,
+                        StringRef who, std::string *error) {
+  auto failWith = [&](const Twine &msg) {
+    if (error)
+      *error = (who + ": " + msg).str();
+    return failure();
+  };
+  std::string why;
+  unsigned m = l.getMDim(), n = l.getNDim();
+  if (!((m == 32 && n == 32) || (m == 16 && n == 16)))
+    return failWith("only 32x32 and 16x16 results are modelled");
+  if (l.elementBitWidth != 32)
+    return failWith("only 32-bit accumulators are modelled");
+  if (l.warpsPerCTA.size() != 2)
+    return failWith("only rank 2 is modelled");
+  if (threadsPerWarp != 0 && threadsPerWarp != 64)
+    return failWith("waves of " + Twine(threadsPerWarp) +
+                    " threads (MFMA needs 64)");
+  if (!l.tilesPerWarp.empty() && l.tilesPerWarp.size() != 2 &&
+      l.tilesPerWarp.size() != 3)
+    return failWith("tilesPerWarp must have 2 or 3 entries, got " +
+                    formatList(l.tilesPerWarp));
+  int warpBits = 0, tileBits = 0;
+  if (failed(addPow2Bits(l.warpsPerCTA, "warpsPerCTA", warpBits, &why)) ||
+      failed(addPow2Bits(ArrayRef<unsigned>(l.tilesPerWarp).take_front(2),
+                         "tilesPerWarp", tileBits, &why)))
+    return failWith(why);
+  if (warpBits + tileBits + 2 * log2i(m) > kMaxTileBits)
+    return failWith("the CTA tile is larger than 2^" + Twine(kMaxTileBits) +
+                    " elements");
+  return success();
+}
+
 FailureOr<GF2Layout> blockedToGF2(const BlockedLayout &l,
-                                  ArrayRef<int64_t> shape) {
+                                  ArrayRef<int64_t> shape,
+                                  unsigned threadsPerWarp, std::string *error) {
+  // The parser checks these too; the conversion does not rely on it.
+  unsigned rank = l.order.size();
+  if (l.sizePerThread.size() != rank || l.threadsPerWarp.size() != rank ||
+      l.warpsPerCTA.size() != rank)
+    return fail(error, "blocked: fields of different ranks");
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : l.order) {
+    if (d >= rank || seen[d])
+      return fail(error, "blocked: order " + formatList(l.order) +
+                             " is not a permutation");
+    seen[d] = true;
+  }
+  int regBits = 0, laneBits = 0, warpBits = 0;
+  if (failed(addPow2Bits(l.sizePerThread, "blocked: sizePerThread", regBits,
+                         error)) ||
+      failed(addPow2Bits(l.threadsPerWarp, "blocked: threadsPerWarp", laneBits,
+                         error)) ||
+      failed(
+          addPow2Bits(l.warpsPerCTA, "blocked: warpsPerCTA", warpBits, error)))
+    return failure();
+  if (regBits + laneBits + warpBits > kMaxTileBits)
+    return fail(error, "blocked: the CTA tile is larger than 2^" +
+                           Twine(kMaxTileBits) + " elements");
+  if (threadsPerWarp != 0 && (int64_t(1) << laneBits) != threadsPerWarp)
+    return fail(error,
+                "blocked: threadsPerWarp " + formatList(l.threadsPerWarp) +
+                    " has " + Twine(int64_t(1) << laneBits) +
+                    " threads, the module's warps " + Twine(threadsPerWarp));
   SmallVector<std::string> std = standardOutDimNames(shape.size());
   GF2Layout cta = identityStandardND(kReg, l.sizePerThread, l.order, std) *
                   identityStandardND(kLane, l.threadsPerWarp, l.order, std) *
@@ -157,14 +245,12 @@ GF2Layout shrinkTo(GF2Layout full, ArrayRef<int64_t> shape) {
 }
 
 FailureOr<GF2Layout> mfmaToGF2(const AMDMfmaLayout &l, ArrayRef<int64_t> shape,
-                               std::string *error) {
+                               unsigned threadsPerWarp, std::string *error) {
   if (shape.size() != 2)
     return fail(error, "amd_mfma: only rank 2 is modelled");
+  if (failed(checkMfma(l, threadsPerWarp, "amd_mfma", error)))
+    return failure();
   unsigned m = l.getMDim(), n = l.getNDim();
-  if (!((m == 32 && n == 32) || (m == 16 && n == 16)))
-    return fail(error, "amd_mfma: only 32x32 and 16x16 results are modelled");
-  if (l.elementBitWidth != 32)
-    return fail(error, "amd_mfma: only 32-bit accumulators are modelled");
   // Tile of one instruction; `t`: the dimension registers run along.
   unsigned t = l.isTransposed ? 1 : 0, o = 1 - t;
   SmallVector<GF2Layout::Basis, 8> regs, lanes, warps;
@@ -200,14 +286,17 @@ FailureOr<GF2Layout> mfmaToGF2(const AMDMfmaLayout &l, ArrayRef<int64_t> shape,
 
 FailureOr<GF2Layout> mfmaDotToGF2(const DotOperandLayout &l,
                                   const AMDMfmaLayout &p,
-                                  ArrayRef<int64_t> shape, std::string *error) {
+                                  ArrayRef<int64_t> shape,
+                                  unsigned threadsPerWarp, std::string *error) {
   if (shape.size() != 2)
     return fail(error, "dot_op: only rank 2 is modelled");
-  unsigned m = p.getMDim(), n = p.getNDim();
-  if (!((m == 32 && n == 32) || (m == 16 && n == 16)))
-    return fail(error, "dot_op: only 32x32 and 16x16 parents are modelled");
-  if (l.kWidth == 0 || !llvm::isPowerOf2_32(l.kWidth))
-    return fail(error, "dot_op: kWidth must be a power of two");
+  if (failed(checkMfma(p, threadsPerWarp, "dot_op parent", error)))
+    return failure();
+  unsigned m = p.getMDim();
+  if (l.kWidth == 0 || !llvm::isPowerOf2_32(l.kWidth) || l.kWidth > 1024)
+    return fail(error, "dot_op: kWidth must be a power of two up to 1024");
+  if (l.opIdx > 1)
+    return fail(error, "dot_op: opIdx must be 0 or 1");
   unsigned kDim = l.opIdx == 0 ? 1 : 0, nonK = 1 - kDim;
   SmallVector<GF2Layout::Basis, 8> regs, lanes, warps;
   for (unsigned v = 1; v < l.kWidth; v *= 2)
@@ -253,10 +342,22 @@ FailureOr<GF2Layout> nvidiaMmaToGF2(const NvidiaMmaLayout &l,
     lanes.push_back(unit(2, 1, v));
   for (int32_t v : {1, 2, 4})
     lanes.push_back(unit(2, 0, v));
+  if (l.warpsPerCTA.size() != 2)
+    return fail(error, "nvidia_mma: only rank 2 is modelled");
+  int warpBits = 0;
+  if (failed(addPow2Bits(l.warpsPerCTA, "nvidia_mma: warpsPerCTA", warpBits,
+                         error)))
+    return failure();
+  if (warpBits > 16)
+    return fail(error, "nvidia_mma: more than 2^16 warps");
   int64_t tileN = 8;
   if (l.versionMajor == 3) {
     if (l.instrShape.size() < 2)
       return fail(error, "nvidia_mma v3: instrShape missing");
+    if (!llvm::isPowerOf2_32(l.instrShape[1]) || l.instrShape[1] < 8 ||
+        l.instrShape[1] > 256)
+      return fail(error, "nvidia_mma v3: instrShape N must be a power of two "
+                         "in [8, 256]");
     tileN = l.instrShape[1];
     for (int64_t v = 8; v < tileN; v *= 2)
       regs.push_back(unit(2, 1, int32_t(v)));
@@ -277,22 +378,49 @@ FailureOr<GF2Layout> nvidiaMmaToGF2(const NvidiaMmaLayout &l,
       fromBases({{kReg, regs}, {kLane, lanes}, {kWarp, warps}}, full), shape);
 }
 
+FailureOr<GF2Layout> toGF2LayoutImpl(const Layout &layout,
+                                     ArrayRef<int64_t> shape,
+                                     unsigned threadsPerWarp,
+                                     std::string *error);
+
 } // namespace
 
 FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
                                                     ArrayRef<int64_t> shape,
                                                     unsigned threadsPerWarp,
                                                     std::string *error) {
-  for (int64_t s : shape)
+  int outBits = 0;
+  for (int64_t s : shape) {
     if (s <= 0 || !llvm::isPowerOf2_64(uint64_t(s)))
       return fail(error, "tensor dimensions must be powers of two");
+    outBits += log2i(s);
+  }
+  if (outBits > kMaxOutBits)
+    return fail(error, "tensors of more than 2^" + Twine(kMaxOutBits) +
+                           " elements are not modelled");
   if (layout.getRank() != shape.size())
-    return fail(error, "layout rank differs from the tensor's");
+    return fail(error, "layout rank " + Twine(layout.getRank()) +
+                           " differs from the tensor's " + Twine(shape.size()));
+  FailureOr<GF2Layout> result =
+      toGF2LayoutImpl(layout, shape, threadsPerWarp, error);
+  if (succeeded(result) && result->getTotalInDimSizeLog2() > kMaxInBits)
+    return fail(error, "layout of 2^" + Twine(result->getTotalInDimSizeLog2()) +
+                           " hardware positions (more than 2^" +
+                           Twine(kMaxInBits) + ") is not modelled");
+  return result;
+}
+
+namespace {
+
+FailureOr<GF2Layout> toGF2LayoutImpl(const Layout &layout,
+                                     ArrayRef<int64_t> shape,
+                                     unsigned threadsPerWarp,
+                                     std::string *error) {
 
   if (auto *b = dyn_cast<BlockedLayout>(&layout)) {
     if (!b->cga.isTrivial())
       return fail(error, "multi-CTA layouts are not modelled");
-    return blockedToGF2(*b, shape);
+    return blockedToGF2(*b, shape, threadsPerWarp, error);
   }
   if (auto *s = dyn_cast<SliceLayout>(&layout)) {
     if (!s->parent)
@@ -323,13 +451,13 @@ FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
   if (auto *m = dyn_cast<AMDMfmaLayout>(&layout)) {
     if (!m->cga.isTrivial())
       return fail(error, "multi-CTA layouts are not modelled");
-    return mfmaToGF2(*m, shape, error);
+    return mfmaToGF2(*m, shape, threadsPerWarp, error);
   }
   if (auto *d = dyn_cast<DotOperandLayout>(&layout)) {
     if (auto *p = dyn_cast_or_null<AMDMfmaLayout>(d->parent.get())) {
       if (!p->cga.isTrivial())
         return fail(error, "multi-CTA layouts are not modelled");
-      return mfmaDotToGF2(*d, *p, shape, error);
+      return mfmaDotToGF2(*d, *p, shape, threadsPerWarp, error);
     }
     return fail(error, "dot_op: only amd_mfma parents are modelled");
   }
@@ -345,10 +473,24 @@ FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
     for (const char *name : {kReg, kLane, kWarp, kBlock}) {
       GF2Layout::InDim d{name, {}};
       if (const BasisList *bs = l->bases.lookup(name))
-        for (const Basis &b : *bs)
+        for (const Basis &b : *bs) {
+          if (b.size() != shape.size())
+            return fail(error, "linear: a basis of the wrong rank");
+          for (auto [v, size] : llvm::zip(b, shape))
+            if (v < 0 || v >= size)
+              return fail(error, Twine("linear: basis entry ") + Twine(v) +
+                                     " outside the tensor dimension of " +
+                                     Twine(size));
           d.bases.push_back(GF2Layout::Basis(b.begin(), b.end()));
+        }
       ins.push_back(std::move(d));
     }
+    if (threadsPerWarp != 0 && l->getKind() == LayoutKind::Linear &&
+        (int64_t(1) << std::min<size_t>(ins[1].bases.size(), 62)) !=
+            threadsPerWarp)
+      return fail(error, "linear: " + Twine(ins[1].bases.size()) +
+                             " lane bases for warps of " +
+                             Twine(threadsPerWarp) + " threads");
     SmallVector<GF2Layout::OutDim, 4> outs;
     SmallVector<std::string> names = standardOutDimNames(shape.size());
     for (auto [i, s] : llvm::enumerate(shape))
@@ -358,3 +500,5 @@ FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
   return fail(error, Twine("layout kind '") + layout.getMnemonic() +
                          "' is not modelled");
 }
+
+} // namespace

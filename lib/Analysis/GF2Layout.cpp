@@ -47,14 +47,15 @@ int GF2Layout::findOut(StringRef name) const {
 
 GF2Layout GF2Layout::identity1D(int32_t size, StringRef in, StringRef out) {
   InDim d{in.str(), {}};
-  for (int32_t v = 1; v < size; v *= 2)
-    d.bases.push_back(Basis{v});
+  // 64-bit counter: at most 31 steps for any int32 size.
+  for (int64_t v = 1; v < size; v *= 2)
+    d.bases.push_back(Basis{int32_t(v)});
   return GF2Layout({d}, {OutDim{out.str(), size}});
 }
 
 GF2Layout GF2Layout::zeros1D(int32_t size, StringRef in, StringRef out) {
   InDim d{in.str(), {}};
-  for (int32_t v = 1; v < size; v *= 2)
+  for (int64_t v = 1; v < size; v *= 2)
     d.bases.push_back(Basis{0});
   return GF2Layout({d}, {OutDim{out.str(), 1}});
 }

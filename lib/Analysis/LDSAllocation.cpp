@@ -14,6 +14,7 @@
 #include "mlir/Analysis/Liveness.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <map>
@@ -40,9 +41,17 @@ FailureOr<int64_t> explicitBytes(Operation *alloc, std::string *error) {
       getMemDescInfo(alloc->getResult(0).getType(), error);
   if (failed(md))
     return failure();
+  // Bounded so that no product below overflows.
+  constexpr int64_t kMaxElems = int64_t(1) << 40;
   int64_t elems = 1;
-  for (int64_t s : md->allocShape)
+  for (int64_t s : md->allocShape) {
+    if (s < 0 || (s > 0 && elems > kMaxElems / s)) {
+      if (error)
+        *error = "local_alloc of more than 2^40 elements";
+      return failure();
+    }
     elems *= s;
+  }
   if (auto *padded = dyn_cast_or_null<PaddedSharedLayout>(md->encoding.get())) {
     // Padding after every `interval` elements.
     int64_t extra = 0;
@@ -65,8 +74,13 @@ FailureOr<int64_t> explicitBytes(Operation *alloc, std::string *error) {
   return elems * bw / 8;
 }
 
-int64_t allocAlignment(Operation *alloc) {
-  return LocalAllocOp(alloc).getAlignment().value_or(16);
+/// The `alignment` of a local_alloc (16 if absent); nullopt unless a power
+/// of two up to 2^20.
+std::optional<int64_t> allocAlignment(Operation *alloc) {
+  int64_t a = LocalAllocOp(alloc).getAlignment().value_or(16);
+  if (a <= 0 || a > (int64_t(1) << 20) || !llvm::isPowerOf2_64(uint64_t(a)))
+    return std::nullopt;
+  return a;
 }
 
 /// Which local_allocs each value may alias: views of an alloc, and values
@@ -98,7 +112,7 @@ computeAliases(Operation *func) {
       } else if (isMemDescView(op) && op->getNumOperands() > 0 &&
                  op->getNumResults() == 1) {
         merge(op->getResult(0), op->getOperand(0));
-      } else if (isOp(op, opname::For) && op->getNumRegions() == 1) {
+      } else if (ForOp(op) && ForOp(op).isWellFormed()) {
         Block &body = op->getRegion(0).front();
         Operation *yield = yieldOf(op->getRegion(0));
         unsigned n = op->getNumResults();
@@ -118,7 +132,8 @@ computeAliases(Operation *func) {
             for (unsigned i = 0;
                  i < op->getNumResults() && i < yield->getNumOperands(); ++i)
               merge(op->getResult(i), yield->getOperand(i));
-      } else if (isOp(op, opname::While) && op->getNumRegions() == 2) {
+      } else if (isOp(op, opname::While) && op->getNumRegions() == 2 &&
+                 !op->getRegion(0).empty() && !op->getRegion(1).empty()) {
         Block &before = op->getRegion(0).front();
         Block &after = op->getRegion(1).front();
         Operation *cond = yieldOf(op->getRegion(0));
@@ -187,12 +202,15 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
       return;
     if (isSharedLocalAlloc(op)) {
       FailureOr<int64_t> bytes = explicitBytes(op, &err);
-      if (failed(bytes)) {
+      std::optional<int64_t> alignment = allocAlignment(op);
+      if (failed(bytes) || !alignment) {
+        if (!alignment)
+          err = "local_alloc alignment is not a power of two up to 2^20";
         failedOp = true;
         return;
       }
       explicitBufs.push_back(
-          {LDSBuffer::Kind::Explicit, op, *bytes, allocAlignment(op)});
+          {LDSBuffer::Kind::Explicit, op, *bytes, *alignment});
       return;
     }
     FailureOr<int64_t> bytes = scratchBytesOf(target, op, &err);

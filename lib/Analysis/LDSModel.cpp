@@ -116,6 +116,13 @@ FailureOr<TargetModel> TargetModel::fromModule(ModuleOp module,
     tpw = *a;
   else if (target->starts_with("cuda"))
     tpw = 32;
+  if (!llvm::isPowerOf2_32(tpw) || tpw > 64) {
+    if (error)
+      *error = (attrname::ThreadsPerWarp + " = " + Twine(tpw) +
+                " is not modelled (a power of two up to 64)")
+                   .str();
+    return failure();
+  }
   return fromTarget(*target, tpw, error);
 }
 
@@ -337,7 +344,11 @@ int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
           break; // a fixed point (or an unfilled zero column)
         currD = nextD;
         currI = nextI;
-      } while (flat(currD, currI) != flat(d, i));
+        // Back at the start: the cycle is closed. (A map that is not a
+        // permutation, from layouts with repeated or combined bases, can
+        // lead into a cycle that avoids the start: stop there too.)
+      } while (flat(currD, currI) != flat(d, i) &&
+               !visited[flat(currD, currI)]);
     }
   return count;
 }
@@ -417,7 +428,22 @@ FailureOr<ConvertCost>
 mlir::triton_mfma::analyzeConvert(const TargetModel &target,
                                   const GF2Layout &src, const GF2Layout &dst,
                                   unsigned bitwidth, std::string *error) {
-  (void)error; // every pair of GF(2) layouts has an answer
+  // toGF2Layout's bounds; the GF(2) solver needs both layouts' input bits
+  // in 64 columns, and the two sides must describe the same tensor.
+  if (src.getTotalInDimSizeLog2() > 32 || dst.getTotalInDimSizeLog2() > 32 ||
+      src.getTotalOutDimSizeLog2() > 30 ||
+      src.getOutDims() != dst.getOutDims()) {
+    if (error)
+      *error = "layouts outside the model (more than 2^32 hardware positions "
+               "or different tensor shapes)";
+    return failure();
+  }
+  if (bitwidth == 0 || bitwidth > 128) {
+    if (error)
+      *error =
+          ("element width of " + Twine(bitwidth) + " bits not modelled").str();
+    return failure();
+  }
   ConvertCost cost;
   cost.bitwidth = bitwidth;
   GF2Layout comp = minimalConversion(src, dst);
@@ -454,12 +480,19 @@ FailureOr<ConvertCost> mlir::triton_mfma::analyzeConvert(
       *error = "element type without a known width";
     return failure();
   }
-  FailureOr<GF2Layout> s =
-      toGF2Layout(src, shape, target.threadsPerWarp, error);
+  // A failure names the layout (the attribute) and why.
+  auto convert = [&](const Layout &l) -> FailureOr<GF2Layout> {
+    std::string why;
+    FailureOr<GF2Layout> ll =
+        toGF2Layout(l, shape, target.threadsPerWarp, error ? &why : nullptr);
+    if (failed(ll) && error)
+      *error = "layout " + l.str() + ": " + why;
+    return ll;
+  };
+  FailureOr<GF2Layout> s = convert(src);
   if (failed(s))
     return failure();
-  FailureOr<GF2Layout> d =
-      toGF2Layout(dst, shape, target.threadsPerWarp, error);
+  FailureOr<GF2Layout> d = convert(dst);
   if (failed(d))
     return failure();
   return analyzeConvert(target, *s, *d, bitwidth, error);

@@ -8,11 +8,136 @@
 
 #include "LayoutParser.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::triton_mfma;
 using namespace mlir::triton_mfma::layout_parser;
+
+//===----------------------------------------------------------------------===//
+// Checks (Triton 3.9's verifiers, and the bounds the model relies on)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Layout ranks above this are refused (Triton's tl.sort/tl.flip reshape a
+/// tensor to one dimension of 2 per bit, so ranks reach the 20s).
+constexpr size_t kMaxRank = 32;
+
+/// "" if `order` is a permutation of 0..rank-1, else the message.
+std::string checkOrder(StringRef field, StringRef what,
+                       ArrayRef<unsigned> order) {
+  SmallVector<bool> seen(order.size(), false);
+  for (unsigned d : order) {
+    if (d >= order.size() || seen[d])
+      return (field + " of " + what + " must be a permutation of 0.." +
+              Twine(int64_t(order.size()) - 1) + ", got " + formatList(order))
+          .str();
+    seen[d] = true;
+  }
+  return "";
+}
+
+/// "" if every entry is a power of two (so none is zero), else the message.
+std::string checkPowersOfTwo(StringRef field, StringRef what,
+                             ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (!llvm::isPowerOf2_32(v))
+      return (field + " of " + what + " must be powers of two, got " +
+              formatList(values))
+          .str();
+  return "";
+}
+
+/// "" if every entry is positive, else the message.
+std::string checkPositive(StringRef field, StringRef what,
+                          ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (v == 0)
+      return (field + " of " + what + " must be positive, got " +
+              formatList(values))
+          .str();
+  return "";
+}
+
+std::string checkRank(StringRef what, size_t rank) {
+  if (rank > kMaxRank)
+    return (what + " has rank " + Twine(rank) + ", more than the " +
+            Twine(kMaxRank) + " the model accepts")
+        .str();
+  return "";
+}
+
+/// The first non-empty message.
+std::string firstError(std::initializer_list<std::string> errors) {
+  for (const std::string &e : errors)
+    if (!e.empty())
+      return e;
+  return "";
+}
+
+/// Linear bases: entries non-negative, at most 32 bases per input dimension
+/// (a 2^32-element dimension), and, if `surjective`, every output bit
+/// reached (Triton builds these layouts requiring surjectivity).
+std::string checkLinearBases(StringRef what, const LinearBases &bases,
+                             unsigned rank, bool surjective) {
+  if (std::string e = checkRank(what, rank); !e.empty())
+    return e;
+  for (const auto &[name, list] : bases.dims) {
+    if (list.size() > 32)
+      return (Twine("'") + name + "' of " + what + " has " +
+              Twine(list.size()) + " bases, more than 32")
+          .str();
+    for (const Basis &b : list)
+      for (int32_t v : b)
+        if (v < 0)
+          return (Twine("'") + name + "' of " + what +
+                  " has a negative basis entry " + Twine(v))
+              .str();
+  }
+  if (!surjective)
+    return "";
+  // GF(2) rank of the bases over the output bits, dimension by dimension
+  // concatenated (each dimension's size inferred as Triton does).
+  SmallVector<int64_t> sizes = bases.getOutDimSizes(rank);
+  SmallVector<unsigned> offsets;
+  unsigned totalBits = 0;
+  for (int64_t s : sizes) {
+    offsets.push_back(totalBits);
+    totalBits += llvm::Log2_64(uint64_t(s));
+  }
+  // Gaussian elimination: pivots with distinct lowest set bits.
+  SmallVector<llvm::BitVector> pivots;
+  for (const auto &[name, list] : bases.dims)
+    for (const Basis &b : list) {
+      llvm::BitVector row(totalBits);
+      for (unsigned d = 0; d < rank && d < b.size(); ++d)
+        for (unsigned bit = 0; bit < 31; ++bit)
+          if ((b[d] >> bit) & 1)
+            row.set(offsets[d] + bit);
+      while (row.any()) {
+        int lead = row.find_first();
+        auto *p = llvm::find_if(pivots, [&](const llvm::BitVector &x) {
+          return x.find_first() == lead;
+        });
+        if (p == pivots.end()) {
+          pivots.push_back(row);
+          break;
+        }
+        row ^= *p;
+      }
+    }
+  unsigned found = pivots.size();
+  if (found != totalBits)
+    return (what + " is not surjective: its bases reach " + Twine(found) +
+            " of the " + Twine(totalBits) + " bits of its output")
+        .str();
+  return "";
+}
+
+} // namespace
 
 LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
   if (depth > kMaxDepth)
@@ -101,6 +226,10 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
       }
       if (rank == 0)
         return failAt(dict.pos, "empty layout not supported in " + what);
+      if (std::string e = checkLinearBases(what, layout->linear, rank,
+                                           /*surjective=*/false);
+          !e.empty())
+        return failAt(dict.pos, e);
       layout->rank = rank;
     } else {
       if (!r.checkKeys({"order", "shape"}))
@@ -149,6 +278,14 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
         l->warpsPerCTA.size() != rank)
       return failAt(dict.pos, "sizePerThread, threadsPerWarp, warpsPerCTA and "
                               "order of #ttg.blocked must have the same rank");
+    if (std::string e = firstError(
+            {checkRank(what, rank),
+             checkPowersOfTwo("sizePerThread", what, l->sizePerThread),
+             checkPowersOfTwo("threadsPerWarp", what, l->threadsPerWarp),
+             checkPowersOfTwo("warpsPerCTA", what, l->warpsPerCTA),
+             checkOrder("order", what, l->order)});
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!r.cgaField(l->cga, rank))
       return nullptr;
     if (!expect('>', "to close #ttg.blocked"))
@@ -164,6 +301,10 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
       return failAt(dict.pos, "the parent of #ttg.slice must be a distributed "
                               "layout, got #ttg." +
                                   l->parent->getMnemonic());
+    if (l->parent->getRank() < 2)
+      return failAt(dict.pos, "the parent of #ttg.slice must have rank 2 or "
+                              "more, got rank " +
+                                  Twine(l->parent->getRank()));
     if (l->dim >= l->parent->getRank())
       return failAt(dict.pos, "slice dim=" + Twine(l->dim) +
                                   " must be less than the parent rank=" +
@@ -213,6 +354,20 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
     if (l->elementBitWidth != 32 && l->elementBitWidth != 64)
       return failAt(dict.pos,
                     "elementBitWidth of #ttg.amd_mfma must be 32 or 64");
+    {
+      std::pair<unsigned, unsigned> mn{l->instrShape[0], l->instrShape[1]};
+      if (mn != std::make_pair(32u, 32u) && mn != std::make_pair(16u, 16u) &&
+          mn != std::make_pair(64u, 4u) && mn != std::make_pair(4u, 64u))
+        return failAt(dict.pos, "instrShape of #ttg.amd_mfma must have (M, N) "
+                                "(32, 32), (16, 16), (64, 4) or (4, 64), got " +
+                                    formatList(l->instrShape));
+    }
+    if (std::string e =
+            firstError({checkRank(what, l->warpsPerCTA.size()),
+                        checkPositive("warpsPerCTA", what, l->warpsPerCTA),
+                        checkPositive("tilesPerWarp", what, l->tilesPerWarp)});
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!r.cgaField(l->cga, l->warpsPerCTA.size()))
       return nullptr;
     if (!expect('>', "to close #ttg.amd_mfma"))
@@ -253,6 +408,11 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
       return nullptr;
     if (l->version < 1 || l->version > 3)
       return failAt(dict.pos, "version of #ttg.amd_wmma must be in [1, 3]");
+    if (std::string e = checkLinearBases("the ctaLayout of #ttg.amd_wmma",
+                                         l->ctaLayout, l->rank,
+                                         /*surjective=*/false);
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!expect('>', "to close #ttg.amd_wmma"))
       return nullptr;
     return l;
@@ -267,6 +427,11 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
         !r.uintArrayField("instrShape", l->instrShape) ||
         !r.cgaField(l->cga, l->warpsPerCTA.size()))
       return nullptr;
+    if (std::string e =
+            firstError({checkRank(what, l->warpsPerCTA.size()),
+                        checkPositive("warpsPerCTA", what, l->warpsPerCTA)});
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!expect('>', "to close #ttg.nvidia_mma"))
       return nullptr;
     return l;
@@ -287,6 +452,11 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
     if (rank == 0)
       return failAt(dict.pos, "empty layout not supported in " + what);
     l->rank = rank;
+    if (std::string e =
+            checkLinearBases(what, l->bases, rank,
+                             /*surjective=*/*kind == LayoutKind::Linear);
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!expect('>', ("to close " + what).c_str()))
       return nullptr;
     return l;
@@ -301,6 +471,10 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
         !r.uintArrayField("order", l->order) ||
         !r.cgaField(l->cga, l->order.size()))
       return nullptr;
+    if (std::string e = firstError({checkRank(what, l->order.size()),
+                                    checkOrder("order", what, l->order)});
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!expect('>', ("to close " + what).c_str()))
       return nullptr;
     return l;
@@ -321,6 +495,10 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
     if (rank == 0)
       return failAt(dict.pos, "empty layout not supported in " + what);
     l->rank = rank;
+    if (std::string e =
+            checkLinearBases(what, l->linear, rank, /*surjective=*/true);
+        !e.empty())
+      return failAt(dict.pos, e);
     if (!expect(',', "before 'alignment' in #ttg.shared_linear"))
       return nullptr;
     std::string key;
@@ -355,6 +533,14 @@ LayoutPtr TextParser::parseLayoutValue(unsigned depth) {
     if (!l->partitionLayout->isShared())
       return failAt(dict.pos, "partitionLayout of #ttg.partitioned_shared "
                               "must be a shared layout");
+    if (l->numPartitions == 0 || l->numGroups == 0)
+      return failAt(dict.pos, "numPartitions and numGroups of "
+                              "#ttg.partitioned_shared must be positive");
+    if (l->partitionDim >= l->partitionLayout->getRank())
+      return failAt(dict.pos, "partitionDim=" + Twine(l->partitionDim) +
+                                  " of #ttg.partitioned_shared must be less "
+                                  "than the rank " +
+                                  Twine(l->partitionLayout->getRank()));
     if (!expect('>', "to close #ttg.partitioned_shared"))
       return nullptr;
     return l;

@@ -16,6 +16,7 @@
 #include "mlir/IR/MLIRContext.h"
 
 #include <cstring>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::triton_mfma;
@@ -44,11 +45,91 @@ FailureOr<TensorInfo> mlir::triton_mfma::getTensorInfo(Type type,
   info.elementType = tensor.getElementType();
   info.encoding = tensor.getEncoding();
   if (isTTGAttr(info.encoding)) {
-    info.layout = parseLayout(info.encoding, error);
-    if (!info.layout)
+    std::string why;
+    info.layout = parseLayout(info.encoding, error ? &why : nullptr);
+    if (!info.layout) {
+      if (error) // names the attribute, then what is wrong with it
+        *error =
+            "cannot parse layout " + getTTGAttrText(info.encoding) + ": " + why;
       return failure();
+    }
   }
   return info;
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts in their context
+//===----------------------------------------------------------------------===//
+
+static int64_t saturatingProduct(ArrayRef<unsigned> values) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t p = 1;
+  for (unsigned v : values)
+    p = v != 0 && p > kCap / v ? kCap : p * v;
+  return p;
+}
+
+namespace {
+enum class Span { Warps, Lanes };
+} // namespace
+
+/// The warps or the lanes a distributed layout spans (see Layouts.h).
+static std::optional<int64_t> getSpan(const Layout &layout, Span span) {
+  bool warps = span == Span::Warps;
+  if (auto *b = dyn_cast<BlockedLayout>(&layout))
+    return saturatingProduct(warps ? b->warpsPerCTA : b->threadsPerWarp);
+  if (auto *m = dyn_cast<AMDMfmaLayout>(&layout))
+    return warps ? saturatingProduct(m->warpsPerCTA) : 64;
+  if (auto *n = dyn_cast<NvidiaMmaLayout>(&layout))
+    return warps ? saturatingProduct(n->warpsPerCTA) : 32;
+  // (generic_linear is not tied to the hardware: not checked.)
+  if (auto *l = dyn_cast<LinearLayout>(&layout);
+      l && l->getKind() == LayoutKind::Linear)
+    return l->bases.getInDimSize(warps ? "warp" : "lane");
+  if (auto *w = dyn_cast<AMDWmmaLayout>(&layout))
+    return warps ? std::optional<int64_t>(w->ctaLayout.getInDimSize("warp"))
+                 : std::nullopt;
+  const Layout *parent = nullptr;
+  if (auto *s = dyn_cast<SliceLayout>(&layout))
+    parent = s->parent.get();
+  else if (auto *d = dyn_cast<DotOperandLayout>(&layout))
+    parent = d->parent.get();
+  return parent ? getSpan(*parent, span) : std::nullopt;
+}
+
+std::optional<int64_t> mlir::triton_mfma::getTotalWarps(const Layout &layout) {
+  return getSpan(layout, Span::Warps);
+}
+
+std::optional<int64_t> mlir::triton_mfma::getTotalLanes(const Layout &layout) {
+  return getSpan(layout, Span::Lanes);
+}
+
+std::string mlir::triton_mfma::verifyTensorLayout(
+    const Layout &layout, ArrayRef<int64_t> shape,
+    std::optional<unsigned> numWarps, std::optional<unsigned> threadsPerWarp) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  if (layout.getRank() != shape.size()) {
+    os << "layout " << layout.str() << " has rank " << layout.getRank()
+       << ", but the tensor it is attached to has rank " << shape.size();
+    return msg;
+  }
+  if (!layout.isDistributed())
+    return "";
+  // Triton's words: "has a total of 8 warps per CTA, but the context
+  // requires 4 warps per CTA".
+  for (auto [span, want, unit] :
+       {std::make_tuple(Span::Warps, numWarps, "warps per CTA"),
+        std::make_tuple(Span::Lanes, threadsPerWarp, "threads per warp")}) {
+    std::optional<int64_t> have = getSpan(layout, span);
+    if (have && want && *have != int64_t(*want)) {
+      os << "layout " << layout.str() << " has a total of " << *have << " "
+         << unit << ", but the context requires " << *want << " " << unit;
+      return msg;
+    }
+  }
+  return "";
 }
 
 bool mlir::triton_mfma::isMemDescType(Type type) {

@@ -128,6 +128,14 @@ static void printList(raw_ostream &os, ArrayRef<T> values,
   llvm::interleave(values, os, [&](const T &v) { os << v; }, sep);
 }
 
+std::string mlir::triton_mfma::formatList(ArrayRef<unsigned> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  printList<unsigned>(os, values);
+  os << "]";
+  return s;
+}
+
 static void printBasisList(raw_ostream &os, const BasisList &bases,
                            StringRef sep = ", ") {
   os << "[";

@@ -19,6 +19,22 @@ FailureOr<SwizzledSharedLayout> mlir::triton_mfma::chooseDotOperandSharedLayout(
   SwizzledSharedLayout shared;
   shared.cga = src.cga;
   unsigned rank = src.order.size();
+  // What the formulas below divide by and index with.
+  if (rank == 0 || rank != shape.size() || llvm::any_of(shape, [](int64_t s) {
+        return s <= 0 || s > (int64_t(1) << 30);
+      })) {
+    why = "the tile's shape does not match its blocked layout";
+    return failure();
+  }
+  for (unsigned d : src.order)
+    if (d >= rank) {
+      why = "the blocked layout's order is not a permutation";
+      return failure();
+    }
+  if (bits > 1024 || dotOp.kWidth > 1024) {
+    why = "element width or kWidth out of range";
+    return failure();
+  }
   if (rank == 3) {
     for (unsigned d : src.order)
       if (d != 0)
@@ -76,9 +92,13 @@ FailureOr<SwizzledSharedLayout> mlir::triton_mfma::chooseDotOperandSharedLayout(
       return failure();
     }
     int K = shape[shared.order[0]];
-    int perPhase = std::max<int>(1024 / (bits * K), 1);
+    int perPhase = int(std::max<int64_t>(1024 / (int64_t(bits) * K), 1));
     int mmaStride = 8;
     int vec = 4 * dotOp.kWidth;
+    if (vec == 0) {
+      why = "mma operand without kWidth";
+      return failure();
+    }
     int kDim = dotOp.opIdx == 0 ? rank - 1 : rank - 2;
     if (int(shared.order[0]) != kDim)
       std::swap(vec, mmaStride);

@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::triton_mfma;
 
@@ -29,6 +31,8 @@ DictionaryAttr mlir::triton_mfma::getProperties(Operation *op) {
 
 llvm::iterator_range<Block::iterator>
 mlir::triton_mfma::opsBeforeTerminator(Block *block) {
+  if (block->empty())
+    return llvm::make_range(block->end(), block->end());
   return llvm::make_range(block->begin(), std::prev(block->end()));
 }
 
@@ -38,13 +42,34 @@ ValueRange mlir::triton_mfma::getTerminatorOperands(Region &r) {
   return r.front().back().getOperands();
 }
 
+std::optional<int64_t> mlir::triton_mfma::getIntegerValue(Attribute attr) {
+  auto i = dyn_cast_or_null<IntegerAttr>(attr);
+  if (!i)
+    return std::nullopt;
+  const APInt &v = i.getValue();
+  if (i.getType().isUnsignedInteger()) {
+    if (v.getActiveBits() > 63)
+      return std::nullopt;
+    return int64_t(v.getZExtValue());
+  }
+  if (v.getBitWidth() == 0 || v.getSignificantBits() > 64)
+    return std::nullopt;
+  return v.getSExtValue();
+}
+
 std::optional<int64_t> mlir::triton_mfma::getConstantInt(Value v) {
   Operation *def = v ? v.getDefiningOp() : nullptr;
   if (!isOp(def, opname::Constant))
     return std::nullopt;
-  if (auto i = dyn_cast_or_null<IntegerAttr>(getInherentOrAttr(def, "value")))
-    return i.getValue().getSExtValue();
-  return std::nullopt;
+  return getIntegerValue(getInherentOrAttr(def, "value"));
+}
+
+/// An integer attribute as unsigned: 0 if it does not fit.
+static unsigned toUnsignedOrZero(IntegerAttr a) {
+  std::optional<int64_t> v = getIntegerValue(a);
+  return v && *v >= 0 && *v <= int64_t(std::numeric_limits<unsigned>::max())
+             ? unsigned(*v)
+             : 0;
 }
 
 bool mlir::triton_mfma::mayWriteGlobalMemory(Operation *op) {
@@ -73,7 +98,7 @@ bool mlir::triton_mfma::isMemDescView(Operation *op) {
 std::optional<unsigned> mlir::triton_mfma::lookupNumWarps(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp())
     if (auto a = p->getAttrOfType<IntegerAttr>(attrname::NumWarps))
-      return a.getInt();
+      return toUnsignedOrZero(a);
   return std::nullopt;
 }
 
@@ -85,7 +110,7 @@ std::optional<StringRef> mlir::triton_mfma::getTarget(ModuleOp module) {
 
 std::optional<unsigned> mlir::triton_mfma::getThreadsPerWarp(ModuleOp module) {
   if (auto a = module->getAttrOfType<IntegerAttr>(attrname::ThreadsPerWarp))
-    return unsigned(a.getInt());
+    return toUnsignedOrZero(a);
   return std::nullopt;
 }
 
@@ -144,9 +169,7 @@ bool ForOp::isUnsignedCmp() const {
 }
 
 std::optional<int64_t> ForOp::getNumStages() const {
-  if (auto stages = op->getAttrOfType<IntegerAttr>(attrname::NumStages))
-    return stages.getInt();
-  return std::nullopt;
+  return getIntegerValue(op->getAttr(attrname::NumStages));
 }
 
 static DenseI32ArrayAttr getSegmentSizes(Operation *op) {
@@ -172,45 +195,48 @@ SmallVector<int32_t, 3> LoadOp::getSegments() const {
   // Without printed segment sizes the operands are ptr[, mask[, other]].
   unsigned n = op->getNumOperands();
   SmallVector<int32_t, 3> segments{1, n > 1 ? 1 : 0, n > 2 ? 1 : 0};
-  if (DenseI32ArrayAttr seg = getSegmentSizes(op))
-    segments.assign(seg.asArrayRef().begin(), seg.asArrayRef().end());
+  if (DenseI32ArrayAttr seg = getSegmentSizes(op)) {
+    ArrayRef<int32_t> s = seg.asArrayRef();
+    if (s.size() == 3 && llvm::all_of(s, [](int32_t x) { return x >= 0; }))
+      segments.assign(s.begin(), s.end());
+  }
   return segments;
 }
 
 Value LoadOp::getMask() const {
   SmallVector<int32_t, 3> s = getSegments();
-  return s[1] ? op->getOperand(s[0]) : Value();
+  unsigned at = s[0];
+  return s[1] && at < op->getNumOperands() ? op->getOperand(at) : Value();
 }
 
 Value LoadOp::getOther() const {
   SmallVector<int32_t, 3> s = getSegments();
-  return s[2] ? op->getOperand(s[0] + s[1]) : Value();
+  unsigned at = unsigned(s[0]) + unsigned(s[1]);
+  return s[2] && at < op->getNumOperands() ? op->getOperand(at) : Value();
 }
 
 bool DotOp::isTF32() const {
   if (DictionaryAttr dict = getProperties(op))
-    if (auto p = dict.getAs<IntegerAttr>("inputPrecision"))
-      return p.getInt() == 0;
+    return getIntegerValue(dict.get("inputPrecision")) == int64_t(0);
   return false;
 }
 
 std::optional<int64_t> LocalAllocOp::getAlignment() const {
-  if (auto a = op->getAttrOfType<IntegerAttr>("alignment"))
-    return a.getInt();
-  return std::nullopt;
+  return getIntegerValue(op->getAttr("alignment"));
 }
 
 std::optional<int> ProgramIdOp::getAxis() const {
-  auto axis = dyn_cast_or_null<IntegerAttr>(getInherentOrAttr(op, "axis"));
-  if (!axis || axis.getInt() < 0 || axis.getInt() > 2)
+  std::optional<int64_t> axis = getIntegerValue(getInherentOrAttr(op, "axis"));
+  if (!axis || *axis < 0 || *axis > 2)
     return std::nullopt;
-  return int(axis.getInt());
+  return int(*axis);
 }
 
 std::optional<unsigned> ReduceOp::getAxis() const {
-  if (auto a = op->getAttrOfType<IntegerAttr>("axis"))
-    return unsigned(a.getInt());
-  return std::nullopt;
+  std::optional<int64_t> axis = getIntegerValue(op->getAttr("axis"));
+  if (!axis || *axis < 0 || *axis > int64_t(1) << 30)
+    return std::nullopt;
+  return unsigned(*axis);
 }
 
 //===----------------------------------------------------------------------===//

@@ -222,8 +222,11 @@ Operation *findChainHead(Operation *tail) {
 /// Whether the first non-convert producer of `v` lies outside the innermost
 /// loop around `user` (then its LDS load is hoisted out of the loop).
 bool isLoopInvariantOperand(Value v, Operation *user) {
-  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+  while (ConvertLayoutOp cvt{v.getDefiningOp()}) {
+    if (cvt->getNumOperands() != 1)
+      break; // malformed: taken as the producer
     v = cvt.getSrc();
+  }
   Operation *loop = user->getParentOp();
   while (loop && !isAnyOp(loop, opname::For, opname::While))
     loop = loop->getParentOp();
@@ -237,8 +240,11 @@ bool isLoopInvariantOperand(Value v, Operation *user) {
 /// Whether dimension `kDim` is the fastest-varying one of the blocked layout
 /// the operand `v` is converted from (as loaded); true when unknown.
 bool isKContiguous(Value v, unsigned kDim) {
-  while (ConvertLayoutOp cvt{v.getDefiningOp()})
+  while (ConvertLayoutOp cvt{v.getDefiningOp()}) {
+    if (cvt->getNumOperands() != 1)
+      break; // malformed: taken as the producer
     v = cvt.getSrc();
+  }
   LayoutPtr layout = getLayout(v.getType());
   auto *blocked = dyn_cast_or_null<BlockedLayout>(layout.get());
   return !blocked || blocked->order.empty() || blocked->order[0] == kDim;
@@ -297,6 +303,43 @@ std::pair<int64_t, int64_t> fmaWaveCoverage(const BlockedLayout &l,
   return {cover(r - 2), cover(r - 1)};
 }
 
+/// A, B, C and the result of a dot agree: [batch,] M x K, K x N, M x N,
+/// M x N, static positive sizes, at most 2^30 elements each (so the cost
+/// model's products fit in 64 bits). An error on `op` otherwise.
+LogicalResult checkDotShapes(Operation *op, RankedTensorType a,
+                             RankedTensorType b, RankedTensorType c,
+                             RankedTensorType res) {
+  unsigned rank = res.getRank();
+  auto error = [&]() {
+    InFlightDiagnostic d = op->emitError();
+    d << opname::Dot << " operand shapes do not agree:";
+    for (RankedTensorType t : {a, b, c, res}) {
+      d << " ";
+      llvm::interleave(t.getShape(), d, "x");
+    }
+    return d;
+  };
+  if (a.getRank() != rank || b.getRank() != rank || c.getRank() != rank)
+    return error();
+  for (RankedTensorType t : {a, b, c, res}) {
+    int64_t elems = 1;
+    for (int64_t s : t.getShape()) {
+      if (s <= 0 || s > (int64_t(1) << 30))
+        return error() << " (sizes must be static and positive)";
+      elems *= s;
+      if (elems > (int64_t(1) << 30))
+        return error() << " (more than 2^30 elements)";
+    }
+  }
+  ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = c.getShape(),
+                    rs = res.getShape();
+  if (as[rank - 1] != bs[rank - 2] || as[rank - 2] != rs[rank - 2] ||
+      bs[rank - 1] != rs[rank - 1] || cs != rs ||
+      (rank == 3 && (as[0] != rs[0] || bs[0] != rs[0])))
+    return error();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Decisions
 //===----------------------------------------------------------------------===//
@@ -324,19 +367,36 @@ struct MFMAAccelerateDot final
 
   LogicalResult analyze(Operation *op, DotSite &site) {
     site.op = op;
+    if (op->getNumOperands() != 3 || op->getNumResults() != 1)
+      return op->emitError()
+             << opname::Dot << " must have three operands and one result";
     DotOp dot(op);
     site.aTy = tensorTypeOf(dot.getA());
     site.bTy = tensorTypeOf(dot.getB());
     site.resTy = tensorTypeOf(op->getResult(0));
-    if (!site.aTy || !site.bTy || !site.resTy || op->getNumOperands() < 3)
+    auto cTy = tensorTypeOf(dot.getC());
+    if (!site.aTy || !site.bTy || !site.resTy || !cTy)
       return op->emitError()
              << opname::Dot << " without ranked tensor operands";
     unsigned rank = site.resTy.getRank();
     assert((rank == 2 || rank == 3) && "declined before analysis");
-    std::optional<unsigned> numWarps = lookupNumWarps(op);
-    if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps))
+    if (failed(checkDotShapes(op, site.aTy, site.bTy, cTy, site.resTy)))
+      return failure();
+    for (RankedTensorType t : {site.aTy, site.bTy, cTy, site.resTy})
+      if (!t.getElementType().isIntOrFloat())
+        return op->emitError() << opname::Dot << " on " << t.getElementType()
+                               << " elements (integers and floats only)";
+    auto *blocked = dyn_cast<BlockedLayout>(site.resultLayout.get());
+    if (!blocked || blocked->getRank() != rank)
       return op->emitError()
-             << "no power-of-two " << attrname::NumWarps << " for this dot";
+             << "the blocked layout of the " << opname::Dot
+             << " result has rank " << (blocked ? blocked->getRank() : 0)
+             << ", the result " << rank;
+    std::optional<unsigned> numWarps = lookupNumWarps(op);
+    if (!numWarps || *numWarps == 0 || !llvm::isPowerOf2_32(*numWarps) ||
+        *numWarps > 64)
+      return op->emitError() << "no power-of-two " << attrname::NumWarps
+                             << " for this dot (at most 64)";
 
     bool tf32 = DotOp(op).isTF32();
     Type aE = site.aTy.getElementType(), bE = site.bTy.getElementType();

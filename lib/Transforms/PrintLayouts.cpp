@@ -19,10 +19,18 @@
 //     operation; otherwise a remark with the layout's description.
 //  3. Nested layouts (slice/dot_op parents, a partitioned layout's inner
 //     layout) are checked as part of their outer layout.
+//  4. The parser is a verifier (Triton 3.9's rules: orders are permutations,
+//     sizes powers of two where Triton requires them, ranks agree, sizes
+//     bounded); each tensor type is then checked against its context as
+//     Triton's tensor-layout verifier does: the layout's rank is the
+//     tensor's, its warps are the `ttg.num-warps` around the operation and
+//     its lanes the module's `ttg.threads-per-warp`. Every error names the
+//     attribute (its text and field) and the operation.
 //  The IR is never modified; the pass fails iff an error was emitted.
 //
 //===----------------------------------------------------------------------===//
 
+#include "TritonMFMA/GenericIR.h"
 #include "TritonMFMA/Layouts.h"
 #include "TritonMFMA/PassOutcome.h"
 #include "TritonMFMA/Passes.h"
@@ -30,6 +38,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Debug.h"
 
@@ -54,6 +63,12 @@ struct MFMAPrintLayouts final
     bool hadError = false;
     llvm::StringSet<> seenLayouts;
     llvm::StringSet<> seenMemDescs;
+    llvm::DenseSet<std::pair<Type, unsigned>> seenTensors;
+    std::optional<unsigned> threadsPerWarp = getThreadsPerWarp(getOperation());
+    // ", on operation 'op'": the operation an error is about.
+    auto inOp = [](Operation *op) {
+      return (", on operation '" + op->getName().getStringRef() + "'").str();
+    };
 
     // Returns the layout if `text` is new and round-trips, else null.
     auto checkLayoutText = [&](Operation *op, StringRef text) -> LayoutPtr {
@@ -62,7 +77,8 @@ struct MFMAPrintLayouts final
       std::string error;
       LayoutPtr layout = parseLayout(text, &error);
       if (!layout) {
-        op->emitError() << "cannot parse layout " << text << ": " << error;
+        op->emitError() << "cannot parse layout " << text << ": " << error
+                        << inOp(op);
         hadError = true;
         return nullptr;
       }
@@ -89,9 +105,9 @@ struct MFMAPrintLayouts final
       FailureOr<MemDescInfo> info = getMemDescInfo(type, &error);
       if (failed(info)) {
         if (StringRef(error).starts_with("cannot parse layout"))
-          op->emitError() << error;
+          op->emitError() << error << inOp(op);
         else
-          op->emitError() << "cannot parse memdesc type: " << error;
+          op->emitError() << "cannot parse memdesc type: " << error << inOp(op);
         hadError = true;
         return;
       }
@@ -128,9 +144,31 @@ struct MFMAPrintLayouts final
       }
     };
 
+    // A tensor's layout against the tensor and the operation's context.
+    auto visitTensor = [&](Operation *op, Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !isTTGAttr(tensor.getEncoding()))
+        return;
+      std::optional<unsigned> numWarps = lookupNumWarps(op);
+      if (!seenTensors.insert({type, numWarps.value_or(~0u)}).second)
+        return;
+      LayoutPtr layout = parseLayout(tensor.getEncoding());
+      if (!layout)
+        return; // reported by visitAttr
+      std::string why = verifyTensorLayout(*layout, tensor.getShape(), numWarps,
+                                           threadsPerWarp);
+      if (!why.empty()) {
+        op->emitError() << why << inOp(op);
+        hadError = true;
+      }
+    };
+
     auto walkType = [&](Operation *op, Type type) {
       type.walk([&](Attribute a) { visitAttr(op, a); },
-                [&](Type t) { visitType(op, t); });
+                [&](Type t) {
+                  visitType(op, t);
+                  visitTensor(op, t);
+                });
     };
 
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -141,7 +179,10 @@ struct MFMAPrintLayouts final
           for (BlockArgument arg : block.getArguments())
             walkType(op, arg.getType());
       op->getAttrDictionary().walk([&](Attribute a) { visitAttr(op, a); },
-                                   [&](Type t) { visitType(op, t); });
+                                   [&](Type t) {
+                                     visitType(op, t);
+                                     visitTensor(op, t);
+                                   });
     });
 
     if (hadError)

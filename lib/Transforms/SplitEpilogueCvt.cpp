@@ -112,12 +112,13 @@ std::vector<Candidate> candidateLayouts(const TargetModel &target,
   SmallVector<SmallVector<unsigned>> orders = {order};
   if (rank == 2)
     orders.push_back({0, 1});
+  // Blocked candidates for rank 1 and 2 only (epilogue tiles).
   SmallVector<SmallVector<unsigned>> spts;
   for (unsigned a = 1; a <= 8; a *= 2)
     for (unsigned b = 1; b <= 8; b *= 2)
       if (rank == 2)
         spts.push_back({a, b});
-      else if (b == 1)
+      else if (rank == 1 && b == 1)
         spts.push_back({a});
   for (const SmallVector<unsigned> &spt : spts)
     for (const SmallVector<unsigned> &tpw :
@@ -194,6 +195,8 @@ std::optional<Plan> findPlan(const TargetModel &target, ArrayRef<int64_t> shape,
                              const Layout &dst, unsigned numWarps,
                              int64_t available, unsigned maxSteps,
                              int64_t &smallestOverBudget) {
+  if (shape.size() > 4)
+    return std::nullopt; // candidate warp splits grow with the rank
   FailureOr<GF2Layout> s = toGF2Layout(src, shape, target.threadsPerWarp);
   FailureOr<GF2Layout> d = toGF2Layout(dst, shape, target.threadsPerWarp);
   if (failed(s) || failed(d))
@@ -303,6 +306,14 @@ struct MFMASplitEpilogueCvt final
     }
     int64_t budget = ldsLimit > 0 ? int64_t(ldsLimit) : target->ldsBytes;
     unsigned numWarps = lookupNumWarps(module).value_or(4);
+    if (!llvm::isPowerOf2_32(numWarps) || numWarps > 64) {
+      module.emitRemark() << "mfma-split-epilogue-cvt: " << attrname::NumWarps
+                          << " = " << module->getAttr(attrname::NumWarps)
+                          << " is not modelled (a power of two up to 64); IR "
+                             "unchanged";
+      outcome.unchanged("num-warps not modelled");
+      return markAllAnalysesPreserved();
+    }
     verdicts.clear();
     for (Operation *func : getFunctions(module))
       runOnFunction(*target, func, budget, numWarps);

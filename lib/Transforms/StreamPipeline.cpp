@@ -245,8 +245,11 @@ std::string describeLoad(Operation *load, unsigned index) {
 
 int64_t memDescBytes(const MemDescInfo &info) {
   int64_t n = 1;
-  for (int64_t d : info.shape)
+  for (int64_t d : info.shape) {
+    if (d < 0 || (d > 0 && n > (int64_t(1) << 40) / d))
+      return -1; // not a size (only shown in remarks)
     n *= d;
+  }
   unsigned bits = info.elementType && info.elementType.isIntOrFloat()
                       ? info.elementType.getIntOrFloatBitWidth()
                       : 0;
