@@ -315,7 +315,7 @@ void ProgramAxes::findHandSwizzle() {
         !isScalar(op->getResult(0)) || splitOps.contains(op))
       return;
     bool flagged = false;
-    if (isDivRem(op))
+    if (isDivRem(op) && op->getNumOperands() == 2)
       flagged = getMask(op->getOperand(0)) || getMask(op->getOperand(1));
     else if (isOp(op, opname::Select) && op->getNumOperands() == 3)
       flagged = getMask(op->getOperand(0)) != 0;
@@ -392,7 +392,8 @@ SmallVector<Value> addressOperands(Operation *op, LoadKind kind) {
   switch (kind) {
   case LoadKind::TensorOrScalar:
   case LoadKind::AsyncCopy:
-    out.push_back(op->getOperand(0));
+    if (op->getNumOperands() >= 1) // malformed input: no address, no sharing
+      out.push_back(op->getOperand(0));
     break;
   case LoadKind::Buffer:
   case LoadKind::BufferToLocal:
@@ -432,6 +433,8 @@ std::optional<int64_t> loadBytes(Operation *op, LoadKind kind) {
       return *b * numElements(op->getResult(0).getType());
     return std::nullopt;
   case LoadKind::AsyncCopy: {
+    if (op->getNumOperands() < 1)
+      return std::nullopt;
     Type src = op->getOperand(0).getType();
     if (auto b = getElementBytes(src))
       return *b * numElements(src);
