@@ -86,8 +86,9 @@ def llir_with_waves(llir: str, w: int) -> str | None:
 
 
 def trial_threads(jobs: int) -> int:
-    """Threads for `jobs` independent trial compiles: the idle cores (cores minus the 1-minute load), at most
-    `jobs`; TRITON_MFMA_TRIAL_THREADS overrides."""
+    """Threads for `jobs` independent trial compiles: the idle cores, at most `jobs`; TRITON_MFMA_TRIAL_THREADS
+    overrides. Idle = cores minus the 1-minute load that is not this compile's own thread (which waits for the
+    trials while they run)."""
     env = os.environ.get("TRITON_MFMA_TRIAL_THREADS", "").strip()
     if env.isdigit():
         return max(1, min(jobs, int(env)))
@@ -96,7 +97,8 @@ def trial_threads(jobs: int) -> int:
     except AttributeError:  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
     try:
-        idle = cores - int(os.getloadavg()[0])
+        others = max(0.0, os.getloadavg()[0] - 1.0)
+        idle = cores - int(others + 0.5)
     except OSError:  # pragma: no cover
         idle = cores
     return max(1, min(jobs, idle))
