@@ -239,9 +239,9 @@ class HipCompile:
 
     # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
     def _check_grid_order(self, ours, metadata):
-        """The remap's index arithmetic is mostly scalar; where the compiled kernel spills or is limited by its
+        """The remap's index arithmetic is scalar: where the compiled kernel spills SGPRs or is limited by its
         SGPRs, the kernel is compiled without the remap too and the remap is dropped if it cost spills or
-        occupancy (its gain is in L2, which no static figure shows)."""
+        occupancy (its gain is in L2, which no static figure shows). Elsewhere a few more SGPRs cost nothing."""
         outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
         if outcome is not None and outcome.status != "applied":
             return ours
@@ -251,7 +251,7 @@ class HipCompile:
             raise f_ours
         limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
                                       f_ours.lds, w).limiter
-        if not f_ours.spills and limiter != "sgpr":
+        if not f_ours.sgpr_spills and limiter != "sgpr":
             return ours
         without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
         if without.text == ours.text:
