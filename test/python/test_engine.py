@@ -61,12 +61,13 @@ def test_handed_off_compile_equals_a_plain_compile_of_the_choice(threads, monkey
     chosen layouts in the ordinary way gives; sequential and concurrent trials agree."""
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
     fn, sig, cx = CORPUS["attn_fwd_d64"]
-    with warnings.catch_warnings(), triton_mfma.enabled():
+    # accelerate-dot alone: its hand-off, without the other default passes' changes
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
         warnings.simplefilter("ignore", MFMARemark)
         handed = compile_kernel(fn, sig, cx, "gfx942")
     decision = handed.metadata.triton_mfma_accelerate_dot
     assert decision["evidence"] in ("trial", "identical", "model"), decision
-    with warnings.catch_warnings(), triton_mfma.enabled(verify_dot=False):
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"], verify_dot=False):
         warnings.simplefilter("ignore", MFMARemark)
         plain = compile_kernel(fn, sig, cx, "gfx942")
     if decision["decision"] == "kept":
