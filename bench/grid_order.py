@@ -178,7 +178,7 @@ def build(out):
             n_prog = math.ceil(s / bm) * math.ceil(s / bn)
             d = triton_mfma.grid_order_decision(kernels[pass_label], (n_prog,), **args)
             row = {"config": cfg, "size": s, "pass_remaps": d.remaps, "decision": str(d),
-                   "pass_remark": (meta["variants"][pass_label]["remarks"] or [""])[0].split("remark: ")[-1],
+                   "pass_remark": (meta["variants"][pass_label]["remarks"] or [""])[0].split("] ", 1)[-1],
                    "predicted_plain_over_grouped": {t: l2model.predict_gemm(targets[t], c, False) /
                                                     l2model.predict_gemm(targets[t], c, True) for t in targets}}
             meta["gemm"].append(row)

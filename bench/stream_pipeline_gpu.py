@@ -4,8 +4,10 @@ stock Triton vs triton-mfma, side by side in one run.
     python bench/stream_pipeline_gpu.py build out/issue5/gpu   # here (Triton 3.9, no GPU): cubins + manifest
     python bench/stream_pipeline_gpu.py run out/issue5/gpu     # on the H200 (torch + cupy, no Triton needed)
 
-`build` compiles every kernel for cuda:90 three ways: stock Triton (its default num_stages=3), stock
-with num_stages=2, and with `mfma-stream-pipeline` (which replaces Triton's pipeliner), each as the
+`build` compiles every kernel for cuda:90 four ways: stock Triton (its default num_stages=3), stock
+with num_stages=2, the project's default passes as `enabled(backends=("hip", "cuda"))` runs them (the stream
+pipeliner declines on cuda unless named; whether the cubin is byte-identical to stock is recorded), and with
+`mfma-stream-pipeline` named (which replaces Triton's pipeliner), each as the
 corpus compiles it ("plain": every int a run-time i32, no alignment known) and, for the timed kernels,
 specialised the way Triton's JIT would for aligned contiguous tensors ("aligned": pointers and
 multiples of 16 marked divisible by 16, unit strides constexpr 1).
@@ -28,7 +30,8 @@ import time
 
 GEMM_TILE = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32)
 SPLITK = dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64, SPLIT_K=4)
-MODES = {"stock": dict(), "stock_ns2": dict(num_stages=2), "ours": dict()}
+# defaults = what `enabled(backends=("hip", "cuda"))` runs on cuda (every default pass; each decides per kernel)
+MODES = {"stock": dict(), "stock_ns2": dict(num_stages=2), "defaults": dict(), "ours": dict()}
 
 # ---------------------------------------------------------------------------------------------- build
 
@@ -88,6 +91,7 @@ def build(outdir):
     from triton_mfma import MFMARemark
     from triton_mfma.compile import always_compile, target
     from triton_mfma.loop_order import main_loop_order
+    from triton_mfma.remarks import body
 
     os.makedirs(outdir, exist_ok=True)
     kernels = _kernels()
@@ -98,30 +102,34 @@ def build(outdir):
             sig, cx, attrs = _specialise(sig0, cx0, spec, kernel)
             for mode, options in MODES.items():
                 options = dict(options, **(RETILE[spec][1] if spec in RETILE else {}))
-                passes = ["mfma-stream-pipeline"] if mode == "ours" else None
+                activation = (dict(passes=["mfma-stream-pipeline"]) if mode == "ours" else
+                              dict(backends=("hip", "cuda")) if mode == "defaults" else None)
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
-                    if passes:
-                        with triton_mfma.enabled(passes=passes, strict=True):
+                    if activation:
+                        with triton_mfma.enabled(strict=True, **activation):
                             k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=cx, attrs=attrs),
                                                target=target("cuda:90"), options=dict(options))
                     else:
                         triton_mfma.disable()
                         k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=cx, attrs=attrs),
                                            target=target("cuda:90"), options=dict(options))
-                remarks = [str(w.message).split("remark: ")[-1] for w in caught if issubclass(w.category, MFMARemark)]
+                remarks = [body(str(w.message)) for w in caught if issubclass(w.category, MFMARemark)]
                 md = k.metadata
                 assert md.global_scratch_size == 0 and getattr(md, "profile_scratch_size", 0) == 0, kernel
                 key = f"{kernel}.{spec}.{mode}"
                 with open(os.path.join(outdir, key + ".cubin"), "wb") as f:
                     f.write(k.asm["cubin"])
+                if mode == "stock":
+                    stock_cubin = k.asm["cubin"]
                 order = main_loop_order(k.asm["ptx"])
-                manifest["entries"].append(dict(
+                manifest["entries"].append(dict(identical_to_stock=k.asm["cubin"] == stock_cubin,
                     key=key, kernel=kernel, spec=spec, mode=mode, name=md.name, num_warps=md.num_warps,
                     shared=md.shared, params=[[n, t] for n, t in sig.items() if t != "constexpr"],
                     constexprs={n: v for n, v in cx.items()}, remarks=remarks,
                     main_loop=order.summary() if order else None))
-                print(f"{key:40s} shared={md.shared:6d} loop: {order.summary() if order else '-'}")
+                same = " (cubin identical to stock)" if mode != "stock" and k.asm["cubin"] == stock_cubin else ""
+                print(f"{key:40s} shared={md.shared:6d} loop: {order.summary() if order else '-'}{same}")
                 for r in remarks:
                     print("    " + r[:160])
     with open(os.path.join(outdir, "manifest.json"), "w") as f:
@@ -193,10 +201,14 @@ class Runner:
         err = (o - ref).norm().item() / ref_norm if ref_norm > 0 else (o - ref).abs().max().item()
         ok = finite and guard_ok and err <= tol
         self.failures += not ok
+        mode = key.rsplit(".", 1)[1]
+        if mode == "stock":
+            self.stock_out = out.clone()
+        bitwise = bool(t.equal(out, self.stock_out)) if mode != "stock" else True
         self.results.append(dict(case=label, key=key, rel_err=err, fully_written=finite, guard_intact=guard_ok,
-                                 ok=ok))
+                                 ok=ok, bitwise_equal_to_stock=bitwise))
         print(f"{'ok  ' if ok else 'FAIL'} {label:58s} {key.split('.', 1)[1]:18s} rel_err={err:.2e} "
-              f"written={finite} guard={guard_ok}")
+              f"written={finite} guard={guard_ok} bitwise={bitwise}")
 
     # -- kernels
     def gemm(self, kernel, spec, M, N, K, b_trans=False, extra=None, label=None):
@@ -284,6 +296,7 @@ class Runner:
                 extra = f"{bytes_moved / ms / 1e6:7.0f} GB/s"
             print(f"  {label:44s} {spec:8s} {mode:10s} {ms * 1e3:9.1f} us {extra}  stock/this = {base / ms:5.2f}")
         row["ratio_stock_over_ours"] = base / med[keys[-1]]
+        row["ratio_stock_over_defaults"] = base / med[f"{kernel}.{spec}.defaults"]
         row["ratio_stock_ns2_over_ours"] = med[keys[1]] / med[keys[-1]]
         self.results.append(row)
 

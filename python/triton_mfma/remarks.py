@@ -74,6 +74,13 @@ def emit(message: str, *, kernel: str = "", location: str = "", category=MFMARem
     warnings.warn(text, category, stacklevel=_user_stacklevel())
 
 
+def body(text: str) -> str:
+    """A remark's message without the "triton-mfma remark [kernel] " prefix emit() puts before it."""
+    if text.startswith(PREFIX + " ["):
+        return text.split("] ", 1)[1] if "] " in text else text
+    return text
+
+
 def warn(message: str) -> None:
     """An MFMAWarning (a fallback, a problem): shown at every verbosity, pointing at the user's code."""
     warnings.warn(message, MFMAWarning, stacklevel=_user_stacklevel())
