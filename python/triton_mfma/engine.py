@@ -49,6 +49,10 @@ class Build:
     declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
     outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
 
+    def declined_reason(self, pass_name: str) -> str:
+        """Why `pass_name` declined this module (its structured outcome), or "" if it did not."""
+        return next((o.reason for o in self.outcomes if o.pass_name == pass_name and o.status == "declined"), "")
+
 
 def with_waves_per_eu(options, w):
     """A copy of Triton's frozen HIPOptions with another waves_per_eu (no __post_init__ re-run)."""

@@ -104,6 +104,7 @@ class HipCompile:
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
+        self._figures = {}  # (id(engine.Compiled), w) -> (the Compiled, kept alive, its Figures): read amdgcn once
 
     def needed(self) -> bool:
         return bool(self.points) or self.auto or self.act.options.get("waves_per_eu") is not None
@@ -199,7 +200,7 @@ class HipCompile:
             return chosen
 
         if "accelerate_matmul" in ours.declined:
-            why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
+            why = ours.declined_reason(name)
             return record("declined", f"declined: {why}; Triton's accelerate_matmul ran", "pass", ours)
         if not self.act.options.get("verify_dot", True):  # no decision taken: metadata only
             metadata["triton_mfma_accelerate_dot"] = {"decision": "unverified", "evidence": "none",
@@ -299,7 +300,7 @@ class HipCompile:
             return chosen
 
         if "pipeline" in ours.declined:
-            why = next((o.reason for o in ours.outcomes if o.pass_name == name and o.status == "declined"), "")
+            why = ours.declined_reason(name)
             return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
         if not self.act.options.get("verify_pipeline", True):  # the pass as it is: no decision, metadata only
             metadata["triton_mfma_stream_pipeline"] = {"decision": "unverified", "evidence": "none",
@@ -355,8 +356,11 @@ class HipCompile:
             try:
                 if isinstance(c, Exception):
                     raise c
-                out.append(dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.options.arch,
-                                                 self.options.num_warps, w))
+                key = (id(c), w)
+                if key not in self._figures:
+                    self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.options.arch,
+                                                                   self.options.num_warps, w))
+                out.append(self._figures[key][1])
             except Exception as e:  # noqa: BLE001 - the caller's policy decides
                 out.append(e)
         return out
