@@ -103,7 +103,8 @@ template <typename V> struct StockOrderGuard {
   V streamedBytes; ///< bytes streamed between the twin reads
   V waves;         ///< more than one wave: totalPrograms > concurrent
   V exceeds;       ///< streamedBytes > threshold
-  V misses;        ///< the verdict: waves and exceeds
+  V twins;         ///< the twins' dimension has more than one program
+  V misses;        ///< the verdict: waves, exceeds and twins
 };
 
 /// The stock order's verdict, written once over an arithmetic `A` that
@@ -119,7 +120,10 @@ template <typename V> struct StockOrderGuard {
 /// than `concurrent`: in one wave all start together) and the bytes streamed
 /// in between (each operand's bytes per program times the number of its
 /// distinct tiles among those programs: the sizes of the dimensions faster
-/// than `farDim` that move it) exceed `threshold` (the effective L2). Only
+/// than `farDim` that move it) exceed `threshold` (the effective L2), and
+/// only where there are twins at all (`twins`: more than one program along
+/// `farDim`, which the caller tests; a split-K decode launch with one M tile
+/// shares no weight tile, and remapping it cost 1-2% on an H200). Only
 /// `sizes[0 .. farDim)` are read.
 template <typename A>
 StockOrderGuard<typename A::Value>
@@ -128,7 +132,7 @@ stockOrderMisses(A &a, typename A::Value total,
                  unsigned numOperands,
                  function_ref<typename A::Value(unsigned)> operandBytes,
                  function_ref<DimMask(unsigned)> moved, int64_t concurrent,
-                 int64_t threshold) {
+                 int64_t threshold, typename A::Value twins) {
   using V = typename A::Value;
   // Each operand's bytes times the product of its sizes (the product first:
   // it does not wait for the trip counts, so the emitted guard is shallower).
@@ -143,7 +147,8 @@ stockOrderMisses(A &a, typename A::Value total,
   }
   V waves = a.greater(total, a.constant(concurrent));
   V exceeds = a.greater(streamed, a.constant(threshold));
-  return {total, streamed, waves, exceeds, a.both(waves, exceeds)};
+  return {total, streamed, waves, exceeds, twins,
+          a.both(a.both(waves, exceeds), twins)};
 }
 
 /// The parts of the multi-XCD verdict (see sharedBytesExceedL2).

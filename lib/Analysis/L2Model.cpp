@@ -101,7 +101,8 @@ StockOrderGuard<int64_t> mlir::triton_mfma::evaluateStockOrderMisses(
   return stockOrderMisses<IntArith>(
       a, total, sizes, farDim, operands.size(),
       [&](unsigned o) { return operands[o].bytes; },
-      [&](unsigned o) { return operands[o].moved; }, concurrent, threshold);
+      [&](unsigned o) { return operands[o].moved; }, concurrent, threshold,
+      a.greater(sizes[farDim], 1));
 }
 
 SharedFootprint<int64_t> mlir::triton_mfma::evaluateSharedBytesExceedL2(

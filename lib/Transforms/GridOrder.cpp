@@ -858,6 +858,15 @@ struct MFMAGridOrder final
       SmallVector<Value> sizes(nDims);
       for (int i = 0; i < plan.farDim; ++i)
         sizes[i] = getSize(i);
+      // Twins exist where more than one program lies along the far
+      // dimension; for the slow part of a split axis that is a grid longer
+      // than one row (a partial second row shares too), tested without the
+      // division the branch keeps behind it.
+      const GridDim &far = dims[plan.farDim];
+      Value twins =
+          far.kind == GridDim::Kind::Hi
+              ? e.greater(e.widen(nprog[far.axis]), e.widen(divisor[far.axis]))
+              : e.greater(e.widen(getSize(plan.farDim)), e.constant(1));
       // The whole grid (the remap itself covers the complete rows of split
       // axes; counting the last row too is what "more than one wave" means).
       Value total = e.constant(1);
@@ -867,11 +876,12 @@ struct MFMAGridOrder final
       StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
           e, total, sizes, plan.farDim, operands.size(), operandBytes,
           [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
-          threshold);
+          threshold, twins);
       e.tag(g.totalPrograms, "total_programs");
       e.tag(g.streamedBytes, "streamed_bytes");
       e.tag(g.waves, "test:waves");
       e.tag(g.exceeds, "test:l2");
+      e.tag(g.twins, "test:twins");
       launch = g.misses;
     } else if (plan.guard == Guard::XCD) {
       SmallVector<Value> sizes(nDims);

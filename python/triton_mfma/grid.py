@@ -460,7 +460,8 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
     if guard == "l2":
         total, streamed = need("total_programs"), need("streamed_bytes") * unit
         waves, l2 = bool(need("test:waves")), bool(need("test:l2"))
-        remaps = waves and l2
+        twins = bool(need("test:twins"))
+        remaps = waves and l2 and twins
         dims, far = a["dims"], a["far_dim"]
         sizes = []
         for d in dims:
@@ -473,8 +474,11 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
                 sizes.append(grid3[axis])
         distance = math.prod(sizes[:far])
         figures.update(total_programs=total, streamed_bytes=streamed, twin_distance=distance,
-                       far_dim=dims[far], waves=waves, exceeds=l2)
-        if not waves:
+                       far_dim=dims[far], waves=waves, exceeds=l2, twins=twins)
+        if not twins:
+            reason = (f"no twins: one program along {dims[far]}, the dimension the sharers differ in (no tile is "
+                      "read twice)")
+        elif not waves:
             reason = (f"the grid's {total} programs all run at once (P = {a['concurrent_programs']}): twins read "
                       "together")
         elif not l2:

@@ -33,12 +33,15 @@
 // 8 MiB x 0.75, in 32-bit arithmetic counting bytes in units of 4096 (the
 // gcd of the tile sizes): 6 MiB is 1536 units. The values are tagged for
 // triton_mfma.grid_order_decision.
+// Twins exist only where the M-tile axis (the twins' dimension) has more than one program.
+// CHECK:      %[[TWINS:[0-9]+]] = "arith.cmpi"(%{{[0-9]+}}, %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:twins"]} : (i32, i32) -> i1
 // CHECK:      %[[TOTAL:[0-9]+]] = "arith.muli"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["total_programs"]}
 // CHECK:      "arith.addi"(%arg3, %{{[0-9]+}})
 // CHECK:      %[[STREAMED:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %{{[0-9]+}}) <{overflowFlags = #arith.overflow<none>}> {tmfma.grid_value = ["streamed_bytes"]}
 // CHECK-NEXT: %[[WAVES:[0-9]+]] = "arith.cmpi"(%[[TOTAL]], %[[P]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:waves"]} : (i32, i32) -> i1
 // CHECK-NEXT: %[[FITS:[0-9]+]] = "arith.cmpi"(%[[STREAMED]], %[[THR]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:l2"]} : (i32, i32) -> i1
-// CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WAVES]], %[[FITS]])
+// CHECK-NEXT: %[[WF:[0-9]+]] = "arith.andi"(%[[WAVES]], %[[FITS]])
+// CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WF]], %[[TWINS]])
 // Only where it says so: the hardware linear index, axis 0 fastest,
 // (m * n1 + k) * n0 + n, decomposed in the new order.
 // CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
@@ -219,8 +222,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      %[[X0:[0-9]+]] = "arith.addi"(%arg4, %{{[0-9]+}})
 // CHECK:      %[[X1:[0-9]+]] = "arith.divsi"(%[[X0]], %{{[0-9]+}})
 // CHECK-NEXT: %[[X:[0-9]+]] = "arith.maxsi"(%[[X1]], %{{[0-9]+}}) {tmfma.grid_value = ["divisor:axis0"]}
+// Twins: a grid longer than one row (NP > X), tested without dividing.
 // CHECK-NOT:  "arith.divui"(%[[NP]],
-// CHECK:      %[[G:[0-9]+]] = "arith.andi"
+// CHECK:      "arith.cmpi"(%[[NP]], %[[X]]) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:twins"]}
+// CHECK-NOT:  "arith.divui"(%[[NP]],
+// CHECK:      "arith.andi"
+// CHECK-NEXT: %[[G:[0-9]+]] = "arith.andi"
 // CHECK-NEXT: %[[IDS:[0-9]+]]:3 = "scf.if"(%[[G]]) ({
 // CHECK-NEXT: %[[ROWS:[0-9]+]] = "arith.divui"(%[[NP]], %[[X]])
 // CHECK-NEXT: %[[FULL:[0-9]+]] = "arith.muli"(%[[ROWS]], %[[X]])

@@ -397,6 +397,10 @@ def test_grid_order_decision_on_cuda():
     small = triton_mfma.grid_order_decision(k, (32, 8, 2), **_decode_args(64, 2048, 2048))  # W = 8 MiB
     one_wave = triton_mfma.grid_order_decision(k, (12, 8, 2), **_decode_args(64, 768, 8192))
     assert big.remaps and not small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
+    # one M tile: no program shares a weight tile with another, whatever W (H200: remapping it cost 1-2%)
+    no_twins = triton_mfma.grid_order_decision(k, (128, 8, 1), **_decode_args(16, 8192, 4096))
+    assert not no_twins.remaps and no_twins.figures["waves"] and no_twins.figures["exceeds"], str(no_twins)
+    assert not no_twins.figures["twins"] and "no twins" in no_twins.reason, str(no_twins)
     assert big.figures["concurrent_programs"] == 132 * 2 and big.figures["threshold"] == 25 * 2**20
     assert small.figures["waves"] and not small.figures["exceeds"]
     assert not one_wave.figures["waves"]
