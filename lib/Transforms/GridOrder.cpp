@@ -90,6 +90,8 @@
 #include "TritonMFMA/Passes.h"
 #include "TritonMFMA/ProgramAxes.h"
 
+#include "GridOrderSupport.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -113,6 +115,7 @@ namespace mlir::triton_mfma {
 
 using namespace mlir;
 using namespace mlir::triton_mfma;
+using namespace mlir::triton_mfma::grid_order;
 
 namespace {
 
@@ -122,160 +125,8 @@ constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
 // 2^31 x 256 B = 512 GiB.
 constexpr int64_t kMinGuardUnit = 256;
 
-constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
-                        SGT = CmpIPredicate::sgt;
 
-/// Builds the remap's generic operations (GenericBuilder), folds the trivial
-/// ones, emits each constant once, and remembers what it built.
-class Emitter {
-public:
-  using Value = mlir::Value;
-  Emitter(OpBuilder &b, Location loc)
-      : b(b), loc(loc), ctx(b.getContext()), g(b, loc, &built) {}
-  Type i32() { return b.getI32Type(); }
-  Type i64() { return b.getI64Type(); }
-  Type i1() { return b.getI1Type(); }
-  /// Constants are emitted once each, before everything else we build.
-  Value cst(int64_t v, Type t) {
-    Value &slot = constants[{v, t.getIntOrFloatBitWidth()}];
-    if (!slot) {
-      OpBuilder::InsertionGuard guard(b);
-      if (constantsEnd)
-        b.setInsertionPointAfter(constantsEnd);
-      slot = g.constantInt(t, v);
-      constantsEnd = slot.getDefiningOp();
-    }
-    return slot;
-  }
-  Value c32(int64_t v) { return cst(v, i32()); }
-  // The arithmetic stockOrderMisses (L2Model.h) is written over: 64-bit,
-  // or 32-bit where the guard counts bytes in units large enough that no
-  // realistic launch overflows (`narrow`, see GuardUnit).
-  bool narrow = false;
-  Value constant(int64_t v) { return narrow ? c32(v) : c64(v); }
-  Value widen(Value v) { return narrow ? v : ext64(v); }
-  Value greater(Value a, Value c) { return cmp(SGT, a, c); }
-  Value both(Value a, Value c) { return andi(a, c); }
-  Value c64(int64_t v) { return cst(v, i64()); }
-  Value add(Value a, Value c) {
-    if (isConst(c, 0))
-      return a;
-    if (isConst(a, 0))
-      return c;
-    return g.binary(opname::AddI, a, c);
-  }
-  Value sub(Value a, Value c) {
-    return isConst(c, 0) ? a : g.binary(opname::SubI, a, c);
-  }
-  Value mul(Value a, Value c) {
-    if (isConst(c, 1))
-      return a;
-    if (isConst(a, 1))
-      return c;
-    return g.binary(opname::MulI, a, c);
-  }
-  static bool isConst(Value v, int64_t x) {
-    std::optional<int64_t> c = getConstantInt(v);
-    return c && *c == x;
-  }
-  Value div(Value a, Value c) { return g.binary(opname::DivSI, a, c); }
-  Value rem(Value a, Value c) { return g.binary(opname::RemSI, a, c); }
-  // The remap divides non-negative values only (ids, sizes >= 1): unsigned
-  // division is about half the instructions of signed on both vendors.
-  Value udiv(Value a, Value c) { return g.binary(opname::DivUI, a, c); }
-  Value urem(Value a, Value c) { return g.binary(opname::RemUI, a, c); }
-  Value min(Value a, Value c) { return g.binary(opname::MinSI, a, c); }
-  Value max(Value a, Value c) { return g.binary(opname::MaxSI, a, c); }
-  Value andi(Value a, Value c) { return g.binary(opname::AndI, a, c); }
-  Value select(Value c, Value t, Value f) { return g.select(c, t, f); }
-  Value cmp(CmpIPredicate p, Value a, Value c) { return g.cmpi(p, a, c); }
-  Value ext64(Value a) {
-    if (a.getType() == i64())
-      return a;
-    Value &slot = extended[a];
-    if (!slot)
-      slot = g.cast(opname::ExtSI, a, i64());
-    return slot;
-  }
-  Operation *yield(ValueRange values) { return g.yield(values); }
-  Value numPrograms(int axis) { return g.numPrograms(axis); }
-  /// Adds `role` to the `tmfma.grid_value` tags of the op defining `v` (the
-  /// values python/triton_mfma/grid.py reads from the compiled TTGIR).
-  void tag(Value v, StringRef role) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      return;
-    SmallVector<Attribute> roles;
-    if (auto old = def->getAttrOfType<ArrayAttr>(kValueTag))
-      roles.assign(old.begin(), old.end());
-    roles.push_back(b.getStringAttr(role));
-    def->setAttr(kValueTag, b.getArrayAttr(roles));
-  }
-  static constexpr llvm::StringLiteral kValueTag = "tmfma.grid_value";
 
-  OpBuilder &b;
-  Location loc;
-  MLIRContext *ctx;
-  llvm::SmallPtrSet<Operation *, 32> built;
-  GenericBuilder g;
-  std::map<std::pair<int64_t, unsigned>, Value> constants;
-  Operation *constantsEnd = nullptr;
-  llvm::DenseMap<Value, Value> extended;
-  llvm::DenseMap<Operation *, Value> tripCounts;
-};
-
-/// Clones the pid-free pure slice defining `v` to the builder's insertion
-/// point (kernel arguments are used as they are). Fails on anything else.
-FailureOr<Value> materialize(Value v, Emitter &e, IRMapping &map,
-                             const ProgramAxes &pa, Block *entry,
-                             int depth = 0) {
-  if (Value m = map.lookupOrNull(v))
-    return m;
-  if (depth > 64 || pa.getMask(v) != 0)
-    return failure();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() == entry ? FailureOr<Value>(v)
-                                   : FailureOr<Value>(failure());
-  Operation *def = v.getDefiningOp();
-  if (def->getNumRegions() != 0 || def->getNumResults() != 1 ||
-      !(isInDialect(def, dialect::Arith) || isOp(def, opname::GetNumPrograms)))
-    return failure();
-  for (Value o : def->getOperands())
-    if (failed(materialize(o, e, map, pa, entry, depth + 1)))
-      return failure();
-  Operation *c = e.b.clone(*def, map);
-  e.built.insert(c);
-  return c->getResult(0);
-}
-
-/// Shared memory a program allocates explicitly (sum of ttg.local_alloc).
-int64_t getLocalAllocBytes(Operation *func) {
-  int64_t total = 0;
-  func->walk([&](Operation *op) {
-    if (!isOp(op, opname::LocalAlloc) || op->getNumResults() != 1)
-      return;
-    auto info = getMemDescInfo(op->getResult(0).getType());
-    if (failed(info))
-      return;
-    auto bytes = getElementBytes(info->elementType);
-    int64_t n = 1;
-    for (int64_t d : info->allocShape)
-      n *= d;
-    total += n * bytes.value_or(2);
-  });
-  return total;
-}
-
-std::string humanBytes(int64_t b) {
-  char buf[64];
-  if (b >= (1 << 20))
-    snprintf(buf, sizeof buf, "%.1f MiB", b / double(1 << 20));
-  else if (b >= (1 << 10))
-    snprintf(buf, sizeof buf, "%.1f KiB", b / double(1 << 10));
-  else
-    snprintf(buf, sizeof buf, "%lld B", (long long)b);
-  return buf;
-}
 
 
 /// The run-time condition the remap is taken on, launch-wide.
@@ -289,15 +140,6 @@ StringRef guardName(Guard g) {
   return g == Guard::L2 ? "l2" : g == Guard::XCD ? "xcd" : "none";
 }
 
-/// Programs per CU the L2 guard counts with, and where the figure comes from.
-struct ProgramsPerCU {
-  Residency bound;      ///< the model's lower bound
-  int64_t programs = 0; ///< what the guard uses
-  bool given = false;   ///< from the programs-per-cu option
-  int numWarps = 4;
-  int64_t ldsBytes = 0;
-  std::string ldsSource; ///< "LDS model" or why the local_alloc sum
-};
 
 struct Plan {
   const LoadedOperand *heavy = nullptr;
@@ -358,72 +200,6 @@ struct MFMAGridOrder final
     return name.empty() ? "?" : name.str();
   }
 
-  /// Whether `func` calls a function that reads program ids.
-  bool callsProgramIdReader(ModuleOp module, Operation *func) {
-    bool found = false;
-    func->walk([&](Operation *op) {
-      CallOp call(op);
-      if (!call)
-        return;
-      std::optional<StringRef> callee = call.getCallee();
-      for (Operation &f : module.getBody()->getOperations()) {
-        auto name = f.getInherentAttr("sym_name");
-        auto s = name ? dyn_cast_or_null<StringAttr>(*name) : StringAttr();
-        if (callee && s && s.getValue() != *callee)
-          continue;
-        f.walk([&](Operation *inner) {
-          if (isAnyOp(inner, opname::GetProgramId, opname::GetNumPrograms))
-            found = true;
-        });
-      }
-    });
-    return found;
-  }
-
-  /// Programs per CU for the L2 guard: the programs-per-cu option, else the
-  /// model's lower bound (L2Model.h) with the kernel's exact LDS.
-  ProgramsPerCU countPrograms(ModuleOp module, Operation *func,
-                              const TargetL2Model &model) {
-    ProgramsPerCU p;
-    p.numWarps = int(lookupNumWarps(module).value_or(4));
-    std::string error;
-    FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
-    FailureOr<LDSAllocation> alloc =
-        succeeded(target) ? allocateLDS(*target, func, &error)
-                          : FailureOr<LDSAllocation>(failure());
-    if (succeeded(alloc)) {
-      p.ldsBytes = alloc->totalBytes;
-      p.ldsSource = "LDS model";
-    } else {
-      p.ldsBytes = getLocalAllocBytes(func);
-      p.ldsSource = "local_alloc sum; the LDS model: " + error;
-    }
-    p.bound = model.residency(p.numWarps, p.ldsBytes);
-    p.programs = p.bound.programs;
-    if (programsPerCU > 0) {
-      p.programs = programsPerCU;
-      p.given = true;
-    }
-    return p;
-  }
-
-  std::string describe(const ProgramsPerCU &p) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    if (p.given) {
-      os << "programs-per-cu=" << p.programs << " (the model's lower bound "
-         << p.bound.programs << ")";
-      return s;
-    }
-    os << "a lower bound: registers allow at least " << p.bound.byRegisters
-       << (p.bound.byRegisters == 1 ? " program" : " programs") << " of "
-       << p.numWarps << " warps per CU whatever "
-       << (p.bound.byRegisters == 1 ? "its" : "their") << " registers, LDS ("
-       << p.ldsBytes << " B, "
-       << (p.ldsSource == "LDS model" ? "LDS model" : "local_alloc sum") << ") "
-       << p.bound.byShared << ", workgroup slots " << p.bound.bySlots;
-    return s;
-  }
 
   LogicalResult runOnKernel(ModuleOp module, Operation *func) {
     ProgramAxes pa(func);
@@ -556,7 +332,7 @@ struct MFMAGridOrder final
           return decline("no L2 figures for target '" + target +
                          "' (set l2-bytes and num-cus, or mode=on)");
         plan.guard = Guard::L2;
-        plan.perCU = countPrograms(module, func, model);
+        plan.perCU = countPrograms(module, func, model, programsPerCU);
         plan.concurrent = plan.perCU.programs * model.cus;
         plan.threshold = model.effectiveL2Bytes();
       }
@@ -847,7 +623,7 @@ struct MFMAGridOrder final
       for (const ByteTerm &t : operands[o].terms) {
         Value term = e.constant(t.bytes / unit);
         for (const TripFactor &f : t.loops)
-          term = e.mul(term, tripCount(f, e, map, pa, entry));
+          term = e.mul(term, tripCount(f, e, map, pa, entry, defaultTripCount));
         bytes = e.add(bytes, term);
       }
       return bytes;
@@ -1089,42 +865,6 @@ struct MFMAGridOrder final
     return success();
   }
 
-  /// i64 trip count of a loop: from its bounds cloned to the top of the
-  /// kernel, else its constant, else the default.
-  Value tripCount(const TripFactor &f, Emitter &e, IRMapping &map,
-                  const ProgramAxes &pa, Block *entry) {
-    if (f.constant)
-      return e.constant(*f.constant);
-    if (Value cached = e.tripCounts.lookup(f.loop))
-      return cached;
-    return e.tripCounts[f.loop] = computeTripCount(f, e, map, pa, entry);
-  }
-
-  Value computeTripCount(const TripFactor &f, Emitter &e, IRMapping &map,
-                         const ProgramAxes &pa, Block *entry) {
-    if (ForOp loop{f.loop}) {
-      FailureOr<Value> lb =
-          materialize(loop.getLowerBound(), e, map, pa, entry);
-      FailureOr<Value> ub =
-          succeeded(lb) ? materialize(loop.getUpperBound(), e, map, pa, entry)
-                        : FailureOr<Value>(failure());
-      FailureOr<Value> step =
-          succeeded(ub) ? materialize(loop.getStep(), e, map, pa, entry)
-                        : FailureOr<Value>(failure());
-      if (succeeded(step) && (*lb).getType().isInteger(32)) {
-        Value range = e.sub(*ub, *lb);
-        std::optional<int64_t> s = getConstantInt(loop.getStep());
-        Value n = (s && *s == 1)
-                      ? range
-                      : e.div(e.add(range, e.sub(*step, e.c32(1))), *step);
-        // (No clamp at 0: an empty loop's negative count only lowers the
-        // streamed bytes, toward keeping the order, and the guard is one
-        // dependent op shorter.)
-        return e.widen(n);
-      }
-    }
-    return e.constant(defaultTripCount);
-  }
 };
 
 } // namespace
