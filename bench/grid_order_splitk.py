@@ -1,0 +1,100 @@
+"""Where mfma-grid-order's remap loses on an H200: a 4096^3 split-K GEMM (128x128x32 tiles, SPLIT_K = 1), the
+corpus kernel (atomic epilogue) and the same kernel with tl.store, each "plain" (no divisibility known: 2-byte
+loads) and "aligned" (pointers, sizes and row strides divisible by 16), stock vs the default passes
+(`enabled(backends=("hip", "cuda"))`: grid order remaps these launches, 8 M tiles fastest).
+
+    PYTHONPATH=python python bench/grid_order_splitk.py build out/gosk   # here: cubins + meta.json
+    python3 bench/grid_order_splitk.py run out/gosk                      # on the H200 (torch + cupy)
+
+Timing: 25 rounds, every variant in turn, 256 MiB written before each launch (L2 flushed); the ratio is the
+median of per-round ratios. Recorded: bench/results/grid_order_splitk.txt."""
+import json, os, sys, statistics, warnings
+import triton
+import triton.language as tl
+
+@triton.jit
+def splitk_store(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_cm, stride_cn,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    pid_n = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    pid_m = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :] * stride_wn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
+        k_left = K - (k * SPLIT_K + pid_k) * BLOCK_K
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (tl.arange(0, BLOCK_K)[None, :] < k_left), other=0.0)
+        w = tl.load(w_ptrs, mask=(tl.arange(0, BLOCK_K)[:, None] < k_left) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, w)
+        a_ptrs += BLOCK_K * SPLIT_K * stride_ak
+        w_ptrs += BLOCK_K * SPLIT_K * stride_wk
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+def build(out):
+    import triton_mfma
+    from triton.compiler import ASTSource
+    from triton_mfma.compile import target
+    from triton_mfma.examples.kernels import splitk_gemm, _splitk_sig
+    warnings.simplefilter("ignore")
+    sig = _splitk_sig()
+    cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, SPLIT_K=1)
+    names = list(sig)
+    meta = {}
+    for kname, fn in (("atomic", splitk_gemm), ("store", splitk_store)):
+        for spec in ("plain", "aligned"):
+            attrs = {} if spec == "plain" else {(names.index(n),): [["tt.divisibility", 16]] for n in
+                     ("a_ptr", "w_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_wk", "stride_cm")}
+            for mode in ("stock", "defaults"):
+                src = ASTSource(fn=fn, signature=sig, constexprs=cx, attrs=attrs)
+                if mode == "stock":
+                    with triton_mfma.disabled():
+                        k = triton.compile(src, target=target("cuda:90"))
+                else:
+                    with triton_mfma.enabled(backends=("hip", "cuda")):
+                        k = triton.compile(src, target=target("cuda:90"))
+                key = f"{kname}.{spec}.{mode}"
+                open(os.path.join(out, key + ".cubin"), "wb").write(k.asm["cubin"])
+                meta[key] = dict(name=k.metadata.name, shared=k.metadata.shared, num_warps=k.metadata.num_warps,
+                                 decision=str(getattr(k.metadata, "triton_mfma", ""))[:300])
+                print(key, k.metadata.shared, meta[key]["decision"][:200])
+    json.dump(meta, open(os.path.join(out, "meta.json"), "w"), indent=1)
+
+def run(out):
+    import cupy as cp, torch
+    meta = json.load(open(os.path.join(out, "meta.json")))
+    M = N = K = 4096
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    w = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    launches, bufs = {}, {}
+    for key, md in meta.items():
+        fn = cp.RawModule(path=os.path.join(out, key + ".cubin")).get_function(md["name"])
+        if md["shared"] > 48 * 1024:
+            fn.max_dynamic_shared_size_bytes = md["shared"]
+        c = bufs[key] = torch.zeros(M, N, device="cuda", dtype=torch.float32)
+        i32 = cp.int32
+        args = (cp.uint64(a.data_ptr()), cp.uint64(w.data_ptr()), cp.uint64(c.data_ptr()), i32(M), i32(N), i32(K),
+                i32(K), i32(1), i32(N), i32(1), i32(N), i32(1), cp.uint64(0), cp.uint64(0))
+        launches[key] = (lambda fn=fn, args=args, sh=md["shared"], nw=md["num_warps"]:
+                         fn((N // 128, 1, M // 128), (32 * nw, 1, 1), args, shared_mem=sh))
+    times = {k: [] for k in meta}
+    for _ in range(25):
+        for key in meta:
+            flush.zero_()
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record(); launches[key](); e.record(); torch.cuda.synchronize()
+            times[key].append(s.elapsed_time(e))
+    for kname in ("atomic", "store"):
+        for spec in ("plain", "aligned"):
+            st, de = times[f"{kname}.{spec}.stock"], times[f"{kname}.{spec}.defaults"]
+            r = statistics.median(x / y for x, y in zip(st, de))
+            print(f"{kname:7s} {spec:8s} stock {statistics.median(st):.3f} ms  defaults {statistics.median(de):.3f} ms"
+                  f"  stock/defaults {r:.3f}")
+
+if __name__ == "__main__":
+    {"build": build, "run": run}[sys.argv[1]](sys.argv[2])
