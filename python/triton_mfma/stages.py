@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic
 from .engine import Engine, with_waves_per_eu
-from .passes import REPLACING_POINTS
+from .passes import REGISTRY, REPLACING_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
 INTERIOR_POINTS = ("accelerate_matmul", "pipeline")
@@ -35,6 +35,14 @@ def _has_dot(generic_text: str) -> bool:
 
 def _first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def _unchanged_lines(outcomes) -> dict:
+    """Metadata lines for transforming passes that ran and left the module as it was, with why (the remark
+    summary leaves them out; the kernel's metadata keeps every decision)."""
+    return {o.pass_name: (o.reason if "unchanged" in o.reason else f"unchanged: {o.reason}") if o.reason
+            else "unchanged" for o in outcomes
+            if o.status == "unchanged" and o.pass_name in REGISTRY and REGISTRY[o.pass_name].transforms}
 
 
 class PointRunner:
@@ -167,12 +175,13 @@ class HipCompile:
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None
-        self._record(metadata)
+        self._record(metadata, chosen.outcomes)
         return chosen.module
 
-    def _record(self, metadata):
-        if self.kernel_remarks.decisions:
-            metadata["triton_mfma"] = dict(self.kernel_remarks.decisions)
+    def _record(self, metadata, outcomes=()):
+        lines = {**_unchanged_lines(outcomes), **self.kernel_remarks.decisions}
+        if lines:
+            metadata["triton_mfma"] = lines
         trials = self.engine.trials if self.engine is not None else 0
         if trials:
             metadata["triton_mfma_trials"] = trials
@@ -446,22 +455,25 @@ class GenericCompile:
         snapshot = export_generic(src)
         interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
             else set()
-        declined = set()
+        declined, outcomes = set(), []
         try:
             if interior:
                 try:
                     return nvidia_make_ttgir(src, metadata, self.options, self.capability,
-                                             lambda pt, m: run(pt, m, declined), interior, declined)
+                                             lambda pt, m: run(pt, m, declined, outcomes), interior, declined)
                 except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                     _fallback(self.act, "make_ttgir", kernel_name(src), e, metadata)
                     return self.stock_ttgir(import_generic(snapshot, src.context), metadata)
             out = self.stock_ttgir(src, metadata)  # Triton's own failure is not ours to handle
             try:
-                return run("ttgir_end", out)
+                return run("ttgir_end", out, outcomes=outcomes)
             except PassFailure as e:
                 _fallback(self.act, "make_ttgir", e.kernel, e, metadata)
                 return out
         finally:
+            lines = {**_unchanged_lines(outcomes), **kernel_remarks.decisions}
+            if lines:
+                metadata["triton_mfma"] = lines
             kernel_remarks.flush()
 
     def _point_context(self, mod):

@@ -426,3 +426,29 @@ def test_already_chosen_order_is_byte_identical_under_on(arch):
     assert on.asm["ttgir"] == stock.asm["ttgir"]
     binary = "cubin" if arch.startswith("cuda") else "hsaco"
     assert on.asm[binary] == stock.asm[binary]
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "cuda:90"])
+def test_atomic_epilogue_keeps_its_order_unless_forced(arch):
+    """splitk_gemm writes its results with tl.atomic_add: the remap measured 0.89-0.97x there on an H200
+    (bench/grid_order_splitk.py), so auto declines, naming the atomic; grid_order="on" still remaps."""
+    import triton
+    from triton.compiler import ASTSource
+
+    from triton_mfma.compile import target
+    from triton_mfma.examples import CORPUS
+
+    fn, sig, cx = CORPUS["splitk_gemm"]
+    src = ASTSource(fn, sig, dict(cx, BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, SPLIT_K=1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with triton_mfma.enabled(passes=["mfma-grid-order"], backends=("hip", "cuda"), remarks="all"):
+            auto = triton.compile(src, target=target(arch))
+    remarks = [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
+    assert any("unchanged: its results are written with atomics (tt.atomic_rmw)" in r for r in remarks), remarks
+    assert "tt.get_num_programs" not in auto.asm["ttgir"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(passes=["mfma-grid-order"], grid_order="on", backends=("hip", "cuda")):
+            on = triton.compile(src, target=target(arch))
+    assert "tt.get_num_programs" in on.asm["ttgir"]
