@@ -40,8 +40,8 @@ def _first_line(e: BaseException) -> str:
 def _unchanged_lines(outcomes) -> dict:
     """Metadata lines for transforming passes that ran and left the module as it was, with why (the remark
     summary leaves them out; the kernel's metadata keeps every decision)."""
-    return {o.pass_name: (o.reason if "unchanged" in o.reason else f"unchanged: {o.reason}") if o.reason
-            else "unchanged" for o in outcomes
+    return {o.pass_name: f"unchanged: {o.reason.replace(': unchanged: ', ': ')}" if o.reason else "unchanged"
+            for o in outcomes
             if o.status == "unchanged" and o.pass_name in REGISTRY and REGISTRY[o.pass_name].transforms}
 
 
