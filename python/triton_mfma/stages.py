@@ -112,6 +112,7 @@ class HipCompile:
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
+        self._unchanged = {}  # metadata lines of the passes that left the chosen TTGIR as it was
         self._figures = {}  # (id(engine.Compiled), w) -> (the Compiled, kept alive, its Figures): read amdgcn once
 
     def needed(self) -> bool:
@@ -178,8 +179,10 @@ class HipCompile:
         self._record(metadata, chosen.outcomes)
         return chosen.module
 
-    def _record(self, metadata, outcomes=()):
-        lines = {**_unchanged_lines(outcomes), **self.kernel_remarks.decisions}
+    def _record(self, metadata, outcomes=None):
+        if outcomes is not None:  # the chosen TTGIR's outcomes; the llir stage records again without them
+            self._unchanged = _unchanged_lines(outcomes)
+        lines = {**self._unchanged, **self.kernel_remarks.decisions}
         if lines:
             metadata["triton_mfma"] = lines
         trials = self.engine.trials if self.engine is not None else 0

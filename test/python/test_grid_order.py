@@ -452,3 +452,10 @@ def test_atomic_epilogue_keeps_its_order_unless_forced(arch):
         with triton_mfma.enabled(passes=["mfma-grid-order"], grid_order="on", backends=("hip", "cuda")):
             on = triton.compile(src, target=target(arch))
     assert "tt.get_num_programs" in on.asm["ttgir"]
+    # the default set (every pass, auto waves on hip): the decision stays in the kernel's metadata
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(backends=("hip", "cuda")):
+            default = triton.compile(src, target=target(arch))
+    line = default.metadata.triton_mfma["mfma-grid-order"]
+    assert line.startswith("unchanged: 'splitk_gemm': its results are written with atomics"), line
