@@ -136,6 +136,7 @@ def build(out):
 
     import triton_mfma
     from triton_mfma import l2model
+    from triton_mfma.remarks import body
 
     os.makedirs(out, exist_ok=True)
     shutil.copy(__file__, os.path.join(out, "grid_order.py"))  # the folder runs on its own
@@ -178,7 +179,7 @@ def build(out):
             n_prog = math.ceil(s / bm) * math.ceil(s / bn)
             d = triton_mfma.grid_order_decision(kernels[pass_label], (n_prog,), **args)
             row = {"config": cfg, "size": s, "pass_remaps": d.remaps, "decision": str(d),
-                   "pass_remark": (meta["variants"][pass_label]["remarks"] or [""])[0].split("] ", 1)[-1],
+                   "pass_remark": body((meta["variants"][pass_label]["remarks"] or [""])[0]),
                    "predicted_plain_over_grouped": {t: l2model.predict_gemm(targets[t], c, False) /
                                                     l2model.predict_gemm(targets[t], c, True) for t in targets}}
             meta["gemm"].append(row)

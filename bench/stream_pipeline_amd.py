@@ -52,6 +52,7 @@ def compile_one(kernel, spec, arch, ours):
     from triton_mfma import MFMARemark
     from triton_mfma.compile import target
     from triton_mfma.examples import CORPUS
+    from triton_mfma.remarks import body
 
     fn, sig0, cx0 = CORPUS[kernel]
     sig, cx, attrs = _specialise(sig0, cx0, spec, kernel)
@@ -64,7 +65,7 @@ def compile_one(kernel, spec, arch, ours):
                 k = triton.compile(src, target=target(arch))
         else:
             k = triton.compile(src, target=target(arch))
-    remarks = [str(w.message).split("] ", 1)[-1] for w in caught if issubclass(w.category, MFMARemark)]
+    remarks = [body(str(w.message)) for w in caught if issubclass(w.category, MFMARemark)]
     return k, remarks
 
 

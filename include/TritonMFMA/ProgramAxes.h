@@ -100,6 +100,9 @@ public:
   /// Non-empty when programs may communicate (results of atomics used,
   /// atomic_cas): reordering programs could then deadlock or change results.
   const std::string &getOrderHazard() const { return orderHazard; }
+  /// The name of the first atomic the kernel writes memory with (any
+  /// tt.atomic_* or amdg.buffer_atomic_*), or "".
+  StringRef getAtomicWrite() const { return atomicWrite; }
   /// The split ops (`pid // X`, `pid % X`) of split axes.
   bool isSplitOp(Operation *op) const { return splitOps.contains(op); }
   /// The split ops (`pid // X` and `pid % X`) of `axis`, each with its
@@ -126,6 +129,7 @@ private:
   llvm::DenseMap<Value, DimMask> masks;
   SmallVector<LoadedOperand> operands;
   std::string handSwizzle, orderHazard;
+  StringRef atomicWrite;
   Operation *handSwizzleOp = nullptr;
 };
 

@@ -330,6 +330,10 @@ void ProgramAxes::findHandSwizzle() {
 
 void ProgramAxes::findHazards() {
   func->walk([&](Operation *op) {
+    if (atomicWrite.empty() &&
+        isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS,
+                opname::BufferAtomicRMW, opname::BufferAtomicCAS))
+      atomicWrite = op->getName().getStringRef();
     if (!orderHazard.empty())
       return;
     if (isOp(op, opname::AtomicCAS))

@@ -247,19 +247,10 @@ struct MFMAGridOrder final
     // order hazard above): measured on an H200, the remap the L2 model picks
     // cost 3-11% on such kernels (bench/grid_order_splitk.py) and gained on
     // none; the model has no term for the epilogue's read-modify-writes.
-    if (m == "auto") {
-      Operation *atomic = nullptr;
-      func->walk([&](Operation *op) {
-        if (!atomic &&
-            isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS,
-                    opname::BufferAtomicRMW, opname::BufferAtomicCAS))
-          atomic = op;
-      });
-      if (atomic)
-        return decline("its results are written with atomics (" +
-                       atomic->getName().getStringRef() +
-                       "): the remap measured slower there; mode=on forces");
-    }
+    if (m == "auto" && !pa.getAtomicWrite().empty())
+      return decline("its results are written with atomics (" +
+                     pa.getAtomicWrite() +
+                     "): the remap measured slower there; mode=on forces");
     if (pa.getOperands().empty())
       return decline("no global loads");
 

@@ -157,11 +157,9 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
 
 def _remark_line(text: str, width: int = 150) -> str:
     """A remark without its location prefix, cut to one line."""
-    from .remarks import PREFIX
+    from .remarks import body
 
-    text = text.replace("\n", " ")
-    if text.startswith(PREFIX + " [") and "] " in text:  # "triton-mfma remark [kernel] ..."
-        text = text.split("] ", 1)[1]
+    text = body(text.replace("\n", " "))  # without "triton-mfma remark [kernel] "
     if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
         text = text.split(" (", 1)[0] + ": " + text.split("): ", 1)[1]
     return text if len(text) <= width else text[:width - 3] + "..."

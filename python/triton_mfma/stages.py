@@ -37,6 +37,12 @@ def _first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
+def _record_lines(metadata, unchanged: dict, decisions: dict) -> None:
+    """metadata.triton_mfma: one line per pass, its decision over its 'unchanged' outcome."""
+    if unchanged or decisions:
+        metadata["triton_mfma"] = {**unchanged, **decisions}
+
+
 def _unchanged_lines(outcomes) -> dict:
     """Metadata lines for transforming passes that ran and left the module as it was, with why (the remark
     summary leaves them out; the kernel's metadata keeps every decision)."""
@@ -182,9 +188,7 @@ class HipCompile:
     def _record(self, metadata, outcomes=None):
         if outcomes is not None:  # the chosen TTGIR's outcomes; the llir stage records again without them
             self._unchanged = _unchanged_lines(outcomes)
-        lines = {**self._unchanged, **self.kernel_remarks.decisions}
-        if lines:
-            metadata["triton_mfma"] = lines
+        _record_lines(metadata, self._unchanged, self.kernel_remarks.decisions)
         trials = self.engine.trials if self.engine is not None else 0
         if trials:
             metadata["triton_mfma_trials"] = trials
@@ -474,9 +478,7 @@ class GenericCompile:
                 _fallback(self.act, "make_ttgir", e.kernel, e, metadata)
                 return out
         finally:
-            lines = {**_unchanged_lines(outcomes), **kernel_remarks.decisions}
-            if lines:
-                metadata["triton_mfma"] = lines
+            _record_lines(metadata, _unchanged_lines(outcomes), kernel_remarks.decisions)
             kernel_remarks.flush()
 
     def _point_context(self, mod):
