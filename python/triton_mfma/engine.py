@@ -16,7 +16,9 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
 Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
 make_llir and make_amdgcn release the GIL: two threads finish in about the time of one; measured in
 bench/compile_time.py); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential. Each trial compiles a copy of the
-TTGIR in a context of its own, so the module handed to Triton is never touched by a trial.
+TTGIR in a context of its own, so the module handed to Triton is never touched by a trial. Where a decision's
+model reads one compile and may still need a second (accelerate-dot's kWidth-only differences), the second is
+started beside the first on an idle core (`prefetch`); the stage waits for it before it returns (`settle`).
 """
 from __future__ import annotations
 
@@ -136,6 +138,7 @@ class Engine:
         self._builds: dict[frozenset, Build] = {}
         self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
         self._compiled: dict[tuple[str, int], Compiled] = {}
+        self._inflight: dict[tuple[str, int], object] = {}  # (TTGIR text, w) -> Future of a speculative compile
         self._lock = threading.Lock()
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
 
@@ -215,10 +218,30 @@ class Engine:
             return list(_executor().map(one, ws))
         return [one(w) for w in ws]
 
+    def prefetch(self, jobs) -> None:
+        """Start compiling [(build, waves_per_eu), ...] in the background, only where a core is idle: the trial a
+        decision will need if its model cannot tell, run beside the compile the model reads instead of after it.
+        `compile` of the same jobs waits for them; `settle` before the stage returns."""
+        for b, w in jobs:
+            key = (b.text, w)
+            if key in self._compiled or key in self._inflight or trial_threads(2) < 2:
+                continue
+            self._inflight[key] = _executor().submit(self._compile_one, b, w)
+
+    def settle(self) -> None:
+        """Wait for the speculative compiles still running (nothing is left running behind Triton's stages)."""
+        for key in list(self._inflight):
+            self._inflight.pop(key).exception()
+
     def compile(self, jobs) -> list[Compiled]:
         """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
         A failing job raises its exception (after the others finished)."""
         jobs = list(jobs)
+        for key in dict.fromkeys((b.text, w) for b, w in jobs):  # prefetched: wait, never compile twice
+            if key in self._inflight:
+                e = self._inflight.pop(key).exception()
+                if e is not None:
+                    raise e
         todo = list(dict.fromkeys((b.text, w) for b, w in jobs if (b.text, w) not in self._compiled))
         builds = {b.text: b for b, _ in jobs}
         threads = trial_threads(len(todo))

@@ -137,6 +137,8 @@ class HipCompile:
         try:
             return self._decide(src, metadata, snapshot)
         except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
+            if self.engine is not None:
+                self.engine.settle()
             self.handoff, self.final_w = None, self.fixed_w
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
             metadata["waves_per_eu"] = self.final_w
@@ -178,6 +180,7 @@ class HipCompile:
             chosen = self._verify_dot(chosen, metadata)
         if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
             chosen = self._check_grid_order(chosen, metadata)
+        self.engine.settle()
         compiled = self.engine.compiled(chosen, self.fixed_w)
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
@@ -229,7 +232,9 @@ class HipCompile:
         if not self.act.options.get("trial_all") and dot_figures.only_kwidth_differs(ours.text, theirs.text):
             from .lds_budget import lds_total
 
-            # model first: our compile (the one Triton then gets) may show that theirs cannot do better
+            # model first: our compile (the one Triton then gets) may show that theirs cannot do better; where a
+            # core is idle, theirs compiles beside it (the trial, if the model cannot tell, then costs no wait)
+            self.engine.prefetch([(theirs, w)])
             f_ours = self._figures_each([(ours, w)])[0]
             other_lds = lds_total(theirs.text)
             why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(

@@ -90,3 +90,31 @@ def test_auto_waves_compiles_candidates_from_one_llir():
     # splitk_gemm's LLVM IR varies between Triton 3.9 compiles (phi numbering): some compile must match
     forced = {compile_kernel(fn, sig, cx, "gfx90a", {"waves_per_eu": w}).asm["amdgcn"] for _ in range(4)}
     assert k.asm["amdgcn"] in forced
+
+
+def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
+    """A kWidth-only difference the model cannot tell (gemm, gfx90a): with an idle core the trial of Triton's
+    layouts compiles beside ours (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of
+    compiles are those of the sequential trial (each variant compiled once)."""
+    from triton_mfma import engine
+
+    fn, sig, cx = CORPUS["gemm"]
+    prefetched = []
+    real = engine.Engine.prefetch
+
+    def spy(self, jobs):
+        jobs = list(jobs)
+        prefetched.extend(jobs)
+        return real(self, jobs)
+
+    monkeypatch.setattr(engine.Engine, "prefetch", spy)
+    out = {}
+    for threads in ("1", "2"):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(fn, sig, cx, "gfx90a")
+        out[threads] = (k.metadata.triton_mfma_accelerate_dot, k.metadata.triton_mfma_trials, k.asm["amdgcn"])
+    assert prefetched, "the kWidth-only path asks for the trial ahead"
+    assert out["1"][0]["evidence"] == "trial" and out["1"][1] == 2
+    assert out["1"] == out["2"]
