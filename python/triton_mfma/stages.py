@@ -174,6 +174,10 @@ class HipCompile:
                 metadata["triton_mfma_stream_pipeline"] = {"decision": "declined", "reason": why, "evidence": "model"}
                 self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
         chosen = self.engine.ttgir(interior, metadata, first=src)
+        if "accelerate_matmul" in interior and "pipeline" not in interior:
+            # compiled whatever accelerate-dot decides (its verification reads it, or Triton gets it): start it
+            # on an idle core while the TTGIR with Triton's dot layouts is built
+            self.engine.prefetch([(chosen, self.fixed_w)])
         if "pipeline" in interior:
             chosen = self._decide_pipeline(chosen, metadata)
         if "accelerate_matmul" in interior:
