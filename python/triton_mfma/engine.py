@@ -41,6 +41,24 @@ class Compiled:
     metadata: dict = field(repr=False)  # after make_amdgcn
 
 
+# Generic text up to what does not change the code: locations (`loc(...)`, debug info only) and SSA value names
+# (Triton names values after the source variables their location carries, so the same op built by another pass
+# prints as %acc_106 instead of %a_106). Names are replaced by their order of first appearance, which keeps every
+# def-use edge: two texts equal after this are the same module.
+_LOCATION = re.compile(r" loc\(.*$", re.M)
+_SSA_NAME = re.compile(r"%[\w$.-]+")
+
+
+def _canonical(text: str) -> str:
+    names: dict[str, str] = {}
+    return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), _LOCATION.sub("", text))
+
+
+def same_code(a: str, b: str) -> bool:
+    """Whether two TTGIRs (generic text) are the same module up to locations and value names."""
+    return a == b or _canonical(a) == _canonical(b)
+
+
 @dataclass
 class Build:
     """One TTGIR variant: the module (handed to Triton if chosen), its generic text, what our passes said."""
@@ -50,6 +68,9 @@ class Build:
     metadata: dict = field(repr=False)  # after make_ttgir
     declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
     outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
+
+    def same_code(self, other: "Build") -> bool:
+        return same_code(self.text, other.text)
 
     def declined_reason(self, pass_name: str) -> str:
         """Why `pass_name` declined this module (its structured outcome), or "" if it did not."""

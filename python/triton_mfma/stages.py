@@ -230,8 +230,9 @@ class HipCompile:
                                                       "reason": "not verified (verify_dot=False)"}
             return ours
         theirs = self.engine.ttgir(ours.choice - {"accelerate_matmul"}, metadata)
-        if theirs.text == ours.text:
-            return record("kept", "the same TTGIR as with Triton's dot layouts", "identical", ours)
+        if theirs.same_code(ours):
+            return record("kept", "the same TTGIR as with Triton's dot layouts (up to value names and locations)",
+                          "identical", ours)
         w = self.fixed_w
         if not self.act.options.get("trial_all") and dot_figures.only_kwidth_differs(ours.text, theirs.text):
             from .lds_budget import lds_total
@@ -280,7 +281,7 @@ class HipCompile:
         if not f_ours.sgpr_spills and limiter != "sgpr":
             return ours
         without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
-        if without.text == ours.text:
+        if without.same_code(ours):
             return ours
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
@@ -332,8 +333,9 @@ class HipCompile:
                                                        "reason": "not verified (verify_pipeline=False)"}
             return ours
         theirs = self.engine.ttgir(ours.choice - {"pipeline"}, metadata)
-        if theirs.text == ours.text:
-            return record("unchanged", "the same TTGIR as Triton's loop pipeliner", "identical", ours)
+        if theirs.same_code(ours):
+            return record("unchanged", "the same TTGIR as Triton's loop pipeliner (up to value names and locations)",
+                          "identical", ours)
         lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
         budget = self._lds_budget(theirs) if lds_ours is not None and lds_theirs is not None else None
         if budget is not None and lds_theirs > budget:

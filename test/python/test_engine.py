@@ -118,3 +118,15 @@ def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
     assert prefetched, "the kWidth-only path asks for the trial ahead"
     assert out["1"][0]["evidence"] == "trial" and out["1"][1] == 2
     assert out["1"] == out["2"]
+
+
+def test_same_code_ignores_names_and_locations_only():
+    from triton_mfma.engine import same_code
+
+    a = ('%a_1 = "tt.load"(%arg0) : (tensor<4x!tt.ptr<f16>>) -> tensor<4xf16> loc("k.py":3:4)\n'
+         '%b_2 = "arith.addf"(%a_1, %c0) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc(#loc3)\n')
+    renamed = a.replace("%a_1", "%acc_1").replace("%b_2", "%x_9").replace('loc("k.py":3:4)', 'loc("pid")')
+    swapped = a.replace('"(%a_1, %c0)', '"(%c0, %a_1)')
+    assert same_code(a, renamed)
+    assert not same_code(a, swapped)  # the def-use edges differ
+    assert not same_code(a, a.replace("addf", "mulf"))
