@@ -12,8 +12,7 @@ Model first: a candidate is compiled only when the occupancy model says it can w
   - w above what LDS lets run (workgroups per CU x warps / SIMDs), or above what the base's SGPRs allow: the
     extra waves could not run;
   - w below the base's occupancy: fewer waves, never a gain here;
-  - w equal to the base's occupancy: only when the base spills, and not at 1 wave/SIMD (w=1 leaves LLVM the
-    register budget the default already has there: measured never fewer spills, 16 of 16 kernels);
+  - w equal to the base's occupancy: only when the base spills;
   - w above it: only when the base does not spill VGPRs, runs at least MIN_WAVES_FOR_MORE waves, and its
     registers are within REGISTER_SLACK of the budget for w (granule-aligned 512 / w).
 `trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
@@ -111,12 +110,10 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
         possible.append(w)
         budget = occ_model.vgpr_budget(arch, w)
         if w == occ:
-            if not base.spills:
-                skipped[w] = f"the default already reaches {occ} waves/SIMD without spills"
-            elif w == 1:
-                skipped[w] = "at 1 wave/SIMD the default already has the whole register file: w=1 changes no budget"
-            else:
+            if base.spills:
                 promising.append(w)
+            else:
+                skipped[w] = f"the default already reaches {occ} waves/SIMD without spills"
         elif base.res.vgpr_spill:
             skipped[w] = f"the default already spills VGPRs at {occ} waves/SIMD"
         elif occ < MIN_WAVES_FOR_MORE:

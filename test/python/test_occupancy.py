@@ -63,8 +63,6 @@ def test_auto_never_spills_more_and_never_loses_occupancy(label, case, arch):
         assert spills(auto) == 0, decision["reason"]
     assert auto.occupancy.waves_per_simd >= default.occupancy.waves_per_simd, decision["reason"]
     assert str(decision["chosen"]) in decision["reason"]
-    if default.occupancy.waves_per_simd == 1:  # w=1 changes no register budget there: never compiled
-        assert "1" not in decision["tried"], decision["reason"]
 
 
 def test_auto_as_a_kernel_option_and_cached_with_the_kernel(tmp_path):
