@@ -12,7 +12,9 @@ Model first: a candidate is compiled only when the occupancy model says it can w
   - w above what LDS lets run (workgroups per CU x warps / SIMDs), or above what the base's SGPRs allow: the
     extra waves could not run;
   - w below the base's occupancy: fewer waves, never a gain here;
-  - w equal to the base's occupancy: only when the base spills;
+  - w equal to the base's occupancy: only when the base spills (even at 1 wave/SIMD, where the register budget
+    is the one the default has: "1,1" also sets LLVM's scheduling target, and on GEMM 128x128x64 it cut SGPR
+    spills 159 -> 61 on gfx90a and 148 -> 57 on gfx942; bench/results/compile_time.json, trial_all);
   - w above it: only when the base does not spill VGPRs, runs at least MIN_WAVES_FOR_MORE waves, and its
     registers are within REGISTER_SLACK of the budget for w (granule-aligned 512 / w).
 `trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
