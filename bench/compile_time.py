@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import statistics
+from collections import Counter
 import sys
 import time
 import warnings
@@ -107,6 +108,15 @@ def main():
         emit(f"with a dot {len(dot)}: median {statistics.median(dot):.2f}x, max {max(dot):.2f}x")
     if nodot:
         emit(f"without a dot {len(nodot)}: median {statistics.median(nodot):.2f}x, max {max(nodot):.2f}x")
+    for arch in archs:
+        d = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] != "nodot"]
+        n = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] == "nodot"]
+        if d and n:
+            emit(f"  {arch}: with a dot median {statistics.median(d):.2f}x, max {max(d):.2f}x; "
+                 f"without a dot median {statistics.median(n):.2f}x, max {max(n):.2f}x")
+    trials = Counter(r["trials"] for r in rows if r["kind"] != "nodot")
+    emit("trial compiles per dot kernel (make_amdgcn calls, the one Triton gets included): "
+         + ", ".join(f"{k}: {v}" for k, v in sorted(trials.items())))
     diff = [r for r in rows if not r["same_as_trial_all"]]
     emit(f"chosen amdgcn equal to the all-trials choice: {len(rows) - len(diff)}/{len(rows)}")
     for r in diff:
