@@ -130,3 +130,8 @@ def test_same_code_ignores_names_and_locations_only():
     assert same_code(a, renamed)
     assert not same_code(a, swapped)  # the def-use edges differ
     assert not same_code(a, a.replace("addf", "mulf"))
+    # block arguments carry their locations inline, nested, followed by more arguments
+    args = ('^bb0(%k: i32 loc("k"("k.py":21:5)), %acc: tensor<4xf32, #mma> loc("acc"("k.py":(2):3))):\n'
+            '"scf.yield"(%acc) : (tensor<4xf32, #mma>) -> () loc("k.py":9:1)\n')
+    assert same_code(args, args.replace('"k"("k.py":21:5)', "#loc7").replace("%acc", "%a_3"))
+    assert not same_code(args, args.replace("tensor<4xf32, #mma> loc", "tensor<4xf32, #blocked> loc"))
