@@ -4,6 +4,7 @@ They share no C++ ABI, so modules cross as *generic MLIR text*:
 
     export_generic(module)        Triton module -> generic text (full debug locations, no aliases)
     import_generic(text, context) generic text  -> Triton module, parsed and verified by Triton
+    strip_locations(text)         generic text without its `loc(...)` (for comparing what the code is)
 
 Triton prints generic form only when the global LLVM options `--mlir-print-op-generic` and
 `--mlir-print-local-scope` are set. libtriton.so exports `LLVMParseCommandLineOptions` and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import tempfile
 import threading
 
@@ -60,6 +62,26 @@ def _set_generic_printing(on: bool) -> None:
     args = [b"triton-mfma", f"--mlir-print-op-generic={value}".encode(), f"--mlir-print-local-scope={value}".encode()]
     argv = (ctypes.c_char_p * len(args))(*args)
     lib.LLVMParseCommandLineOptions(len(args), argv, None)
+
+
+# A location is removed up to its own closing parenthesis: it nests (`loc("x"("f.py":1:2))`), may quote
+# parentheses, and block arguments carry theirs inline, followed by more arguments.
+_LOC_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[()]')
+
+
+def strip_locations(text: str) -> str:
+    """Generic text without its locations (debug info only: they never change the code)."""
+    out, i = [], 0
+    while (j := text.find(" loc(", i)) >= 0:
+        out.append(text[i:j])
+        depth, i = 1, len(text)
+        for m in _LOC_TOKEN.finditer(text, j + 5):
+            depth += {"(": 1, ")": -1}.get(m.group(0), 0)
+            if depth == 0:
+                i = m.end()
+                break
+    out.append(text[i:])
+    return "".join(out)
 
 
 def export_generic(module) -> str:

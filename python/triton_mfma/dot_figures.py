@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from . import loop_order, native
+from .bridge import strip_locations
 from . import occupancy as occ_model
 from .resources import from_amdgcn
 
@@ -153,8 +154,7 @@ def summary(stock: Figures, ours: Figures) -> str:
 VGPR_MARGIN = 16
 SGPR_MARGIN = 16
 
-_LAYOUT_NOISE = [
-    (re.compile(r" loc\(.*$", re.M), ""),  # locations (op names differ with the pass that created the op)
+_LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names differ with the pass that made the op)
     (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
     (re.compile(r"kWidth = \d+"), "kWidth = K"),
     (re.compile(r"vec = \d+, perPhase = \d+, maxPhase = \d+"), "swizzle"),
@@ -165,6 +165,7 @@ def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
     """Whether two TTGIRs (generic text) differ only in the dot operands' kWidth and the shared layouts' swizzle
     that follows from it: the same MFMA instructions, warps and loops, so the main loop issues the same MFMA
     cycles, and the wider operand reads of the larger kWidth need no more LDS instructions."""
+    ttgir_a, ttgir_b = strip_locations(ttgir_a), strip_locations(ttgir_b)
     for pattern, repl in _LAYOUT_NOISE:
         ttgir_a, ttgir_b = pattern.sub(repl, ttgir_a), pattern.sub(repl, ttgir_b)
     return ttgir_a == ttgir_b

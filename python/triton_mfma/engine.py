@@ -29,7 +29,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from .bridge import export_generic, import_generic
+from .bridge import export_generic, import_generic, strip_locations
 
 
 @dataclass
@@ -41,32 +41,16 @@ class Compiled:
     metadata: dict = field(repr=False)  # after make_amdgcn
 
 
-# Generic text up to what does not change the code: locations (`loc(...)`, debug info only) and SSA value names
-# (Triton names values after the source variables their location carries, so the same op built by another pass
-# prints as %acc_106 instead of %a_106). Names are replaced by their order of first appearance, which keeps every
-# def-use edge: two texts equal after this are the same module. A location is removed up to its own closing
-# parenthesis (it nests, and block arguments carry theirs inline, followed by more arguments).
-_LOC_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[()]')
+# Generic text up to what does not change the code: locations (debug info only) and SSA value names (Triton names
+# values after the source variables their location carries, so the same op built by another pass prints as
+# %acc_106 instead of %a_106). Names are replaced by their order of first appearance, which keeps every def-use
+# edge: two texts equal after this are the same module.
 _SSA_NAME = re.compile(r"%[\w$.-]+")
-
-
-def _strip_locations(text: str) -> str:
-    out, i = [], 0
-    while (j := text.find(" loc(", i)) >= 0:
-        out.append(text[i:j])
-        depth, i = 1, len(text)
-        for m in _LOC_TOKEN.finditer(text, j + 5):
-            depth += {"(": 1, ")": -1}.get(m.group(0), 0)
-            if depth == 0:
-                i = m.end()
-                break
-    out.append(text[i:])
-    return "".join(out)
 
 
 def _canonical(text: str) -> str:
     names: dict[str, str] = {}
-    return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), _strip_locations(text))
+    return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), strip_locations(text))
 
 
 def same_code(a: str, b: str) -> bool:
