@@ -7,6 +7,10 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
 
   - a TTGIR per *choice* (the insertion points where our pass runs instead of Triton's), built once; two choices
     that give the same TTGIR text share everything after it;
+  - a build that first differs from an earlier one at point p starts at p, from the very module the earlier
+    build had there (the steps before p are the same; that module is the earlier build's spare, since the build
+    went on with what our passes returned), and stops at a later point where its module is an earlier build's
+    (up to names and locations) whose choice agrees from there on: the rest would be the same steps;
   - one make_llir per TTGIR: waves_per_eu only adds the LLVM function attribute `amdgpu-waves-per-eu` (Triton's
     make_llir sets nothing else from it), so every candidate's LLVM IR is the w=0 text with the attribute
     inserted where LLVM prints it (test_engine.py checks it equals make_llir's own output);
@@ -23,6 +27,7 @@ started beside the first on an idle core (`prefetch`); the stage waits for it be
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import re
 import threading
@@ -48,6 +53,7 @@ class Compiled:
 _SSA_NAME = re.compile(r"%[\w$.-]+")
 
 
+@functools.lru_cache(maxsize=32)  # a build's text is compared with several others
 def _canonical(text: str) -> str:
     names: dict[str, str] = {}
     return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), strip_locations(text))
@@ -67,6 +73,11 @@ class Build:
     metadata: dict = field(repr=False)  # after make_ttgir
     declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
     outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
+    before: dict = field(default_factory=dict, repr=False)  # point -> generic text of the module our passes got there
+    # point -> the module our passes got there, where they returned a new one (the build went on with that): the
+    # very module a build differing from here on would have, use-list order included (a parsed copy would not
+    # have it, and Triton's passes then pick other locations for the ops they merge); taken by one resumed build
+    spare: dict = field(default_factory=dict, repr=False)
 
     def same_code(self, other: "Build") -> bool:
         return same_code(self.text, other.text)
@@ -74,6 +85,42 @@ class Build:
     def declined_reason(self, pass_name: str) -> str:
         """Why `pass_name` declined this module (its structured outcome), or "" if it did not."""
         return next((o.reason for o in self.outcomes if o.pass_name == pass_name and o.status == "declined"), "")
+
+
+# The insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether our pass
+# runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
+POINT_ORDER = ("accelerate_matmul", "pipeline", "ttgir_end")
+
+
+def _at(choice: frozenset, point: str):
+    if point == "ttgir_end":
+        return frozenset(c for c in choice if c.startswith("skip:"))
+    return point in choice
+
+
+def _first_difference(a: frozenset, b: frozenset) -> int | None:
+    """Index in POINT_ORDER of the first point where two choices differ (None: they agree everywhere)."""
+    return next((i for i, p in enumerate(POINT_ORDER) if _at(a, p) != _at(b, p)), None)
+
+
+@dataclass
+class Resume:
+    """Where a new build starts from an earlier one: the steps before `point` are the same in both, so the new
+    build continues from the module `base` had there (its spare); at each later point in `compare`, a module
+    equal to an earlier build's there, whose choice agrees with the new one from that point on, means the rest is
+    that build's too (`SameAsBuild`)."""
+    point: str
+    module: object = field(repr=False)
+    base: Build = field(repr=False)
+    compare: dict = field(default_factory=dict, repr=False)  # point -> [earlier Build with its text there]
+
+
+class SameAsBuild(Exception):
+    """Raised by a resumed build at `point` when its module there is `build`'s (up to names and locations)."""
+
+    def __init__(self, point: str, build: Build):
+        super().__init__(point)
+        self.point, self.build = point, build
 
 
 def with_waves_per_eu(options, w):
@@ -145,9 +192,10 @@ def _executor() -> ThreadPoolExecutor:
 class Engine:
     """Variants of one hip kernel in one `triton.compile`.
 
-    `make_ttgir(module, metadata, choice) -> (module, declined, outcomes, text)` builds a TTGIR from a TTIR module
-    (`text`: its generic text where the last step printed it, else "")
-    with our passes at the points in `choice`; `backend`/`options` are Triton's."""
+    `make_ttgir(module, metadata, choice, resume=None) -> (module, declined, outcomes, text, before, spare)`
+    builds a TTGIR from a TTIR module (or from `resume`, a `Resume`) with our passes at the points in `choice`
+    (`text`: its generic text where the last step printed it, else ""; `before`, `spare`: as in `Build`);
+    `backend`/`options` are Triton's."""
 
     def __init__(self, backend, options, snapshot: str, context, make_ttgir):
         self.backend = backend
@@ -165,18 +213,46 @@ class Engine:
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def ttgir(self, choice, metadata: dict, first=None) -> Build:
         """The TTGIR with our passes at the points in `choice` (memoised). `first`: the TTIR module itself, for
-        the first build (Triton's own module becomes that TTGIR); later builds parse the snapshot."""
+        the first build (Triton's own module becomes that TTGIR). A later build starts where it first differs
+        from an earlier one, from the module that build had there (`Resume`), and ends early where its module
+        becomes the earlier build's again; else it starts from the TTIR snapshot."""
         choice = frozenset(choice)
         if choice in self._builds:
             return self._builds[choice]
-        src = first if first is not None else import_generic(self.snapshot, self.context)
         md = dict(metadata)
-        module, declined, outcomes, text = self._make_ttgir(src, md, choice)
+        resume = self._resume_for(choice) if first is None else None
+        if resume is None:
+            src = first if first is not None else import_generic(self.snapshot, self.context)
+            module, declined, outcomes, text, before, spare = self._make_ttgir(src, md, choice)
+        else:
+            module, declined, outcomes, text, before, spare = self._make_ttgir(None, md, choice, resume)
+            shared = POINT_ORDER[:POINT_ORDER.index(resume.point) + 1]
+            before = {**{p: t for p, t in resume.base.before.items() if p in shared}, **before}
         # the library's output is the module's generic text (Triton prints it back identically: test_bridge.py),
         # so a TTGIR that ends with our passes is not printed again
-        build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes))
+        build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
+                      spare)
         self._builds[choice] = build
         return build
+
+    def _resume_for(self, choice: frozenset) -> Resume | None:
+        """The earlier build sharing the most steps with `choice` whose module at the first differing point is
+        still spare; None if there is none."""
+        best = None
+        for b in self._builds.values():
+            i = _first_difference(b.choice, choice)
+            if i is not None and POINT_ORDER[i] in b.spare and (best is None or i > best[0]):
+                best = (i, b)
+        if best is None:
+            return None
+        i, base = best
+        compare = {}
+        for j in range(i + 1, len(POINT_ORDER)):
+            later = [b for b in self._builds.values() if POINT_ORDER[j] in b.before
+                     and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[j:])]
+            if later:
+                compare[POINT_ORDER[j]] = later
+        return Resume(POINT_ORDER[i], base.spare.pop(POINT_ORDER[i]), base, compare)
 
     # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
     def _fresh_context(self):

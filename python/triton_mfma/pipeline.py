@@ -70,11 +70,14 @@ class _Composer:
     replacing point whose pass declined the module (`declined`, filled by the hook), the caller adds the
     Triton passes the point replaces, as if the point were not active."""
 
-    def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None):
+    def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None, resume=None):
         self.mod = mod
         self._ours_at = ours_at
         self._active = active_points
         self._declined = declined if declined is not None else set()
+        # (point, module): the steps before `point` are skipped (the passes they add are never run) and the
+        # build continues from `module`, the module another build had there
+        self._resume = resume
         self._new_pm()
 
     def _new_pm(self):
@@ -89,6 +92,11 @@ class _Composer:
         return point in self._declined
 
     def at(self, point: str) -> None:
+        if self._resume is not None:
+            if self._resume[0] != point:
+                return  # a step before the resume point: nothing runs
+            self.mod, self._resume = self._resume[1], None
+            self._new_pm()
         if point not in self._active:
             return
         self.pm.run(self.mod, "make_ttgir")
@@ -96,12 +104,17 @@ class _Composer:
         self._new_pm()
 
     def finish(self):
+        if self._resume is not None:
+            raise RuntimeError(f"make_ttgir: the resume point {self._resume[0]!r} is not a step of this pipeline")
         self.pm.run(self.mod, "make_ttgir")
         return self.mod
 
 
-def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None):
-    """`HIPBackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points."""
+def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None,
+                   resume=None):
+    """`HIPBackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points. `resume=(point, module)` starts
+    at an insertion point from the module another build had there (`mod` is then unused): the variant
+    engine's builds share the steps before the first point where they differ."""
     from triton.backends.amd.compiler import (is_async_copy_enabled, is_fpsan_supported,
                                               is_in_thread_transpose_enabled, is_pingpong_schedule_enabled)
     if _V38:
@@ -115,13 +128,16 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
             return is_enabled(options, "fpsan") and is_fpsan_supported(options.base_arch)
         base_arch = options.base_arch
 
-    pm = ir.pass_manager(mod.context)
-    pm.enable_debug()
-    passes.ttir.add_convert_to_ttgpuir(pm, f"hip:{options.arch}", options.num_warps, options.warp_size,
-                                       options.num_ctas)
-    pm.run(mod, "make_ttgir_early")
+    if resume is None:
+        pm = ir.pass_manager(mod.context)
+        pm.enable_debug()
+        passes.ttir.add_convert_to_ttgpuir(pm, f"hip:{options.arch}", options.num_warps, options.warp_size,
+                                           options.num_ctas)
+        pm.run(mod, "make_ttgir_early")
+    else:
+        mod = resume[1]
 
-    c = _Composer(mod, ours_at, active_points, declined)
+    c = _Composer(mod, ours_at, active_points, declined, resume)
     pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
     emuTF32 = False
     passes.ttgpuir.add_coalesce(pm())
@@ -129,8 +145,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     passes.ttgpuir.add_remove_layout_conversions(pm())
     passes.ttgpuir.add_optimize_thread_locality(pm())
     c.at("pre_accelerate")
-    if c.replaces("accelerate_matmul"):
-        c.at("accelerate_matmul")
+    c.at("accelerate_matmul")
     if not c.replaces("accelerate_matmul") or c.declined("accelerate_matmul"):
         amd.passes.ttgpuir.add_accelerate_matmul(pm(), options.arch, options.matrix_instr_nonkdim, options.kpack)
     passes.ttgpuir.add_remove_layout_conversions(pm())
@@ -148,8 +163,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     use_async_copy = is_async_copy_enabled(base_arch)  # 3.8: options.arch
     use_block_pingpong = is_pingpong_schedule_enabled(options.arch, use_async_copy)
     amd.passes.ttgpuir.add_optimize_descriptor_encoding(pm())
-    if c.replaces("pipeline"):
-        c.at("pipeline")
+    c.at("pipeline")
     if not c.replaces("pipeline") or c.declined("pipeline"):
         amd.passes.ttgpuir.add_schedule_loops(pm(), options.num_stages)
         amd.passes.ttgpuir.add_pipeline(pm(), use_async_copy, use_block_pingpong)

@@ -41,6 +41,7 @@ class PointResult:
     outcomes: list = field(default_factory=list)
     diagnostics: list = field(default_factory=list)
     text: str = field(default="", repr=False)  # the module's generic text (what the library printed)
+    before: str = field(default="", repr=False)  # the generic text of the module the passes were given
 
     def declined(self) -> bool:
         return any(o.status == "declined" for o in self.outcomes)
@@ -66,14 +67,14 @@ def dump(dump_dir: str | None, kernel: str, label: str, text: str) -> None:
         f.write(text)
 
 
-def _mlir_dump(kernel: str, when: str, names: str, label: str, text: str) -> None:
+def _mlir_dump(kernel: str, when: str, names: str, label: str, mod) -> None:
     """Our passes in MLIR_ENABLE_DUMP's stream, the way Triton's own passes appear there (`triton-mfma opt
     --dump-pass <pass>` finds them)."""
     value = os.environ.get("MLIR_ENABLE_DUMP", "0").strip()
     if value in ("", "0") or (value != "1" and value != kernel):
         return
     sys.stderr.write(f"// -----// IR Dump {when} {names}: triton-mfma at {label} ('builtin.module' operation) "
-                     f"//----- //\n{text}\n\n")
+                     f"//----- //\n{mod.str()}\n\n")
     sys.stderr.flush()
 
 
@@ -94,8 +95,9 @@ def _run(text: str, pipeline: str):
 
 
 def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None, dump_dir=None,
-               label: str = "") -> PointResult:
+               label: str = "", before: str | None = None) -> PointResult:
     """Run `passes` (passes.ProjectPass, in order) on `mod`; returns the new module and what the passes said.
+    `before`: `mod`'s generic text where the caller has printed it already.
     Raises PassFailure (bridge, option resolution or pass failure)."""
     kernel = kernel_name(mod)
     names = ",".join(p.name for p in passes)
@@ -106,13 +108,14 @@ def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None
         raise PassFailure(names, kernel, e) from e
     pipeline = "builtin.module(" + ",".join(elements) + ")"
     try:
-        before = export_generic(mod)
+        if before is None:
+            before = export_generic(mod)
         dump(dump_dir, kernel, f"{label}-before-{names}", before)
-        _mlir_dump(kernel, "Before", names, label, mod.str())
+        _mlir_dump(kernel, "Before", names, label, mod)
         after, diagnostics, outcomes = _run(before, pipeline)
         dump(dump_dir, kernel, f"{label}-after-{names}", after)
         result = mod if after == before else import_generic(after, mod.context, pass_name=names)
-        _mlir_dump(kernel, "After", names, label, result.str())
-        return PointResult(result, outcomes, diagnostics, after)
+        _mlir_dump(kernel, "After", names, label, result)
+        return PointResult(result, outcomes, diagnostics, after, before)
     except (PipelineError, BridgeError, OSError) as e:
         raise PassFailure(names, kernel, e) from e

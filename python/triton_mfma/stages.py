@@ -61,15 +61,21 @@ class PointRunner:
         self.remarks = kernel_remarks
         self.ctx_factory = ctx_factory  # (module) -> lds_budget.PointContext
         self.last_text = ""  # the generic text of the module the last call returned, where the library printed it
+        self.before = {}  # point -> the generic text of the module the passes there were given
+        self.spare = {}  # point -> that module, where the passes returned a new one (engine.Build.spare)
 
-    def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None):
+    def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None,
+                 before: str | None = None):
         passes = self.points.get(point)
         self.last_text = ""
         if not passes:
             return mod
         ctx = self.ctx_factory(mod) if self.ctx_factory else None
         res = run_passes(passes, mod, user_options=self.act.options, triton_options=self.triton_options, ctx=ctx,
-                         dump_dir=self.act.dump_dir, label=point)
+                         dump_dir=self.act.dump_dir, label=point, before=before)
+        self.before[point] = res.before
+        if res.module is not mod:
+            self.spare[point] = mod
         for d in res.diagnostics:
             self.remarks.diagnostic(d)
         if outcomes is not None:
@@ -115,6 +121,7 @@ class HipCompile:
         self.options = with_waves_per_eu(options, self.fixed_w)
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
         self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
+        self.chosen = None  # the engine.Build handed to Triton, where it was compiled
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
@@ -147,21 +154,53 @@ class HipCompile:
             if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
 
-    def _make_ttgir(self, src, md, choice):
+    def _make_ttgir(self, src, md, choice, resume=None):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
-        ttgir_end left out."""
+        ttgir_end left out. `resume` (engine.Resume): start at its point from another build's module; where this
+        build's module becomes an earlier build's (whose choice agrees from there on), the rest is that build's
+        (no more steps run)."""
+        from .engine import POINT_ORDER, SameAsBuild, same_code
         from .pipeline import amd_make_ttgir
 
         skip = {c[5:] for c in choice if c.startswith("skip:")}
         run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
         declined, outcomes = set(), []
-        ours_at = lambda pt, m: run(pt, m, declined, outcomes)  # noqa: E731
+        if resume is not None:  # the steps before the resume point are base's: so is what our passes said there
+            earlier = POINT_ORDER[:POINT_ORDER.index(resume.point)]
+            names = {p.name for pt in earlier for p in run.points.get(pt, ())}
+            outcomes.extend(o for o in resume.base.outcomes if o.pass_name in names)
+            declined |= {p for p in resume.base.declined if p in earlier}
+
+        def ours_at(pt, m):
+            before = None
+            if resume is not None and pt in resume.compare and run.points.get(pt):
+                before = export_generic(m)
+                for other in resume.compare[pt]:
+                    if same_code(before, other.before[pt]):
+                        raise SameAsBuild(pt, other)
+            return run(pt, m, declined, outcomes, before)
+
         interior = {c for c in choice if c in INTERIOR_POINTS}
-        if interior:
-            mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined)
-        else:
-            mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
-        return mod, declined, outcomes, run.last_text  # ttgir_end is make_ttgir's last step
+        try:
+            if resume is not None and resume.point == "ttgir_end":
+                mod = ours_at("ttgir_end", resume.module)
+                md["tensordesc_meta"] = mod.get_tensordesc_metadata()
+            elif interior or resume is not None:
+                mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined,
+                                     (resume.point, resume.module) if resume is not None else None)
+            else:
+                mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
+        except SameAsBuild as same:  # from here on, that build's steps and module
+            other, later = same.build, POINT_ORDER[POINT_ORDER.index(same.point):]
+            names = {p.name for pt in later for p in run.points.get(pt, ())}
+            outcomes.extend(o for o in other.outcomes if o.pass_name in names)
+            declined |= {p for p in other.declined if p in later}
+            md.clear()
+            md.update(other.metadata)
+            before = {**{p: t for p, t in other.before.items() if p in later}, **run.before}
+            return other.module, declined, outcomes, other.text, before, {}
+        # ttgir_end is make_ttgir's last step
+        return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.spare)
 
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
@@ -189,6 +228,7 @@ class HipCompile:
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None
+        self.chosen = chosen if compiled is not None else None
         self._record(metadata, chosen.outcomes)
         return chosen.module
 
@@ -283,6 +323,8 @@ class HipCompile:
         without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
         if without.same_code(ours):
             return ours
+        if self.auto:  # ours is kept more often than not: its waves_per_eu candidates compile beside `without`
+            self.engine.prefetch([(ours, c) for c in self._waves_plan(ours)])
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
             return ours
@@ -418,6 +460,17 @@ class HipCompile:
             return handed.llir
         return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
+    def _waves_plan(self, build) -> list[int]:
+        """The waves_per_eu candidates "auto" will compile for `build` (compiled at w=0)."""
+        from .autowaves import candidate, plan
+
+        base = self.engine.compiled(build, 0)
+        if base is None:
+            return []
+        promising, _, possible = plan(self.options.arch, self.options.num_warps,
+                                      candidate(self.options.arch, self.options.num_warps, base))
+        return possible if self.act.options.get("trial_all") else promising
+
     def _auto_waves(self, src, metadata, base):
         """waves_per_eu="auto" on the chosen TTGIR: the base (w=0) is the decisions' trial compile when there was
         one, else Triton's module compiled in place; candidates are the base's LLVM IR with the attribute."""
@@ -432,9 +485,13 @@ class HipCompile:
             metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})
         if self.engine is None:
             self.engine = Engine(self.backend, self.options, "", None, None)
-        md0 = {k: v for k, v in base.metadata.items() if k != "name"}
-        choice = choose(self.options.arch, self.options.num_warps, base,
-                        lambda ws: self.engine.candidates(base.llir, md0, ws),
+        if self.chosen is not None and base is self.engine.compiled(self.chosen, 0):
+            # the decisions' build: its candidates are the engine's (compiled once, some maybe already)
+            compile_many = lambda ws: self.engine.compile([(self.chosen, w) for w in ws])  # noqa: E731
+        else:
+            md0 = {k: v for k, v in base.metadata.items() if k != "name"}
+            compile_many = lambda ws: self.engine.candidates(base.llir, md0, ws)  # noqa: E731
+        choice = choose(self.options.arch, self.options.num_warps, base, compile_many,
                         trial_all=bool(self.act.options.get("trial_all")))
         chosen = choice.chosen.compiled
         self.final_w = chosen.waves_per_eu

@@ -135,3 +135,48 @@ def test_same_code_ignores_names_and_locations_only():
             '"scf.yield"(%acc) : (tensor<4xf32, #mma>) -> () loc("k.py":9:1)\n')
     assert same_code(args, args.replace('"k"("k.py":21:5)', "#loc7").replace("%acc", "%a_3"))
     assert not same_code(args, args.replace("tensor<4xf32, #mma> loc", "tensor<4xf32, #blocked> loc"))
+
+
+@pytest.mark.parametrize("name,arch", [("attn_fwd_d64", "gfx950"), ("gemm", "gfx90a")])
+def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arch, monkeypatch):
+    """A variant's TTGIR starts where its choice first differs from an earlier build's, from the module that build
+    had there, and stops where its module becomes that build's again: the result is the TTGIR a build from the
+    TTIR gives (up to value names and locations). gfx950 attention: Triton's dot layouts are ours, which the
+    resumed build finds at the pipeline point (no more steps); gfx90a gemm: they differ (resumed builds run to
+    the end)."""
+    from triton_mfma import engine
+
+    real_ttgir, real_resume = engine.Engine.ttgir, engine.Engine._resume_for
+    resumed, checked, builds = [], [], []
+
+    def resume_spy(self, choice):
+        r = real_resume(self, choice)
+        resumed.append((choice, r.point if r is not None else None))
+        return r
+
+    def ttgir_spy(self, choice, metadata, first=None):
+        build = real_ttgir(self, choice, metadata, first)
+        builds.append(build)
+        if first is None:  # the same choice built from the TTIR snapshot, as before resuming existed
+            saved, self._builds = self._builds, {}
+            try:
+                full = real_ttgir(self, choice, metadata)
+            finally:
+                self._builds = saved
+            checked.append((frozenset(choice), engine.same_code(full.text, build.text), build.module))
+        return build
+
+    monkeypatch.setattr(engine.Engine, "ttgir", ttgir_spy)
+    monkeypatch.setattr(engine.Engine, "_resume_for", resume_spy)
+    fn, sig, cx = CORPUS[name]
+    with warnings.catch_warnings(), triton_mfma.enabled():
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, arch)
+    assert checked and all(same for _, same, _ in checked), checked
+    assert any(point is not None for _, point in resumed), resumed
+    dot = k.metadata.triton_mfma_accelerate_dot
+    stopped_early = [c for c, _, module in checked if any(module is b.module for b in builds if b.choice != c)]
+    if arch == "gfx950":
+        assert dot["evidence"] == "identical" and frozenset() in stopped_early, (dot, stopped_early)
+    else:
+        assert dot["evidence"] == "trial" and not stopped_early, (dot, stopped_early)
