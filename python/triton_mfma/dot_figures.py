@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from . import loop_order, native
 from .bridge import strip_locations
 from . import occupancy as occ_model
-from .resources import from_amdgcn
+from .resources import code_and_tail, from_amdgcn
 
 # VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction
 # issues in 4 clocks on CDNA): counted so that an FMA dot's loop is not "free" next to an MFMA one.
@@ -61,7 +61,7 @@ def _work(mnemonics) -> int:
 def main_loop(asm: str) -> list[str]:
     """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions; for a kernel
     whose dots are in no loop, the whole kernel."""
-    blocks = loop_order._blocks(asm)
+    blocks = loop_order._blocks(code_and_tail(asm)[0])
     best: list[str] = []
     for header in {b[0] for b in blocks if b[2]}:
         body = [m for b in blocks if b[1] == header for m in b[3]]

@@ -28,39 +28,48 @@ class Resources:
         return sum(self.mfma.values())
 
 
-def _int(pattern: str, text: str, default: int | None = None) -> int:
-    m = re.search(pattern, text, re.MULTILINE)
+_FIGURES = {name: re.compile(pattern, re.MULTILINE) for name, pattern in (
+    ("vgpr", r"^; NumVgprs: (\d+)"), ("agpr", r"^; NumAgprs: (\d+)"), ("vgpr_total", r"^\s+\.vgpr_count:\s+(\d+)"),
+    ("sgpr", r"^\s+\.sgpr_count:\s+(\d+)"), ("vgpr_spill", r"^\s+\.vgpr_spill_count:\s+(\d+)"),
+    ("sgpr_spill", r"^\s+\.sgpr_spill_count:\s+(\d+)"), ("scratch", r"^; ScratchSize: (\d+)"),
+    ("occupancy", r"^; Occupancy: (\d+)"))}
+_OPTIONAL = {"agpr", "scratch"}  # absent on targets / kernels without them: 0
+
+
+def _figure(name: str, text: str) -> int:
+    m = _FIGURES[name].search(text)
     if m is None:
-        if default is None:
-            raise ValueError(f"amdgcn has no match for {pattern!r}")
-        return default
+        if name not in _OPTIONAL:
+            raise ValueError(f"amdgcn has no match for {_FIGURES[name].pattern!r}")
+        return 0
     return int(m.group(1))
 
 
-def _count_loops(amdgcn: str) -> int:
+def _count_loops(code: str) -> int:
     """Loop headers as LLVM's asm printer annotates them (`; =>This Inner Loop Header: Depth=1`)."""
-    return sum(1 for ln in amdgcn.splitlines() if "=>This Inner Loop Header:" in ln or "=>This Loop Header:" in ln)
+    return code.count("=>This Inner Loop Header:") + code.count("=>This Loop Header:")
+
+
+def code_and_tail(amdgcn: str) -> tuple[str, str]:
+    """(the functions' instructions, what follows them): the asm printer's figures (comments, HSA metadata) come
+    after the first function's end label, then the debug sections; each is read only where it is."""
+    end = amdgcn.find(".Lfunc_end")
+    return (amdgcn[:amdgcn.rfind(".Lfunc_end")], amdgcn[end:]) if end >= 0 else (amdgcn, amdgcn)
 
 
 def from_amdgcn(amdgcn: str, lds: int) -> Resources:
-    code = [ln.split(";")[0].strip() for ln in amdgcn.splitlines()]
-    mnemonics = [ln.split()[0] for ln in code if ln and not ln.startswith((".", "//")) and not ln.endswith(":")]
+    code, tail = code_and_tail(amdgcn)
+    lines = (ln.split(";")[0].strip() for ln in code.splitlines())
+    mnemonics = [ln.split()[0] for ln in lines if ln and not ln.startswith((".", "//")) and not ln.endswith(":")]
     loads = Counter(m for m in mnemonics if m.startswith(("global_load", "buffer_load")))
     return Resources(
-        vgpr=_int(r"^; NumVgprs: (\d+)", amdgcn),
-        agpr=_int(r"^; NumAgprs: (\d+)", amdgcn, 0),
-        vgpr_total=_int(r"^\s+\.vgpr_count:\s+(\d+)", amdgcn),
-        sgpr=_int(r"^\s+\.sgpr_count:\s+(\d+)", amdgcn),
-        vgpr_spill=_int(r"^\s+\.vgpr_spill_count:\s+(\d+)", amdgcn),
-        sgpr_spill=_int(r"^\s+\.sgpr_spill_count:\s+(\d+)", amdgcn),
-        scratch=_int(r"^; ScratchSize: (\d+)", amdgcn, 0),
+        **{name: _figure(name, tail) for name in _FIGURES},
         lds=lds,
-        occupancy=_int(r"^; Occupancy: (\d+)", amdgcn),
         mfma=Counter(m for m in mnemonics if m.startswith("v_mfma")),
-        ds_read=sum(1 for m in mnemonics if m.startswith("ds_read") or m.startswith("ds_load")),
-        ds_write=sum(1 for m in mnemonics if m.startswith("ds_write") or m.startswith("ds_store")),
+        ds_read=sum(1 for m in mnemonics if m.startswith(("ds_read", "ds_load"))),
+        ds_write=sum(1 for m in mnemonics if m.startswith(("ds_write", "ds_store"))),
         global_loads=loads,
-        loops=_count_loops(amdgcn),
+        loops=_count_loops(code),
     )
 
 

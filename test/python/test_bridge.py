@@ -111,6 +111,7 @@ def test_import_of_non_verifying_text_names_the_pass():
         import_generic(broken, seen["module"].context, pass_name="mfma-test-pass")
     assert info.value.pass_name == "mfma-test-pass"
     assert info.value.text == broken
+    assert "make_range" in info.value.diagnostics  # the verifier's own words (run by Triton's parse)
     assert "mfma-test-pass" in str(info.value)
 
 
