@@ -1,6 +1,7 @@
 """Compile time: stock Triton vs triton-mfma's default passes, on the bench suite (bench/suite.py), three archs.
 
-    PYTHONPATH=python python bench/compile_time.py [--arch gfx942 ...] [--reps 3] [--out bench/results/compile_time]
+    PYTHONPATH=python python bench/compile_time.py [--arch gfx942 ...] [--reps 3] [--short-reps 8]
+        [--out bench/results/compile_time]
 
 Every compile is fresh (Triton's cache bypassed); per configuration and arch, after one untimed warm-up compile
 of each, stock and ours are compiled alternately `--reps` times in one run, and the ratio is median(ours) /
@@ -52,6 +53,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--short-reps", type=int, default=8,
+                    help="reps for kernels without a dot (0.05-0.25 s compiles: a few ms of noise is several %%)")
     ap.add_argument("--only", help="substring of config names")
     ap.add_argument("--out", default="bench/results/compile_time")
     args = ap.parse_args()
@@ -61,7 +64,8 @@ def main():
     rows, emit = report.rows, report.emit
 
     emit(f"# compile time, stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults "
-         f"{list(DEFAULT_PASSES)} -- `PYTHONPATH=python python bench/compile_time.py --reps {args.reps}`")
+         f"{list(DEFAULT_PASSES)} -- `PYTHONPATH=python python bench/compile_time.py --reps {args.reps}`"
+         f" (kernels without a dot: {max(args.reps, args.short_reps)} reps)")
     emit(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at start; trial threads now: {trial_threads(8)}; "
          "times in seconds, medians of the reps; ratio = ours / stock")
     emit(f"{'config':34} {'arch':7} {'stock':>7} {'ours':>7} {'ratio':>6} {'trials':>6}  decisions same as trial_all")
@@ -73,7 +77,7 @@ def main():
                 stock(c, arch)
                 timed(c, arch)
                 ts, to = [], []
-                for _ in range(args.reps):
+                for _ in range(args.reps if c.has_dot else max(args.reps, args.short_reps)):
                     s, t = stock(c, arch)
                     ts.append(t)
                     ours, t = timed(c, arch)
