@@ -18,8 +18,8 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
   - the chosen variant's LLVM IR and amdgcn are handed to Triton's llir/amdgcn stages, never compiled again.
 
 Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
-make_llir and make_amdgcn release the GIL: two threads finish in about the time of one; measured in
-bench/compile_time.py); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential. Each trial compiles a copy of the
+make_llir and make_amdgcn release the GIL; on a 2-core machine two concurrent compiles take 0.66-0.72 of their
+sequential time, memory bandwidth and caches being shared); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential. Each trial compiles a copy of the
 TTGIR in a context of its own, so the module handed to Triton is never touched by a trial. Where a decision's
 model reads one compile and may still need a second (accelerate-dot's kWidth-only differences), the second is
 started beside the first on an idle core (`prefetch`); the stage waits for it before it returns (`settle`).
