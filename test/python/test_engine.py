@@ -178,5 +178,5 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
     stopped_early = [c for c, _, module in checked if any(module is b.module for b in builds if b.choice != c)]
     if arch == "gfx950":
         assert dot["evidence"] == "identical" and frozenset() in stopped_early, (dot, stopped_early)
-    else:
-        assert dot["evidence"] == "trial" and not stopped_early, (dot, stopped_early)
+    else:  # the layouts differ (kWidth): decided by the model or a trial depending on Triton's register use
+        assert dot["evidence"] in ("trial", "model") and not stopped_early, (dot, stopped_early)
