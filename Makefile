@@ -2,7 +2,7 @@
 PYTHON ?= python3
 LIT ?= lit
 # What differs between Triton versions: the bridge, the composed pipelines (stock identity), the hook, the CLI.
-VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py
+VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py test/python/test_engine.py
 
 .PHONY: test lit pytest pytest-versions build
 
