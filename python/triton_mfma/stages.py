@@ -165,11 +165,14 @@ class HipCompile:
         skip = {c[5:] for c in choice if c.startswith("skip:")}
         run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
         declined, outcomes = set(), []
-        if resume is not None:  # the steps before the resume point are base's: so is what our passes said there
-            earlier = POINT_ORDER[:POINT_ORDER.index(resume.point)]
-            names = {p.name for pt in earlier for p in run.points.get(pt, ())}
-            outcomes.extend(o for o in resume.base.outcomes if o.pass_name in names)
-            declined |= {p for p in resume.base.declined if p in earlier}
+
+        def carry(build, points):  # steps this build shares with `build`: so is what our passes said at them
+            names = {p.name for pt in points for p in run.points.get(pt, ())}
+            outcomes.extend(o for o in build.outcomes if o.pass_name in names)
+            declined.update(p for p in build.declined if p in points)
+
+        if resume is not None:
+            carry(resume.base, POINT_ORDER[:POINT_ORDER.index(resume.point)])
 
         def ours_at(pt, m):
             before = None
@@ -192,9 +195,7 @@ class HipCompile:
                 mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
         except SameAsBuild as same:  # from here on, that build's steps and module
             other, later = same.build, POINT_ORDER[POINT_ORDER.index(same.point):]
-            names = {p.name for pt in later for p in run.points.get(pt, ())}
-            outcomes.extend(o for o in other.outcomes if o.pass_name in names)
-            declined |= {p for p in other.declined if p in later}
+            carry(other, later)
             md.clear()
             md.update(other.metadata)
             before = {**{p: t for p, t in other.before.items() if p in later}, **run.before}
