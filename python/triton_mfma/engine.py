@@ -19,10 +19,11 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
 
 Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
 make_llir and make_amdgcn release the GIL; on a 2-core machine two concurrent compiles take 0.66-0.72 of their
-sequential time, memory bandwidth and caches being shared); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential. Each trial compiles a copy of the
-TTGIR in a context of its own, so the module handed to Triton is never touched by a trial. Where a decision's
-model reads one compile and may still need a second (accelerate-dot's kWidth-only differences), the second is
-started beside the first on an idle core (`prefetch`); the stage waits for it before it returns (`settle`).
+sequential time, memory bandwidth and caches being shared); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential.
+Each trial compiles a copy of the TTGIR in a context of its own, so the module handed to Triton is never touched
+by a trial. Where a decision's model reads one compile and may still need a second (accelerate-dot's kWidth-only
+differences), the second is started beside the first on an idle core (`prefetch`); the stage waits for it before
+it returns (`settle`).
 """
 from __future__ import annotations
 
@@ -226,8 +227,6 @@ class Engine:
             module, declined, outcomes, text, before, spare = self._make_ttgir(src, md, choice)
         else:
             module, declined, outcomes, text, before, spare = self._make_ttgir(None, md, choice, resume)
-            shared = POINT_ORDER[:POINT_ORDER.index(resume.point) + 1]
-            before = {**{p: t for p, t in resume.base.before.items() if p in shared}, **before}
         # the library's output is the module's generic text (Triton prints it back identically: test_bridge.py),
         # so a TTGIR that ends with our passes is not printed again
         build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,

@@ -1,6 +1,7 @@
 """Resource figures of a compiled AMD kernel, read from the real amdgcn text and Triton's metadata."""
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,7 +58,9 @@ def code_and_tail(amdgcn: str) -> tuple[str, str]:
     return (amdgcn[:amdgcn.rfind(".Lfunc_end")], amdgcn[end:]) if end >= 0 else (amdgcn, amdgcn)
 
 
+@functools.lru_cache(maxsize=8)  # one compile's amdgcn is read by several decisions (figures, waves plan, auto)
 def from_amdgcn(amdgcn: str, lds: int) -> Resources:
+    """The figures of one compiled kernel; shared between callers: read, never modified."""
     code, tail = code_and_tail(amdgcn)
     lines = (ln.split(";")[0].strip() for ln in code.splitlines())
     mnemonics = [ln.split()[0] for ln in lines if ln and not ln.startswith((".", "//")) and not ln.endswith(":")]

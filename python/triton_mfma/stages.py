@@ -166,13 +166,17 @@ class HipCompile:
         run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
         declined, outcomes = set(), []
 
-        def carry(build, points):  # steps this build shares with `build`: so is what our passes said at them
+        def carry(build, points):  # steps shared with `build`: so is what our passes were given and said there
             names = {p.name for pt in points for p in run.points.get(pt, ())}
             outcomes.extend(o for o in build.outcomes if o.pass_name in names)
             declined.update(p for p in build.declined if p in points)
+            for pt in points:
+                if pt in build.before:
+                    run.before.setdefault(pt, build.before[pt])
 
         if resume is not None:
             carry(resume.base, POINT_ORDER[:POINT_ORDER.index(resume.point)])
+            run.before[resume.point] = resume.base.before[resume.point]  # the module it resumes from
 
         def ours_at(pt, m):
             before = None
@@ -198,8 +202,7 @@ class HipCompile:
             carry(other, later)
             md.clear()
             md.update(other.metadata)
-            before = {**{p: t for p, t in other.before.items() if p in later}, **run.before}
-            return other.module, declined, outcomes, other.text, before, {}
+            return other.module, declined, outcomes, other.text, dict(run.before), {}
         # ttgir_end is make_ttgir's last step
         return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.spare)
 
