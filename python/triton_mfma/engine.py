@@ -22,8 +22,9 @@ make_llir and make_amdgcn release the GIL; on a 2-core machine two concurrent co
 sequential time, memory bandwidth and caches being shared); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential.
 Each trial compiles a copy of the TTGIR in a context of its own, so the module handed to Triton is never touched
 by a trial. Where a decision's model reads one compile and may still need a second (accelerate-dot's kWidth-only
-differences), the second is started beside the first on an idle core (`prefetch`); the stage waits for it before
-it returns (`settle`).
+differences), the second is started beside the first on an idle core (`prefetch`); where the model then tells,
+the speculative compile is dropped (`cancel`: not started, or stopped after its make_llir, before make_amdgcn, the
+longer step on dot kernels), and the stage waits for what still runs before it returns (`settle`).
 """
 from __future__ import annotations
 
@@ -114,6 +115,10 @@ class Resume:
     module: object = field(repr=False)
     base: Build = field(repr=False)
     compare: dict = field(default_factory=dict, repr=False)  # point -> [earlier Build with its text there]
+
+
+class Cancelled(Exception):
+    """A speculative compile dropped before its make_amdgcn (`Engine.cancel`)."""
 
 
 class SameAsBuild(Exception):
@@ -207,7 +212,9 @@ class Engine:
         self._builds: dict[frozenset, Build] = {}
         self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
         self._compiled: dict[tuple[str, int], Compiled] = {}
-        self._inflight: dict[tuple[str, int], object] = {}  # (TTGIR text, w) -> Future of a speculative compile
+        # (TTGIR text, w) -> (Future, cancel Event) of a speculative compile; cancelled ones still running
+        self._inflight: dict[tuple[str, int], tuple] = {}
+        self._dropped: list = []
         self._lock = threading.Lock()
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
 
@@ -274,13 +281,15 @@ class Engine:
             self._llir.setdefault(build.text, (llir, md))
             return self._llir[build.text]
 
-    def _compile_one(self, build: Build, w: int) -> Compiled:
+    def _compile_one(self, build: Build, w: int, cancel: threading.Event | None = None) -> Compiled:
         key = (build.text, w)
         with self._lock:
             hit = self._compiled.get(key)
         if hit is not None:
             return hit
         llir0, md0 = self._llir0(build)
+        if cancel is not None and cancel.is_set():
+            raise Cancelled(key[1])
         llir = llir_with_waves(llir0, w)
         md = dict(md0)
         opts = with_waves_per_eu(self.options, w)
@@ -321,12 +330,25 @@ class Engine:
             key = (b.text, w)
             if key in self._compiled or key in self._inflight or trial_threads(2) < 2:
                 continue
-            self._inflight[key] = _executor().submit(self._compile_one, b, w)
+            cancel = threading.Event()
+            self._inflight[key] = (_executor().submit(self._compile_one, b, w, cancel), cancel)
+
+    def cancel(self, jobs) -> None:
+        """Drop the speculative compiles of [(build, waves_per_eu), ...] that a model made unnecessary: one not
+        started never runs, one running stops after its make_llir (`settle` still waits for it)."""
+        for b, w in jobs:
+            entry = self._inflight.pop((b.text, w), None)
+            if entry is not None:
+                entry[1].set()
+                if not entry[0].cancel():
+                    self._dropped.append(entry[0])
 
     def settle(self) -> None:
         """Wait for the speculative compiles still running (nothing is left running behind Triton's stages)."""
         for key in list(self._inflight):
-            self._inflight.pop(key).exception()
+            self._inflight.pop(key)[0].exception()
+        while self._dropped:
+            self._dropped.pop().exception()
 
     def compile(self, jobs) -> list[Compiled]:
         """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
@@ -334,7 +356,7 @@ class Engine:
         jobs = list(jobs)
         for key in dict.fromkeys((b.text, w) for b, w in jobs):  # prefetched: wait, never compile twice
             if key in self._inflight:
-                e = self._inflight.pop(key).exception()
+                e = self._inflight.pop(key)[0].exception()
                 if e is not None:
                     raise e
         todo = list(dict.fromkeys((b.text, w) for b, w in jobs if (b.text, w) not in self._compiled))

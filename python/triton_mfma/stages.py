@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic
-from .engine import Engine, with_waves_per_eu
+from .engine import Engine, trial_threads, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
@@ -289,9 +289,13 @@ class HipCompile:
             why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
                 f_ours, other_lds, self.options.arch, self.options.num_warps, w)
             if why is not None:
+                self.engine.cancel([(theirs, w)])
                 return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
+        self.engine.prefetch([(theirs, w)])
+        speculative = self._prefetch_waves_of(ours)
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
         if isinstance(f_theirs, Exception):
+            self.engine.cancel(speculative)
             return record("unverified", f"not verified (the comparison compile failed: {_first_line(f_theirs)}); "
                                         "keeping its layouts", "trial", ours)
         if isinstance(f_ours, Exception):
@@ -304,9 +308,21 @@ class HipCompile:
         worse = dot_figures.worse_on(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
         if worse:
+            self.engine.cancel(speculative)
             return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
                                       f"({figures})", "trial", theirs)
         return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours)
+
+    def _prefetch_waves_of(self, ours) -> list:
+        """With waves_per_eu "auto", while the comparison compile of another variant still runs: wait for `ours`
+        (already compiling) and start its waves_per_eu candidates on the core it frees; ours is kept more often
+        than not, and where it is not the caller cancels them. The jobs started."""
+        if not self.auto or trial_threads(2) < 2:
+            return []
+        first = self._figures_each([(ours, self.fixed_w)])[0]
+        jobs = [] if isinstance(first, Exception) else [(ours, c) for c in self._waves_plan(ours)]
+        self.engine.prefetch(jobs)
+        return jobs
 
     # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
     def _check_grid_order(self, ours, metadata):
@@ -327,8 +343,9 @@ class HipCompile:
         without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
         if without.same_code(ours):
             return ours
-        if self.auto:  # ours is kept more often than not: its waves_per_eu candidates compile beside `without`
-            self.engine.prefetch([(ours, c) for c in self._waves_plan(ours)])
+        speculative = [(ours, c) for c in self._waves_plan(ours)] if self.auto else []
+        # ours is kept more often than not: its waves_per_eu candidates compile beside `without`
+        self.engine.prefetch(speculative)
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
             return ours
@@ -339,6 +356,7 @@ class HipCompile:
             lost.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
         if not lost:
             return ours
+        self.engine.cancel(speculative)
         why = f"remap dropped: it costs {'; '.join(lost)}"
         metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "trial"}
         self.kernel_remarks.decide(GRID_ORDER, why)

@@ -1,5 +1,6 @@
 """The variant-compile engine: candidates' LLVM IR by attribute insertion equals make_llir's, the hand-off gives
 Triton exactly what a compile of the chosen variant gives, trials run concurrently and change nothing."""
+import threading
 import warnings
 
 import pytest
@@ -181,3 +182,84 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
         assert dot["evidence"] == "identical" and frozenset() in stopped_early, (dot, stopped_early)
     else:  # the layouts differ (kWidth): decided by the model or a trial depending on Triton's register use
         assert dot["evidence"] in ("trial", "model") and not stopped_early, (dot, stopped_early)
+
+
+def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypatch):
+    """A speculative compile the model made unnecessary is dropped (Engine.cancel): the kWidth model's keep
+    cancels the trial of Triton's layouts (attention D=64 on gfx942); a cancelled job stops after its make_llir,
+    counts no trial, and the same job compiled later gives what a compile without the speculation gives."""
+    from triton_mfma import engine, stages
+
+    cancelled, engines = [], []
+    real_cancel, real_decide = engine.Engine.cancel, stages.HipCompile._decide
+
+    def cancel_spy(self, jobs):
+        jobs = list(jobs)
+        cancelled.extend(jobs)
+        return real_cancel(self, jobs)
+
+    def decide_spy(self, *args):
+        out = real_decide(self, *args)
+        engines.append(self.engine)
+        return out
+
+    monkeypatch.setattr(engine.Engine, "cancel", cancel_spy)
+    monkeypatch.setattr(stages.HipCompile, "_decide", decide_spy)
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
+    fn, sig, cx = CORPUS["attn_fwd_d64"]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, "gfx942")
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert dot["evidence"] == "model" and dot["decision"] == "kept", dot
+    (eng,) = engines
+    theirs = next(b for b in eng._builds.values() if "accelerate_matmul" not in b.choice)
+    assert [b for b, _ in cancelled] == [theirs]
+    assert not eng._inflight and not eng._dropped  # settled before the stage returned
+
+    trials = eng.trials
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(engine.Cancelled):
+        eng._compile_one(theirs, 3, stop)
+    assert eng.trials == trials and eng.compiled(theirs, 3) is None
+    eng.prefetch([(theirs, 3)])
+    eng.cancel([(theirs, 3)])
+    eng.settle()
+    (late,) = eng.compile([(theirs, 3)])
+    assert eng.trials == trials + 1  # compiled once, whether the cancel came before or after its make_amdgcn
+    llir0 = eng._llir0(theirs)[0]
+    assert late.llir == llir_with_waves(llir0, 3)
+    assert late.amdgcn == eng.candidates(llir0, eng._llir0(theirs)[1], [3])[0].amdgcn
+
+
+@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d64_causal", "gfx942")])
+def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arch, monkeypatch):
+    """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
+    accelerate-dot's comparison (cancelled where ours is reverted: attention D=64 causal): the decisions and the
+    amdgcn are those of the sequential run."""
+    from triton_mfma import stages
+
+    started = []
+    real = stages.HipCompile._prefetch_waves_of
+
+    def spy(self, ours):
+        jobs = real(self, ours)
+        started.extend(jobs)
+        return jobs
+
+    monkeypatch.setattr(stages.HipCompile, "_prefetch_waves_of", spy)
+    fn, sig, cx = CORPUS[name]
+    out = {}
+    for threads in ("1", "2"):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(fn, sig, cx, arch)
+        md = k.metadata
+        out[threads] = (md.triton_mfma_accelerate_dot, md.triton_mfma_waves_per_eu, md.waves_per_eu,
+                        k.asm["amdgcn"])
+        if threads == "1":
+            assert not started
+    assert started, "the candidates of ours start beside the comparison"
+    assert out["1"] == out["2"]
