@@ -1,4 +1,5 @@
 """The generic-text bridge: Triton module -> generic text -> our C++ (MLIR 22) -> Triton, exactly."""
+import re
 import threading
 
 import pytest
@@ -140,3 +141,31 @@ def test_corpus_covers_the_constructs_the_fidelity_claim_names():
         seen_ops |= {op.name for op in ops(module)}
     assert {"scf.for", "scf.if", "tt.reduce", "arith.select", "tt.atomic_rmw", "llvm.intr.assume", "tt.dot",
             "ttg.convert_layout", "ttg.local_alloc"} <= seen_ops
+
+
+def test_import_parses_an_aliased_text_that_is_the_same_module():
+    """import_generic hands Triton each layout once (bridge.with_aliases): the same module as the inline text,
+    quoted strings left as they are, and diagnostics that point into the text as it was given."""
+    from triton_mfma.bridge import with_aliases
+
+    seen = _capture("attn_fwd_d128", "gfx942", "ttgir")
+    text, ctx = seen["generic"], seen["module"].context
+    aliased = with_aliases(text)
+    assert aliased.startswith("#tmfma_a0 = #ttg.") and len(aliased) < len(text) * 0.8
+    assert "#ttg.blocked<" not in aliased.split('"builtin.module"', 1)[1]
+    assert with_aliases(aliased) == aliased
+    assert export_generic(import_generic(text, ctx)) == text
+    # a string that reads like an attribute is not code: left alone
+    path = re.search(r'"([^"]+\.py)":\d', text).group(1)  # the source file, named in locations only
+    odd = text.replace(f'"{path}":', '"/tmp/#ttg.blocked<{x}>/k.py":')
+    assert "/tmp/#ttg.blocked<{x}>/k.py" in with_aliases(odd)
+    assert export_generic(import_generic(odd, ctx)) == odd
+    # deeper than the aliasing reads: left inline, still one module
+    assert with_aliases("a = #d.x<<<<<y>>>>>\n") == "a = #d.x<<<<<y>>>>>\n"
+    # an error is reported at its line in the given text, not in the aliased one
+    lines = text.splitlines()
+    k = next(i for i, line in enumerate(lines) if '"tt.load"' in line)
+    broken = "\n".join(lines[:k] + [lines[k].replace('"tt.load"(', '"tt.load"(,', 1)] + lines[k + 1:])
+    with pytest.raises(BridgeError) as info:
+        import_generic(broken, ctx)
+    assert f":{k + 1}:" in info.value.diagnostics, info.value.diagnostics
