@@ -49,6 +49,29 @@ def stock(c, arch):
         return k, time.perf_counter() - t0
 
 
+def kwidth_model(rows, emit) -> None:
+    """accelerate-dot's model for kWidth-only differences (dot_figures.cannot_be_worse), measured: on the
+    all-trials compiles, how much fewer registers Triton's layouts needed than ours where ours does not spill
+    (what the model's margins must cover), and whether each model decision matches the trial's."""
+    from triton_mfma.dot_figures import SGPR_MARGIN, VGPR_MARGIN
+
+    kw = [r["full_dot"] for r in rows if (r.get("full_dot") or {}).get("kwidth_only") and "figures" in r["full_dot"]]
+    if not kw:
+        return
+    reverted = [d for d in kw if d["decision"] == "reverted"]
+    spills = lambda f: f["vgpr_spills"] + f["sgpr_spills"]  # noqa: E731
+    free = [d["figures"] for d in kw if not spills(d["figures"]["ours"])]
+    more_v = max((f["ours"]["vgpr"] - f["triton"]["vgpr"] for f in free), default=0)
+    more_s = max((f["ours"]["sgpr"] - f["triton"]["sgpr"] for f in free), default=0)
+    model = [r for r in rows if (r.get("dot") or {}).get("evidence") == "model"]
+    agree = sum((r.get("full_dot") or {}).get("decision") == r["dot"]["decision"] for r in model)
+    emit(f"accelerate-dot, kWidth-only differences (all-trials compiles): {len(kw)} compared, Triton's layouts better "
+         f"in {len(reverted)} ({sum(bool(spills(d['figures']['ours'])) for d in reverted)} of them where ours "
+         f"spills); where ours does not spill ({len(free)}), ours needed at most {more_v:+d} VGPRs and {more_s:+d} "
+         f"SGPRs more than Triton's layouts (the model's margins: {VGPR_MARGIN}, {SGPR_MARGIN}); decided by the model "
+         f"without a trial: {len(model)}, the same decision as the trial in {agree}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
@@ -99,7 +122,9 @@ def main():
                 row = dict(config=c.name, arch=arch, kind=c.kind, stock=statistics.median(ts),
                            ours=statistics.median(to), ratio=ratio, trials=trials, same_as_trial_all=same,
                            same_decisions=same_decisions, decisions=decisions(md),
-                           full_decisions=decisions(full.metadata), why=getattr(md, "triton_mfma", None))
+                           full_decisions=decisions(full.metadata), why=getattr(md, "triton_mfma", None),
+                           dot=getattr(md, "triton_mfma_accelerate_dot", None),
+                           full_dot=getattr(full.metadata, "triton_mfma_accelerate_dot", None))
                 rows.append(row)
                 emit(f"{c.name:34} {arch:7} {row['stock']:7.3f} {row['ours']:7.3f} {ratio:6.2f} {trials:6d}  "
                      f"{'yes' if same else 'NO: ' + json.dumps(row['decisions'])[:200] + ' / ' + json.dumps(row['full_decisions'])}")
@@ -121,6 +146,7 @@ def main():
     trials = Counter(r["trials"] for r in rows if r["kind"] != "nodot")
     emit("trial compiles per dot kernel (make_amdgcn calls, the one Triton gets included): "
          + ", ".join(f"{k}: {v}" for k, v in sorted(trials.items())))
+    kwidth_model(rows, emit)
     diff = [r for r in rows if not r["same_as_trial_all"]]
     emit(f"chosen amdgcn equal to the all-trials choice: {len(rows) - len(diff)}/{len(rows)}")
     for r in diff:

@@ -261,8 +261,12 @@ class HipCompile:
         the comparison compiles both only where the TTGIRs differ."""
         name = "mfma-accelerate-dot"
 
-        def record(decision, reason, evidence, chosen):
+        def record(decision, reason, evidence, chosen, figures=None):
             metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence}
+            if figures is not None:  # the comparison's registers: the model's margins are measured from them
+                metadata["triton_mfma_accelerate_dot"].update(
+                    kwidth_only=kwidth_only, figures={k: dot_figures.registers(f) for k, f in zip(("triton", "ours"),
+                                                                                                 figures)})
             self.kernel_remarks.decide(name, reason if reason.startswith(decision) else f"{decision}: {reason}")
             return chosen
 
@@ -278,7 +282,8 @@ class HipCompile:
             return record("kept", "the same TTGIR as with Triton's dot layouts (up to value names and locations)",
                           "identical", ours)
         w = self.fixed_w
-        if not self.act.options.get("trial_all") and dot_figures.only_kwidth_differs(ours.text, theirs.text):
+        kwidth_only = dot_figures.only_kwidth_differs(ours.text, theirs.text)
+        if not self.act.options.get("trial_all") and kwidth_only:
             from .lds_budget import lds_total
 
             # model first: our compile (the one Triton then gets) may show that theirs cannot do better; where a
@@ -310,8 +315,8 @@ class HipCompile:
         if worse:
             self.engine.cancel(speculative)
             return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
-                                      f"({figures})", "trial", theirs)
-        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours)
+                                      f"({figures})", "trial", theirs, (f_theirs, f_ours))
+        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, (f_theirs, f_ours))
 
     def _prefetch_waves_of(self, ours) -> list:
         """With waves_per_eu "auto", while the comparison compile of another variant still runs: wait for `ours`
