@@ -352,28 +352,30 @@ class Engine:
 
     def compile(self, jobs) -> list[Compiled]:
         """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
-        A failing job raises its exception (after the others finished)."""
+        Jobs already running (prefetched) are waited for, never compiled twice; the others start at once, beside
+        them. A failing job raises its exception (after the others finished)."""
         jobs = list(jobs)
-        for key in dict.fromkeys((b.text, w) for b, w in jobs):  # prefetched: wait, never compile twice
-            if key in self._inflight:
-                e = self._inflight.pop(key)[0].exception()
-                if e is not None:
-                    raise e
-        todo = list(dict.fromkeys((b.text, w) for b, w in jobs if (b.text, w) not in self._compiled))
+        keys = list(dict.fromkeys((b.text, w) for b, w in jobs))
         builds = {b.text: b for b, _ in jobs}
-        threads = trial_threads(len(todo))
-        if threads > 1:
-            # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
-            texts = list(dict.fromkeys(t for t, _ in todo))
-            list(_executor().map(lambda t: self._llir0(builds[t]), texts))
-            futures = [_executor().submit(self._compile_one, builds[t], w) for t, w in todo]
-            errors = [f.exception() for f in futures]
-            for e in errors:
-                if e is not None:
-                    raise e
-        else:
-            for t, w in todo:
-                self._compile_one(builds[t], w)
+        running = {k: self._inflight.pop(k)[0] for k in keys if k in self._inflight}
+        todo = [k for k in keys if k not in self._compiled and k not in running]
+        errors = []
+        try:
+            if len(todo) > 1 and trial_threads(len(todo) + len(running)) - len(running) > 1:
+                # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
+                texts = list(dict.fromkeys(t for t, _ in todo))
+                list(_executor().map(lambda t: self._llir0(builds[t]), texts))
+                futures = [_executor().submit(self._compile_one, builds[t], w) for t, w in todo]
+                errors += [f.exception() for f in futures]
+            else:  # on this thread, beside what is running
+                for t, w in todo:
+                    if (t, w) not in self._compiled:
+                        self._compile_one(builds[t], w)
+        finally:
+            errors += [f.exception() for f in running.values()]
+        for e in errors:
+            if e is not None:
+                raise e
         return [self._compiled[(b.text, w)] for b, w in jobs]
 
     def compiled(self, build: Build, w: int) -> Compiled | None:

@@ -217,9 +217,10 @@ class HipCompile:
                 metadata["triton_mfma_stream_pipeline"] = {"decision": "declined", "reason": why, "evidence": "model"}
                 self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
         chosen = self.engine.ttgir(interior, metadata, first=src)
-        if "accelerate_matmul" in interior and "pipeline" not in interior:
-            # compiled whatever accelerate-dot decides (its verification reads it, or Triton gets it): start it
-            # on an idle core while the TTGIR with Triton's dot layouts is built
+        if interior:
+            # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
+            # it; start it on an idle core while the variants with Triton's steps are built (cancelled where the
+            # LDS model declines the stream pipeliner without a trial)
             self.engine.prefetch([(chosen, self.fixed_w)])
         if "pipeline" in interior:
             chosen = self._decide_pipeline(chosen, metadata)
@@ -416,6 +417,7 @@ class HipCompile:
                                                     f"pipeliner needs {lds_theirs} B, ours {lds_ours} B")
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
                 and not self.act.options.get("trial_all"):
+            self.engine.cancel([(ours, self.fixed_w)])
             return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
                           "model", theirs)
         f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
