@@ -1,6 +1,6 @@
 """Compile time: stock Triton vs triton-mfma's default passes, on the bench suite (bench/suite.py), three archs.
 
-    PYTHONPATH=python python bench/compile_time.py [--arch gfx942 ...] [--reps 3] [--short-reps 8]
+    PYTHONPATH=python python bench/compile_time.py [--arch gfx942 ...] [--reps 3] [--short-reps 16]
         [--out bench/results/compile_time]
 
 Every compile is fresh (Triton's cache bypassed); per configuration and arch, after one untimed warm-up compile
@@ -13,6 +13,7 @@ count used for them. Writes <out>.txt (the table) and <out>.json.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -35,6 +36,7 @@ from suite import ARCHS, Report, configs, decisions  # noqa: E402
 
 
 def timed(c, arch, **mfma):
+    gc.collect()  # a collection due inside one timed compile is noise of a few ms: the short compiles' whole gap
     t0 = time.perf_counter()
     with triton_mfma.enabled(**mfma):
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
@@ -43,6 +45,7 @@ def timed(c, arch, **mfma):
 
 
 def stock(c, arch):
+    gc.collect()
     with triton_mfma.disabled():
         t0 = time.perf_counter()
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
@@ -76,7 +79,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--short-reps", type=int, default=8,
+    ap.add_argument("--short-reps", type=int, default=16,
                     help="reps for kernels without a dot (0.05-0.25 s compiles: a few ms of noise is several %%)")
     ap.add_argument("--only", help="substring of config names")
     ap.add_argument("--out", default="bench/results/compile_time")
