@@ -233,10 +233,10 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
     assert late.amdgcn == eng.candidates(llir0, eng._llir0(theirs)[1], [3])[0].amdgcn
 
 
-@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d64_causal", "gfx942")])
+@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d128_causal", "gfx942")])
 def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arch, monkeypatch):
     """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
-    accelerate-dot's comparison (cancelled where ours is reverted: attention D=64 causal): the decisions and the
+    accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
     amdgcn are those of the sequential run."""
     from triton_mfma import stages
 
