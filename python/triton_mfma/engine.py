@@ -369,8 +369,7 @@ class Engine:
                 errors += [f.exception() for f in futures]
             else:  # on this thread, beside what is running
                 for t, w in todo:
-                    if (t, w) not in self._compiled:
-                        self._compile_one(builds[t], w)
+                    self._compile_one(builds[t], w)
         finally:
             errors += [f.exception() for f in running.values()]
         for e in errors:

@@ -262,12 +262,10 @@ class HipCompile:
         the comparison compiles both only where the TTGIRs differ."""
         name = "mfma-accelerate-dot"
 
-        def record(decision, reason, evidence, chosen, figures=None):
-            metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence}
-            if figures is not None:  # the comparison's registers: the model's margins are measured from them
-                metadata["triton_mfma_accelerate_dot"].update(
-                    kwidth_only=kwidth_only, figures={k: dot_figures.registers(f) for k, f in zip(("triton", "ours"),
-                                                                                                 figures)})
+        def record(decision, reason, evidence, chosen, compared=None):
+            # compared: what a trial compared (the model's margins are measured from its registers)
+            metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence,
+                                                      **(compared or {})}
             self.kernel_remarks.decide(name, reason if reason.startswith(decision) else f"{decision}: {reason}")
             return chosen
 
@@ -297,7 +295,7 @@ class HipCompile:
             if why is not None:
                 self.engine.cancel([(theirs, w)])
                 return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
-        self.engine.prefetch([(theirs, w)])
+        self.engine.prefetch([(theirs, w)])  # running while ours' candidates wait for ours
         speculative = self._prefetch_waves_of(ours)
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
         if isinstance(f_theirs, Exception):
@@ -313,16 +311,18 @@ class HipCompile:
             return record("failed", _first_line(f_ours), "trial", theirs)
         worse = dot_figures.worse_on(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
+        compared = {"kwidth_only": kwidth_only,
+                    "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)}}
         if worse:
             self.engine.cancel(speculative)
             return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
-                                      f"({figures})", "trial", theirs, (f_theirs, f_ours))
-        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, (f_theirs, f_ours))
+                                      f"({figures})", "trial", theirs, compared)
+        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)
 
     def _prefetch_waves_of(self, ours) -> list:
-        """With waves_per_eu "auto", while the comparison compile of another variant still runs: wait for `ours`
-        (already compiling) and start its waves_per_eu candidates on the core it frees; ours is kept more often
-        than not, and where it is not the caller cancels them. The jobs started."""
+        """With waves_per_eu "auto", while the compile of another variant `ours` is compared with still runs:
+        wait for `ours` (compiling or compiled) and start its waves_per_eu candidates on a free core; ours is kept
+        more often than not, and where it is not the caller cancels them. The jobs started."""
         if not self.auto or trial_threads(2) < 2:
             return []
         first = self._figures_each([(ours, self.fixed_w)])[0]
@@ -349,9 +349,7 @@ class HipCompile:
         without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
         if without.same_code(ours):
             return ours
-        speculative = [(ours, c) for c in self._waves_plan(ours)] if self.auto else []
-        # ours is kept more often than not: its waves_per_eu candidates compile beside `without`
-        self.engine.prefetch(speculative)
+        speculative = self._prefetch_waves_of(ours)  # beside `without`
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
             return ours
