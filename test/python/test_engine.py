@@ -79,18 +79,38 @@ def test_handed_off_compile_equals_a_plain_compile_of_the_choice(threads, monkey
     assert handed.metadata.shared == plain.metadata.shared or decision["decision"] != "kept"
 
 
+def _some_compiles_equal(left, right, first_left, tries: int = 4) -> bool:
+    """Whether some output of `left()` (the first one given) equals some output of `right()`, each side compiled
+    up to `tries` times. splitk_gemm's compiles vary in a long-lived process (phi numbering; debug lines LLVM
+    merges, e.g. `.loc 1 46 18` against `.loc 1 0 5 is_stmt 0`), in stock Triton's make_llir as in ours."""
+    a, b = {first_left}, {right()}
+    for _ in range(tries - 1):
+        if a & b:
+            break
+        a.add(left())
+        b.add(right())
+    return bool(a & b)
+
+
 def test_auto_waves_compiles_candidates_from_one_llir():
     """waves_per_eu="auto" on a kernel with room for more waves: the chosen candidate's LLVM IR is the base's
     with the attribute, and its amdgcn equals a compile with that waves_per_eu."""
     fn, sig, cx = CORPUS["splitk_gemm"]
-    with warnings.catch_warnings(), triton_mfma.enabled(passes=[], waves_per_eu="auto"):
-        warnings.simplefilter("ignore", MFMARemark)
-        k = compile_kernel(fn, sig, cx, "gfx90a")
-    w = k.metadata.waves_per_eu
+    chosen = []
+
+    def auto():
+        with warnings.catch_warnings(), triton_mfma.enabled(passes=[], waves_per_eu="auto"):
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(fn, sig, cx, "gfx90a")
+        chosen.append(k.metadata.waves_per_eu)
+        return k.asm["amdgcn"]
+
+    first = auto()
+    w = chosen[0]
     assert isinstance(w, int)
-    # splitk_gemm's LLVM IR varies between Triton 3.9 compiles (phi numbering): some compile must match
-    forced = {compile_kernel(fn, sig, cx, "gfx90a", {"waves_per_eu": w}).asm["amdgcn"] for _ in range(4)}
-    assert k.asm["amdgcn"] in forced
+    assert _some_compiles_equal(auto, lambda: compile_kernel(fn, sig, cx, "gfx90a", {"waves_per_eu": w}).asm["amdgcn"],
+                                first)
+    assert set(chosen) == {w}
 
 
 def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
@@ -250,16 +270,21 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
 
     monkeypatch.setattr(stages.HipCompile, "_prefetch_waves_of", spy)
     fn, sig, cx = CORPUS[name]
-    out = {}
-    for threads in ("1", "2"):
+    decided = {"1": set(), "2": set()}
+
+    def compile_with(threads):
         monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        n = len(started)
         with warnings.catch_warnings(), triton_mfma.enabled():
             warnings.simplefilter("ignore", MFMARemark)
             k = compile_kernel(fn, sig, cx, arch)
-        md = k.metadata
-        out[threads] = (md.triton_mfma_accelerate_dot, md.triton_mfma_waves_per_eu, md.waves_per_eu,
-                        k.asm["amdgcn"])
         if threads == "1":
-            assert not started
+            assert len(started) == n, "sequential: nothing starts beside"
+        md = k.metadata
+        decided[threads].add(repr((md.triton_mfma_accelerate_dot, md.triton_mfma_waves_per_eu, md.waves_per_eu)))
+        return k.asm["amdgcn"]
+
+    sequential = compile_with("1")
+    assert _some_compiles_equal(lambda: compile_with("1"), lambda: compile_with("2"), sequential)
     assert started, "the candidates of ours start beside the comparison"
-    assert out["1"] == out["2"]
+    assert len(decided["1"]) == 1 and decided["1"] == decided["2"]
