@@ -110,14 +110,6 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
 
     For a split axis the kernel's own `pid // X` and `pid % X` are replaced
     by the new row and column.
-
-    Where the decision is taken at run time, `guard-body=duplicated` (the
-    default) puts the kernel body in both branches of the guard's `scf.if`:
-    the programs of a declining launch run the kernel's own code, untouched,
-    behind the guard's arithmetic (with the ids flowing through the guard,
-    ptxas scheduled the main loop of short decode kernels differently and
-    they ran 1-2% slower on an H200 where the guard declined). The cost is
-    the code twice in the binary and in LLVM's compile.
   }];
   let options = [
     Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
@@ -139,11 +131,6 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
            /*default=*/"16",
            "Trip count assumed for loops whose bounds cannot be computed at "
            "the top of the kernel">,
-    Option<"guardBody", "guard-body", "std::string", /*default=*/"\"duplicated\"",
-           "Where a run-time guard decides: duplicated: the kernel body in "
-           "both branches (the declining path is the kernel's own code); "
-           "shared: one body reading ids the guard's scf.if yields (half the "
-           "code; every program's first loads wait on the guard)">,
     Option<"programsPerCU", "programs-per-cu", "unsigned", /*default=*/"0",
            "Programs resident per CU/SM for the run-time guard's P = "
            "programs per CU x CUs; 0: the model's lower bound (registers "

@@ -39,12 +39,7 @@
 //     on the launch-wide guard (steps 5, 6) when there is one, and inside it
 //     on the complete-rows test of split axes, so that a program that keeps
 //     its order runs only the guard before the branch (the row divisions
-//     are on the remapped path only). With a launch-wide guard and
-//     guard-body=duplicated (default) the guard's branches hold the kernel
-//     body itself instead: the remap and a copy of the body reading the new
-//     ids, else the body untouched (the declining path is the kernel's own
-//     code; ids yielded through the branch changed ptxas's main-loop
-//     schedule and cost 1-2% on short decode kernels).
+//     are on the remapped path only).
 //  5. auto mode, single-L2 targets: the new ids are selected at run time only
 //     when the model says the stock order misses L2 for H (L2Model.h): the
 //     grid needs more than one wave (more than P = programs per CU x CUs
@@ -171,13 +166,6 @@ struct MFMAGridOrder final
       module.emitError() << "mfma-grid-order: mode must be auto, on or off, "
                             "not '"
                          << mode << "'";
-      return signalPassFailure();
-    }
-    if (StringRef(guardBody) != "duplicated" &&
-        StringRef(guardBody) != "shared") {
-      module.emitError() << "mfma-grid-order: guard-body must be duplicated "
-                            "or shared, not '"
-                         << guardBody << "'";
       return signalPassFailure();
     }
     PassOutcomeScope outcome(*this, "no kernel");
@@ -500,10 +488,8 @@ struct MFMAGridOrder final
     add("l2_bytes", i64(model.l2Bytes));
     add("l2_effective", b.getF64FloatAttr(model.l2Effective));
     add("threshold", i64(plan.threshold));
-    if (plan.guard != Guard::None) {
+    if (plan.guard != Guard::None)
       add("guard_unit", i64(guardUnit));
-      add("guard_body", b.getStringAttr(guardBody));
-    }
     if (plan.guard == Guard::L2) {
       const ProgramsPerCU &p = plan.perCU;
       add("far_dim", i64(plan.farDim));
@@ -566,9 +552,6 @@ struct MFMAGridOrder final
       if (pid[a])
         lastPid = pid[a].getDefiningOp();
     b.setInsertionPointAfter(lastPid);
-    // The kernel's own code starts here; everything the remap builds goes
-    // before it.
-    Operation *bodyStart = &*b.getInsertionPoint();
     Emitter e(b, firstPid->getLoc());
     IRMapping map;
 
@@ -865,8 +848,6 @@ struct MFMAGridOrder final
       }
       return inSub ? branch(inSub, newIds) : newIds();
     };
-    if (launch && StringRef(guardBody) == "duplicated")
-      return duplicateBody(pa, e, entry, bodyStart, launch, pid, remap);
     SmallVector<Value> ids = launch ? branch(launch, remap) : remap();
 
     auto notOurs = [&](OpOperand &use) {
@@ -892,83 +873,6 @@ struct MFMAGridOrder final
     return success();
   }
 
-  /// guard-body=duplicated: `scf.if (launch) { remap; body' } else { body }`
-  /// where body is the kernel's code from `bodyStart` to its terminator,
-  /// left as it is in the else branch, and body' its copy reading the new
-  /// ids (`remap` builds them at the insertion point). A declining launch
-  /// runs the kernel's own instructions: its first loads depend on the
-  /// hardware ids, not on the guard's selection.
-  LogicalResult
-  duplicateBody(const ProgramAxes &pa, Emitter &e, Block *entry,
-                Operation *bodyStart, Value launch, Value (&pid)[3],
-                function_ref<SmallVector<Value>()> remap) {
-    OpBuilder &b = e.b;
-    Operation *term = entry->getTerminator();
-    if (term->getNumOperands() != 0)
-      return pa.getFunc()->emitError()
-             << "mfma-grid-order: a kernel that returns values";
-    SmallVector<Operation *> body;
-    for (Operation *op = bodyStart; op && op != term; op = op->getNextNode())
-      body.push_back(op);
-
-    bool inv = getenv("TMFMA_DUPINV");
-    Value c = inv ? e.cmp(EQ, launch, e.cst(0, e.i1())) : launch;
-    Operation *ifOp = e.g.ifOp(c, TypeRange());
-    Block *thenBlock = new Block();
-    Block *elseBlock = new Block();
-    ifOp->getRegion(inv ? 1 : 0).push_back(thenBlock);
-    ifOp->getRegion(inv ? 0 : 1).push_back(elseBlock);
-
-    b.setInsertionPointToEnd(elseBlock);
-    Operation *elseYield = e.yield({});
-    for (Operation *op : body)
-      op->moveBefore(elseYield);
-
-    b.setInsertionPointToStart(thenBlock);
-    SmallVector<Value> ids = remap();
-    IRMapping copy;
-    llvm::SmallPtrSet<Operation *, 32> copies;
-    for (Operation *op : body)
-      copies.insert(b.clone(*op, copy));
-    e.yield({});
-    // Marked, so that the canonicalizer Triton runs after lowering to
-    // control flow does not merge the copy's blocks with the original's
-    // (identical loop bodies): a merged loop would make both branches'
-    // buffers live in it (Triton then gives them separate LDS) and the ids
-    // meet again at its block arguments.
-    for (Operation *c : copies)
-      c->walk([&](Operation *op) {
-        op->setAttr(Emitter::kCopyTag, b.getUnitAttr());
-      });
-
-    auto inCopy = [&](OpOperand &use) {
-      Operation *top = thenBlock->findAncestorOpInBlock(*use.getOwner());
-      return top && copies.contains(top);
-    };
-    unsigned k = 0;
-    for (int a = 0; a < 3; ++a) {
-      if (!pid[a])
-        continue;
-      Value id = ids[k++];
-      pid[a].replaceUsesWithIf(id, inCopy);
-      bool split = false;
-      for (const GridDim &d : pa.getDims())
-        split |= d.axis == a && d.kind != GridDim::Kind::Whole;
-      if (!split)
-        continue;
-      Value hi = ids[k++], lo = ids[k++];
-      for (auto [op, kind] : pa.getSplitOps(a)) {
-        Operation *c = copy.lookupOrNull(op);
-        if (!c)
-          continue;
-        c->getResult(0).replaceAllUsesWith(kind == GridDim::Kind::Hi ? hi
-                                                                      : lo);
-        copies.erase(c);
-        c->erase();
-      }
-    }
-    return success();
-  }
 };
 
 } // namespace

@@ -115,8 +115,6 @@ public:
     def->setAttr(kValueTag, b.getArrayAttr(roles));
   }
   static constexpr llvm::StringLiteral kValueTag = "tmfma.grid_value";
-  /// Marks the remapped copy of a kernel body (guard-body=duplicated).
-  static constexpr llvm::StringLiteral kCopyTag = "tmfma.grid_copy";
 
   OpBuilder &b;
   Location loc;

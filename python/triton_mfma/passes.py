@@ -169,10 +169,6 @@ register(ProjectPass(
         Option("grid_num_cus", "num-cus", int, "CUs/SMs of the device (0: the target's)", low=0, high=4096),
         Option("grid_num_xcds", "num-xcds", int, "L2 domains workgroups go round-robin to (0: the target's)",
                low=0, high=64),
-        Option("grid_guard_body", "guard-body", str, "where a run-time guard decides: duplicated (the kernel body "
-                                                     "in both branches: a declining launch runs the kernel's own "
-                                                     "code) or shared (one body, ids through the guard)",
-               choices=("duplicated", "shared")),
         Option("grid_programs_per_cu", "programs-per-cu", int,
                "programs resident per CU/SM for the run-time guard's P = programs per CU x CUs (0: the model's lower "
                "bound at TTGIR: registers unknown, LDS exact)", low=0, high=64),

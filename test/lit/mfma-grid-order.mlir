@@ -1,13 +1,7 @@
-// RUN: mfma-opt %s -split-input-file -mfma-grid-order=guard-body=shared -verify-diagnostics | filecheck %s
-// RUN: mfma-opt %s -split-input-file -mfma-grid-order 2>/dev/null | filecheck %s --check-prefix=DUP
+// RUN: mfma-opt %s -split-input-file -mfma-grid-order -verify-diagnostics | filecheck %s
 // RUN: mfma-opt %s -split-input-file -mfma-grid-order=mode=on 2>/dev/null | filecheck %s --check-prefix=ON
 // RUN: mfma-opt %s -split-input-file -mfma-grid-order=mode=off 2>/dev/null | filecheck %s --check-prefix=OFF
 
-// The CHECK lines show a run-time guard with one kernel body (guard-body=
-// shared: the ids go through the guard's scf.if); DUP the default,
-// guard-body=duplicated: the body in both branches, the declining one the
-// kernel's own code.
-//
 // Kernels are trimmed generic TTGIR in the shape Triton 3.9 produces for
 // python/triton_mfma/examples/kernels.py (splitk_decode_slow/_fast, matmul_1d,
 // matmul_1d_grouped, matmul) and for the corpus' elementwise kernels. Tile
@@ -79,42 +73,8 @@
 // CHECK-NEXT: "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
 // CHECK-NOT:  "tt.get_program_id"
 // What the guard was built with, for grid_order_decision.
-// CHECK:      tmfma.grid_order = {concurrent_programs = 104 : i64, cus = 104 : i64, device = "MI210", dims = ["axis0", "axis1", "axis2"], far_dim = 2 : i64, guard = "l2", guard_body = "shared", guard_unit = 4096 : i64, heavy = "arg1"
+// CHECK:      tmfma.grid_order = {concurrent_programs = 104 : i64, cus = 104 : i64, device = "MI210", dims = ["axis0", "axis1", "axis2"], far_dim = 2 : i64, guard = "l2", guard_unit = 4096 : i64, heavy = "arg1"
 // CHECK-SAME: programs_by_lds = 16 : i64, programs_by_registers = 1 : i64, programs_by_slots = 16 : i64, programs_limiter = "registers", programs_per_cu = 1 : i64, programs_source = "lower bound", reorder = true, threshold = 6291456 : i64
-// guard-body=duplicated: the same guard; its branch holds the remap and a
-// copy of the body reading the new ids, else the body as it was.
-// DUP-LABEL: sym_name = "splitk_slow"
-// DUP:      %[[N:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
-// DUP-NEXT: %[[K:[0-9]+]] = "tt.get_program_id"() <{axis = 1 : i32}>
-// DUP-NEXT: %[[M:[0-9]+]] = "tt.get_program_id"() <{axis = 2 : i32}>
-// DUP:      %[[WF:[0-9]+]] = "arith.andi"(%{{[0-9]+}}, %{{[0-9]+}})
-// DUP-NEXT: %[[G:[0-9]+]] = "arith.andi"(%[[WF]], %{{[0-9]+}})
-// DUP-NEXT: "scf.if"(%[[G]]) ({
-// DUP:      %[[MR:[0-9]+]] = "arith.remui"
-// DUP-NEXT: %[[NEWM:[0-9]+]] = "arith.addi"(%{{[0-9]+}}, %[[MR]])
-// DUP-NEXT: %[[Y:[0-9]+]] = "arith.divui"
-// DUP-NEXT: %[[NEWN:[0-9]+]] = "arith.remui"(%[[Y]],
-// DUP-NEXT: %[[NEWK:[0-9]+]] = "arith.divui"(%[[Y]],
-// DUP:      "arith.muli"(%[[NEWM]], %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[NEWN]], %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[NEWK]], %{{[0-9]+}})
-// The copy is marked (Triton's canonicalizer would merge its loop blocks
-// with the original's once lowered to control flow).
-// DUP:      "scf.for"
-// DUP:      "tt.store"{{.*}} {tmfma.grid_copy}
-// DUP-NEXT: "scf.yield"() : () -> ()
-// DUP-NEXT: }, {
-// DUP-NOT:  "scf.yield"
-// DUP-NOT:  tmfma.grid_copy
-// DUP:      "arith.muli"(%[[M]], %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[N]], %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[K]], %{{[0-9]+}})
-// DUP:      "scf.for"
-// DUP:      "tt.store"
-// DUP-NEXT: "scf.yield"() : () -> ()
-// DUP-NEXT: }) : (i1) -> ()
-// DUP-NEXT: "tt.return"() : () -> ()
-// DUP:      guard = "l2", guard_body = "duplicated", guard_unit = 4096 : i64
 // mode=on: the same order with no run-time guard.
 // ON-LABEL: sym_name = "splitk_slow"
 // ON-NOT:   "scf.if"
@@ -300,26 +260,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      "arith.muli"(%[[IDS]]#1, %{{[0-9]+}})
 // CHECK-NEXT: "arith.muli"(%[[IDS]]#2, %{{[0-9]+}})
 // CHECK-NOT:  "arith.divsi"(%[[IDS]]#0
-// Duplicated: the copy reads the remapped row and column; the declining
-// branch keeps the kernel's own pid // X and pid % X.
-// DUP-LABEL: sym_name = "matmul_1d"
-// DUP:      %[[PID:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
-// DUP:      "arith.andi"
-// DUP-NEXT: %[[G:[0-9]+]] = "arith.andi"
-// DUP-NEXT: "scf.if"(%[[G]]) ({
-// DUP:      %[[IN:[0-9]+]]:3 = "scf.if"
-// DUP:      }) : (i1) -> (i32, i32, i32)
-// DUP:      "arith.muli"(%[[IN]]#1, %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[IN]]#2, %{{[0-9]+}})
-// DUP:      "scf.yield"() : () -> ()
-// DUP-NEXT: }, {
-// DUP:      %[[X:[0-9]+]] = "arith.divsi"(%{{[0-9]+}}, %{{[0-9]+}})
-// DUP-NEXT: %[[HI:[0-9]+]] = "arith.divsi"(%[[PID]], %[[X]])
-// DUP-NEXT: %[[LO:[0-9]+]] = "arith.remsi"(%[[PID]], %[[X]])
-// DUP-NEXT: "arith.muli"(%[[HI]], %{{[0-9]+}})
-// DUP-NEXT: "arith.muli"(%[[LO]], %{{[0-9]+}})
-// DUP:      "scf.yield"() : () -> ()
-// DUP-NEXT: }) : (i1) -> ()
 // ON-LABEL: sym_name = "matmul_1d"
 // ON:       %[[INSUB:[0-9]+]] = "arith.cmpi"
 // ON-NOT:   tmfma.grid_value
@@ -551,7 +491,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK:      "arith.minsi"
 // CHECK-NOT:  tmfma.grid_value
 // CHECK:      "tt.load"
-// CHECK:      tmfma.grid_order = {device = "MI300X", dims = ["axis0", "axis1", "axis2"], guard = "xcd", guard_body = "shared", guard_unit = 8192 : i64, heavy = "arg1", l2_bytes = 4194304 : i64, l2_effective = 7.500000e-01 : f64, mode = "auto", reorder = true, shared = ["arg1"], threshold = 3145728 : i64, xcds = 8 : i64}
+// CHECK:      tmfma.grid_order = {device = "MI300X", dims = ["axis0", "axis1", "axis2"], guard = "xcd", guard_unit = 8192 : i64, heavy = "arg1", l2_bytes = 4194304 : i64, l2_effective = 7.500000e-01 : f64, mode = "auto", reorder = true, shared = ["arg1"], threshold = 3145728 : i64, xcds = 8 : i64}
 // expected-remark @+3 {{grid order of 'splitk_slow_xcd': remapped: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis0,axis1} and shared by programs that differ in {axis2}; new order {axis2} fastest (groups of 8), then {axis0,axis1}; programs in contiguous chunks per XCD (MI300X: workgroups go round-robin to 8 XCDs}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
