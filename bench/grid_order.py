@@ -98,7 +98,7 @@ def _specialise(name, tiles=None):
     return fn, sig, cx, attrs, params
 
 
-def _compile(label, name, with_pass, tiles, options, dump):
+def _compile(label, name, with_pass, tiles, options, dump, pass_options=None):
     import warnings
 
     import triton
@@ -113,7 +113,8 @@ def _compile(label, name, with_pass, tiles, options, dump):
         warnings.simplefilter("always")
         src = ASTSource(fn, sig, cx, attrs)
         if with_pass:  # the default passes, on cuda too
-            with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, dump=os.path.join(dump, label)):
+            with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, dump=os.path.join(dump, label),
+                                     **(pass_options or {})):
                 k = triton.compile(src, target=target("cuda:90"), options=options)
         else:
             with triton_mfma.disabled():
@@ -189,12 +190,15 @@ def build(out):
         json.dump(meta, f, indent=1, default=list)
 
 
-def variant(out, label, what="the decode kernel compiled by another build"):
+def variant(out, label, what="the decode kernel compiled by another build", *pass_options):
     """Adds `label` (decode_<name>: splitk_decode_slow as the triton_mfma on PYTHONPATH compiles it with its
-    default passes, e.g. decode_oldguard from the previous build) to a built folder; timed beside the others."""
+    default passes, e.g. decode_oldguard from the previous build, or with pass options `key=value`, e.g.
+    grid_guard_body=shared) to a built folder; timed beside the others."""
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path))
-    k, params, cx, remarks, seconds = _compile(label, "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"))
+    opts = dict(o.split("=", 1) for o in pass_options)
+    k, params, cx, remarks, seconds = _compile(label, "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"),
+                                               opts)
     _save(out, meta, label, "splitk_decode_slow", True, k, params, cx, remarks, seconds)
     import triton_mfma
     meta["variants"][label]["source"] = os.path.dirname(triton_mfma.__file__)
@@ -433,7 +437,7 @@ if __name__ == "__main__":
     if sys.argv[1] == "build":
         build(sys.argv[2])
     elif sys.argv[1] == "variant":
-        variant(sys.argv[2], sys.argv[3], *sys.argv[4:5])
+        variant(sys.argv[2], sys.argv[3], *sys.argv[4:])
     elif sys.argv[1] == "run":
         run(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "sass":
