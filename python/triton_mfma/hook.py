@@ -12,13 +12,16 @@ process-wide activation that every thread without a block of its own uses.
 Triton's `knobs.runtime.add_stages_inspection_hook` is installed once, when the first activation starts, and
 chains a hook that was there before (its cache key is appended; it sees, and may wrap, our stages); it is put
 back when no activation is left. Triton calls the hook without arguments for a cache-key suffix — the package
-version, passes and options of the activation *of the compiling thread*, so changing them recompiles — and with
+version and a fingerprint of its code (`code_fingerprint`: an install from a newer checkout keeps the version
+string, and must not be handed binaries the older code made), the passes and options of the activation *of the
+compiling thread*, so changing any of them recompiles — and with
 (backend, stages, options, language, capability) to edit the stages (stages.py).
 """
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import hashlib
 import json
 import os
@@ -26,6 +29,23 @@ import threading
 
 from . import __version__
 from .passes import BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS, find_option
+
+
+@functools.lru_cache(maxsize=4)
+def code_fingerprint(root: str | None = None) -> str:
+    """sha256 of the package's code (`root`: this package's directory): its Python sources and native
+    libraries, read once per process (~6 MB). Part of the cache key, as Triton's own key hashes Triton's sources."""
+    root = root or os.path.dirname(os.path.abspath(__file__))
+    h = hashlib.sha256()
+    for dirpath, dirnames, files in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".so", ".dylib", ".dll")):
+                path = os.path.join(dirpath, name)
+                h.update(os.path.relpath(path, root).encode() + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read())
+    return h.hexdigest()
 
 
 def _env_flag(name: str) -> bool:
@@ -80,7 +100,7 @@ class Activation:
         # strict enters the key: a kernel cached after a fallback in a non-strict compile is never returned to a
         # strict one (which compiles it again, and raises where the pass fails)
         code_options = {k: v for k, v in sorted(checked.items()) if k not in POLICY_OPTIONS}
-        self.key = f"triton_mfma-{__version__}-" + json.dumps(
+        self.key = f"triton_mfma-{__version__}-{code_fingerprint()[:16]}-" + json.dumps(
             {"passes": self.passes, "options": code_options, "strict": self.strict}, sort_keys=True, default=str)
         self.hash = hashlib.sha256(self.key.encode()).hexdigest()
 

@@ -131,6 +131,22 @@ def test_cache_key_tracks_passes_and_options():
     assert hook_mod.Activation([], strict=True).hash == a.hash, "policies do not change the code"
 
 
+def test_cache_key_tracks_the_code_not_only_the_version(tmp_path):
+    # an install from a newer checkout keeps the version string: Triton must not hand it the older code's binaries
+    import shutil
+
+    pkg = os.path.dirname(triton_mfma.__file__)
+    copy = tmp_path / "triton_mfma"
+    shutil.copytree(pkg, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = hook_mod.code_fingerprint(str(copy))
+    assert before == hook_mod.code_fingerprint(pkg), "the same files give the same fingerprint"
+    with open(copy / "stages.py", "a") as f:
+        f.write("\n# changed\n")
+    hook_mod.code_fingerprint.cache_clear()
+    assert hook_mod.code_fingerprint(str(copy)) != before
+    assert hook_mod.code_fingerprint()[:16] in hook_mod.Activation([]).key
+
+
 def test_unknown_pass_or_option_is_rejected():
     with pytest.raises(ValueError, match="unknown triton-mfma pass"):
         triton_mfma.enable(passes=["mfma-does-not-exist"])
