@@ -22,10 +22,16 @@
 //    registers per SM in 4 sub-partitions, at most 255 per thread (CUDA C++
 //    Programming Guide, "Compute Capabilities"); H200: 4.8 TB/s HBM3e, 989
 //    TFLOP/s dense fp16.
-//  - Effective L2 fractions (model parameters, not data-sheet figures): a
-//    tile shared by arbitrary SMs can count on about half of the H100/H200's
-//    two-partition L2 (0.5); AMD 0.75 of one L2 (other traffic, set
-//    conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with
+//  - Effective L2 fractions (model parameters, not data-sheet figures): on
+//    the H100/H200 0.1. Its L2 is two partitions, each caching what the SMs
+//    of its own GPCs read, so twins far apart in time on SMs of the other
+//    partition find little of a shared tile; measured on an H200
+//    (bench/results/grid_order.md, 2026-12-02): a split-K decode kernel in
+//    the twin-adjacent order ran 1.5-6% faster than in the stock order at
+//    every weight size, 8.4 MB (0.16 of the L2) to 1 GB, and the pass's
+//    remap gained 1.00-1.04x on the launches of 8.4-19 MB that the former
+//    0.5 declined (0.98-0.99x: the guard's cost). AMD 0.75 of one L2 (other
+//    traffic, set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with
 //    a published split-K decode measurement (M = 64 in 2 M tiles of 32,
 //    BLOCK_N = 64, 192 workgroups, one per CU): putting the M tiles fastest
 //    gained 6-12% at W = 6.3-12.6 MB, where the bytes streamed between the
@@ -125,7 +131,7 @@ std::vector<TargetInfo> buildTargets() {
   h100.cus = 132;
   h100.xcds = 1;
   h100.l2Bytes = 50 * MiB;
-  h100.l2Effective = 0.5;
+  h100.l2Effective = 0.1;
   h100.ldsPerCU = 228 * KiB;
   h100.ldsPerWorkgroup = getCudaSharedPerBlock(90);
   h100.ldsReservedPerWorkgroup = 1 * KiB;

@@ -266,7 +266,7 @@ def test_l2model_mirrors_the_cpp_figures():
     t = l2model.TARGETS["cuda:90"]
     assert f"P = {t.concurrent_programs(4, 0)} programs ({t.cus} CUs" in msg
     assert f"exceed {t.effective_l2} B" in msg
-    assert math.isclose(t.effective_l2, 50 * 2**20 * 0.5)
+    assert math.isclose(t.effective_l2, 50 * 2**20 * 0.1)
 
 
 @pytest.mark.parametrize("rows", [64, 85])  # 16 KiB (a whole number of 512-byte granules) and 21760 B (not)
@@ -394,15 +394,17 @@ def test_decision_agrees_with_the_python_model(mi210_kernels):
 def test_grid_order_decision_on_cuda():
     k = _compile_decode("splitk_decode_slow", "cuda:90", 8, passes=["mfma-grid-order"])
     big = triton_mfma.grid_order_decision(k, (128, 8, 2), **_decode_args(64, 8192, 4096))  # W = 64 MiB
-    small = triton_mfma.grid_order_decision(k, (32, 8, 2), **_decode_args(64, 2048, 2048))  # W = 8 MiB
+    # W = 8 MiB fits the H200's L2, but twins far apart find little of it (two partitions; measured: the
+    # twin-adjacent order gains there, TargetInfo.cpp): with more than one wave this kernel always remaps
+    small = triton_mfma.grid_order_decision(k, (32, 8, 2), **_decode_args(64, 2048, 2048))
     one_wave = triton_mfma.grid_order_decision(k, (12, 8, 2), **_decode_args(64, 768, 8192))
-    assert big.remaps and not small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
+    assert big.remaps and small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
     # one M tile: no program shares a weight tile with another, whatever W (H200: remapping it cost 1-2%)
     no_twins = triton_mfma.grid_order_decision(k, (128, 8, 1), **_decode_args(16, 8192, 4096))
     assert not no_twins.remaps and no_twins.figures["waves"] and no_twins.figures["exceeds"], str(no_twins)
     assert not no_twins.figures["twins"] and "no twins" in no_twins.reason, str(no_twins)
-    assert big.figures["concurrent_programs"] == 132 * 2 and big.figures["threshold"] == 25 * 2**20
-    assert small.figures["waves"] and not small.figures["exceeds"]
+    assert big.figures["concurrent_programs"] == 132 * 2 and big.figures["threshold"] == 5 * 2**20
+    assert small.figures["waves"] and small.figures["exceeds"]
     assert not one_wave.figures["waves"]
     assert big.residency is None or big.residency.programs_per_cu >= 2
     assert "remaps" in str(big) and "real residency" in str(big) or big.residency is None
