@@ -30,13 +30,14 @@
 //    the twin-adjacent order ran 1.5-6% faster than in the stock order at
 //    every weight size, 8.4 MB (0.16 of the L2) to 1 GB, and the pass's
 //    remap gained 1.00-1.04x on the launches of 8.4-19 MB that the former
-//    0.5 declined (0.98-0.99x: the guard's cost). AMD 0.75 of one L2 (other
-//    traffic, set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with
-//    a published split-K decode measurement (M = 64 in 2 M tiles of 32,
-//    BLOCK_N = 64, 192 workgroups, one per CU): putting the M tiles fastest
-//    gained 6-12% at W = 6.3-12.6 MB, where the bytes streamed between the
-//    two reads of a W tile (about W) exceed 6 MiB; mfma-grid-order takes
-//    the new order on exactly those launches (test_grid_order.py).
+//    0.5 declined (0.98-0.99x: the guard's cost). AMD 0.75 of one L2
+//    (other traffic, set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this
+//    is consistent with a published split-K decode measurement (M = 64 in
+//    2 M tiles of 32, BLOCK_N = 64, 192 workgroups, one per CU): putting the
+//    M tiles fastest gained 6-12% at W = 6.3-12.6 MB, where the bytes
+//    streamed between the two reads of a W tile (about W) exceed 6 MiB;
+//    mfma-grid-order takes the new order on exactly those launches
+//    (test_grid_order.py).
 //    Infinity Cache bandwidth: AMD's 17 TB/s peak figure.
 //
 //===----------------------------------------------------------------------===//
