@@ -196,7 +196,9 @@ def variant(out, label, what="the decode kernel compiled by another build", *pas
     grid_guard_body=shared) to a built folder; timed beside the others."""
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path))
-    opts = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in (o.split("=", 1) for o in pass_options)}
+    from triton_mfma.compile import parse_value
+
+    opts = {k: parse_value(v) for k, v in (o.split("=", 1) for o in pass_options)}
     k, params, cx, remarks, seconds = _compile(label, "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"),
                                                opts)
     _save(out, meta, label, "splitk_decode_slow", True, k, params, cx, remarks, seconds)

@@ -99,8 +99,7 @@ def run(out):
     for kname in ("atomic", "store"):
         for spec in ("plain", "aligned"):
             st = times[f"{kname}.{spec}.stock"]
-            for mode in [k.split(".")[2] for k in meta if k.startswith(f"{kname}.{spec}.") and
-                         not k.endswith(".stock")]:
+            for mode in [m for m in ("defaults", *EXTRA_MODES) if f"{kname}.{spec}.{m}" in meta]:
                 de = times[f"{kname}.{spec}.{mode}"]
                 r = statistics.median(x / y for x, y in zip(st, de))
                 same = torch.equal(bufs[f"{kname}.{spec}.stock"], bufs[f"{kname}.{spec}.{mode}"])

@@ -118,7 +118,7 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
         possible.append(w)
         budget = occ_model.vgpr_budget(arch, w)
         if w == occ:
-            if base.spills and occ == 1 and arch.split(":")[0] in NO_GAIN_AT_ONE_WAVE:
+            if base.spills and occ == 1 and arch in NO_GAIN_AT_ONE_WAVE:
                 skipped[w] = f"at 1 wave/SIMD on {arch} asking for 1 has never cut spills (measured)"
             elif base.spills:
                 promising.append(w)
