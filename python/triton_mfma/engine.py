@@ -24,7 +24,10 @@ Each trial compiles a copy of the TTGIR in a context of its own, so the module h
 by a trial. Where a decision's model reads one compile and may still need a second (accelerate-dot's kWidth-only
 differences), the second is started beside the first on an idle core (`prefetch`); where the model then tells,
 the speculative compile is dropped (`cancel`: not started, or stopped after its make_llir, before make_amdgcn, the
-longer step on dot kernels), and the stage waits for what still runs before it returns (`settle`).
+longer step on dot kernels), and the stage waits for what still runs before it returns (`settle`). A speculative
+compile whose model is read from a compile running beside it is *gated*: it waits after its make_llir until the
+model has told (`cancel`) or not (`release`), so a compile the model made unnecessary never runs make_amdgcn (the
+stage would otherwise wait for it: make_amdgcn cannot be stopped once started).
 """
 from __future__ import annotations
 
@@ -281,13 +284,16 @@ class Engine:
             self._llir.setdefault(build.text, (llir, md))
             return self._llir[build.text]
 
-    def _compile_one(self, build: Build, w: int, cancel: threading.Event | None = None) -> Compiled:
+    def _compile_one(self, build: Build, w: int, cancel: threading.Event | None = None,
+                     gate: threading.Event | None = None) -> Compiled:
         key = (build.text, w)
         with self._lock:
             hit = self._compiled.get(key)
         if hit is not None:
             return hit
         llir0, md0 = self._llir0(build)
+        if gate is not None:
+            gate.wait()  # set by release, cancel, compile or settle
         if cancel is not None and cancel.is_set():
             raise Cancelled(key[1])
         llir = llir_with_waves(llir0, w)
@@ -322,16 +328,26 @@ class Engine:
             return list(_executor().map(one, ws))
         return [one(w) for w in ws]
 
-    def prefetch(self, jobs) -> None:
+    def prefetch(self, jobs, gated: bool = False) -> None:
         """Start compiling [(build, waves_per_eu), ...] in the background, only where a core is idle: the trial a
         decision will need if its model cannot tell, run beside the compile the model reads instead of after it.
-        `compile` of the same jobs waits for them; `settle` before the stage returns."""
+        `gated`: each stops after its make_llir until `release` (or `cancel`); `compile` of the same jobs
+        releases and waits for them; `settle` before the stage returns."""
         for b, w in jobs:
             key = (b.text, w)
             if key in self._compiled or key in self._inflight or trial_threads(2) < 2:
                 continue
-            cancel = threading.Event()
-            self._inflight[key] = (_executor().submit(self._compile_one, b, w, cancel), cancel)
+            cancel, gate = threading.Event(), threading.Event()
+            if not gated:
+                gate.set()
+            self._inflight[key] = (_executor().submit(self._compile_one, b, w, cancel, gate), cancel, gate)
+
+    def release(self, jobs) -> None:
+        """Let gated speculative compiles of [(build, waves_per_eu), ...] go on to make_amdgcn."""
+        for b, w in jobs:
+            entry = self._inflight.get((b.text, w))
+            if entry is not None:
+                entry[2].set()
 
     def cancel(self, jobs) -> None:
         """Drop the speculative compiles of [(build, waves_per_eu), ...] that a model made unnecessary: one not
@@ -340,13 +356,16 @@ class Engine:
             entry = self._inflight.pop((b.text, w), None)
             if entry is not None:
                 entry[1].set()
+                entry[2].set()
                 if not entry[0].cancel():
                     self._dropped.append(entry[0])
 
     def settle(self) -> None:
         """Wait for the speculative compiles still running (nothing is left running behind Triton's stages)."""
         for key in list(self._inflight):
-            self._inflight.pop(key)[0].exception()
+            future, _, gate = self._inflight.pop(key)
+            gate.set()
+            future.exception()
         while self._dropped:
             self._dropped.pop().exception()
 
@@ -357,11 +376,18 @@ class Engine:
         jobs = list(jobs)
         keys = list(dict.fromkeys((b.text, w) for b, w in jobs))
         builds = {b.text: b for b, _ in jobs}
-        running = {k: self._inflight.pop(k)[0] for k in keys if k in self._inflight}
+        running = {}
+        for k in keys:
+            if k in self._inflight:
+                future, _, gate = self._inflight.pop(k)
+                gate.set()
+                running[k] = future
         todo = [k for k in keys if k not in self._compiled and k not in running]
         errors = []
         try:
             if len(todo) > 1 and trial_threads(len(todo) + len(running)) - len(running) > 1:
+                for _, _, gate in self._inflight.values():  # a gated compile must not hold a worker these need
+                    gate.set()
                 # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
                 texts = list(dict.fromkeys(t for t, _ in todo))
                 list(_executor().map(lambda t: self._llir0(builds[t]), texts))

@@ -219,11 +219,17 @@ class HipCompile:
         chosen = self.engine.ttgir(interior, metadata, first=src)
         if interior:
             # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
-            # it; start it on an idle core while the variants with Triton's steps are built (cancelled where the
-            # LDS model declines the stream pipeliner without a trial)
-            self.engine.prefetch([(chosen, self.fixed_w)])
+            # it; start it on an idle core while the variants with Triton's steps are built. With the stream
+            # pipeliner in, it stops after its LLVM IR until the pipeline decision (gated): where the LDS model
+            # declines ours, no make_amdgcn of it is waited for
+            self.engine.prefetch([(chosen, self.fixed_w)], gated="pipeline" in interior)
         if "pipeline" in interior:
-            chosen = self._decide_pipeline(chosen, metadata)
+            ours = chosen
+            chosen = self._decide_pipeline(ours, metadata)
+            if chosen is not ours:
+                self.engine.cancel([(ours, self.fixed_w)])
+            self.engine.release([(chosen, self.fixed_w)])
+            self.engine.prefetch([(chosen, self.fixed_w)])  # Triton's pipeliner kept without a trial: start it
         if "accelerate_matmul" in interior:
             chosen = self._verify_dot(chosen, metadata)
         if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
@@ -286,8 +292,9 @@ class HipCompile:
             from .lds_budget import lds_total
 
             # model first: our compile (the one Triton then gets) may show that theirs cannot do better; where a
-            # core is idle, theirs compiles beside it (the trial, if the model cannot tell, then costs no wait)
-            self.engine.prefetch([(theirs, w)])
+            # core is idle, theirs compiles beside it up to its LLVM IR, and on to amdgcn only if the model cannot
+            # tell (the trial then costs little wait; where the model tells, no make_amdgcn is waited for)
+            self.engine.prefetch([(theirs, w)], gated=True)
             f_ours = self._figures_each([(ours, w)])[0]
             other_lds = lds_total(theirs.text)
             why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
@@ -295,6 +302,7 @@ class HipCompile:
             if why is not None:
                 self.engine.cancel([(theirs, w)])
                 return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
+            self.engine.release([(theirs, w)])
         self.engine.prefetch([(theirs, w)])  # running while ours' candidates wait for ours
         speculative = self._prefetch_waves_of(ours)
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
@@ -415,7 +423,6 @@ class HipCompile:
                                                     f"pipeliner needs {lds_theirs} B, ours {lds_ours} B")
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
                 and not self.act.options.get("trial_all"):
-            self.engine.cancel([(ours, self.fixed_w)])
             return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
                           "model", theirs)
         f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])

@@ -1,6 +1,7 @@
 """The variant-compile engine: candidates' LLVM IR by attribute insertion equals make_llir's, the hand-off gives
 Triton exactly what a compile of the chosen variant gives, trials run concurrently and change nothing."""
 import threading
+import time
 import warnings
 
 import pytest
@@ -124,10 +125,10 @@ def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
     prefetched = []
     real = engine.Engine.prefetch
 
-    def spy(self, jobs):
+    def spy(self, jobs, **kw):
         jobs = list(jobs)
         prefetched.extend(jobs)
-        return real(self, jobs)
+        return real(self, jobs, **kw)
 
     monkeypatch.setattr(engine.Engine, "prefetch", spy)
     out = {}
@@ -139,6 +140,38 @@ def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
         out[threads] = (k.metadata.triton_mfma_accelerate_dot, k.metadata.triton_mfma_trials, k.asm["amdgcn"])
     assert prefetched, "the kWidth-only path asks for the trial ahead"
     assert out["1"][0]["evidence"] == "trial" and out["1"][1] == 2
+    assert out["1"] == out["2"]
+
+
+def test_gated_trial_stops_before_amdgcn_where_the_model_tells(monkeypatch):
+    """A kWidth-only difference the model tells from our compile alone (gemm 16x16x64 on gfx942): the trial of
+    Triton's layouts started beside ours stops after its LLVM IR (gated) and never reaches make_amdgcn, so the
+    compile neither runs nor waits for one; decision and amdgcn are the sequential compile's."""
+    from triton.backends.amd.compiler import HIPBackend
+
+    from triton_mfma.examples import kernels as K
+
+    calls = []
+    real = HIPBackend.make_amdgcn
+
+    def spy(*a, **kw):
+        calls.append(threading.current_thread().name)
+        if len(calls) == 1:  # ours' make_amdgcn outlasts the LLVM IR of Triton's layouts beside it
+            time.sleep(1.0)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(HIPBackend, "make_amdgcn", staticmethod(spy))
+    out = {}
+    for threads in ("1", "2"):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        calls.clear()
+        with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(K.matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=16, BLOCK_K=64), "gfx942")
+        out[threads] = (k.metadata.triton_mfma_accelerate_dot, k.metadata.triton_mfma_trials, k.asm["amdgcn"],
+                        len(calls))
+    assert out["2"][0]["evidence"] == "model", out["2"][0]
+    assert out["2"][1] == 1 and out["2"][3] == 1  # ours only: Triton's layouts stopped before make_amdgcn
     assert out["1"] == out["2"]
 
 
