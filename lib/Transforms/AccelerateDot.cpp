@@ -641,11 +641,15 @@ struct MFMAAccelerateDot final
     Type aElem = s.emulateF16 ? f16 : s.aTy.getElementType();
     Type bElem = s.emulateF16 ? f16 : s.bTy.getElementType();
     DotOp old(op);
-    Value a = convertAndCast(b, loc, old.getA(), aLayout, aElem);
-    Value bv = convertAndCast(b, loc, old.getB(), bLayout, bElem);
+    // The accumulator first, then A and B: the order Triton's accelerate_matmul
+    // builds them in, so that where both choose the same layouts the modules are
+    // equal op for op right after this step (the variant engine then stops
+    // building Triton's variant there).
     Type resElem = s.resTy.getElementType();
     Type accElem = instr.isIntAcc() ? Type(b.getI32Type()) : b.getF32Type();
     Value c = convertAndCast(b, loc, old.getC(), *mfma, accElem);
+    Value a = convertAndCast(b, loc, old.getA(), aLayout, aElem);
+    Value bv = convertAndCast(b, loc, old.getB(), bLayout, bElem);
     auto accTy = RankedTensorType::get(s.resTy.getShape(), accElem,
                                        getLayoutAttr(ctx, *mfma));
     Value dot;

@@ -79,6 +79,7 @@ class Build:
     declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
     outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
     before: dict = field(default_factory=dict, repr=False)  # point -> generic text of the module our passes got there
+    after: dict = field(default_factory=dict, repr=False)  # point -> generic text of what our passes returned there
     # point -> the module our passes got there, where they returned a new one (the build went on with that): the
     # very module a build differing from here on would have, use-list order included (a parsed copy would not
     # have it, and Triton's passes then pick other locations for the ops they merge); taken by one resumed build
@@ -95,6 +96,12 @@ class Build:
 # The insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether our pass
 # runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
 POINT_ORDER = ("accelerate_matmul", "pipeline", "ttgir_end")
+# Replacing points where a build that resumes there with Triton's step compares its module right after that step
+# with what our pass returned there in other builds: mfma-accelerate-dot builds its ops in the order Triton's
+# accelerate_matmul does, so where both choose the same layouts the modules are equal there (measured: every
+# "identical" comparison of the bench suite), and the rest of Triton's variant need not be built. The stream
+# pipeliner's output is rarely Triton's, so the export that comparison needs is not paid there.
+COMPARE_AFTER = ("accelerate_matmul",)
 
 
 def _at(choice: frozenset, point: str):
@@ -118,6 +125,9 @@ class Resume:
     module: object = field(repr=False)
     base: Build = field(repr=False)
     compare: dict = field(default_factory=dict, repr=False)  # point -> [earlier Build with its text there]
+    # earlier Builds whose module right after our passes at `point` the new build's module right after Triton's
+    # step there is compared with (their choices agree with the new one after `point`)
+    compare_after: list = field(default_factory=list, repr=False)
 
 
 class Cancelled(Exception):
@@ -125,11 +135,12 @@ class Cancelled(Exception):
 
 
 class SameAsBuild(Exception):
-    """Raised by a resumed build at `point` when its module there is `build`'s (up to names and locations)."""
+    """Raised by a resumed build at `point` when its module there is `build`'s (up to names and locations):
+    before the steps at `point`, or (`after`) right after them."""
 
-    def __init__(self, point: str, build: Build):
+    def __init__(self, point: str, build: Build, after: bool = False):
         super().__init__(point)
-        self.point, self.build = point, build
+        self.point, self.build, self.after = point, build, after
 
 
 def with_waves_per_eu(options, w):
@@ -201,9 +212,9 @@ def _executor() -> ThreadPoolExecutor:
 class Engine:
     """Variants of one hip kernel in one `triton.compile`.
 
-    `make_ttgir(module, metadata, choice, resume=None) -> (module, declined, outcomes, text, before, spare)`
+    `make_ttgir(module, metadata, choice, resume=None) -> (module, declined, outcomes, text, before, after, spare)`
     builds a TTGIR from a TTIR module (or from `resume`, a `Resume`) with our passes at the points in `choice`
-    (`text`: its generic text where the last step printed it, else ""; `before`, `spare`: as in `Build`);
+    (`text`: its generic text where the last step printed it, else ""; `before`, `after`, `spare`: as in `Build`);
     `backend`/`options` are Triton's."""
 
     def __init__(self, backend, options, snapshot: str, context, make_ttgir):
@@ -234,13 +245,13 @@ class Engine:
         resume = self._resume_for(choice) if first is None else None
         if resume is None:
             src = first if first is not None else import_generic(self.snapshot, self.context)
-            module, declined, outcomes, text, before, spare = self._make_ttgir(src, md, choice)
+            module, declined, outcomes, text, before, after, spare = self._make_ttgir(src, md, choice)
         else:
-            module, declined, outcomes, text, before, spare = self._make_ttgir(None, md, choice, resume)
+            module, declined, outcomes, text, before, after, spare = self._make_ttgir(None, md, choice, resume)
         # the library's output is the module's generic text (Triton prints it back identically: test_bridge.py),
         # so a TTGIR that ends with our passes is not printed again
         build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
-                      spare)
+                      after, spare)
         self._builds[choice] = build
         return build
 
@@ -261,7 +272,11 @@ class Engine:
                      and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[j:])]
             if later:
                 compare[POINT_ORDER[j]] = later
-        return Resume(POINT_ORDER[i], base.spare.pop(POINT_ORDER[i]), base, compare)
+        point = POINT_ORDER[i]
+        compare_after = [b for b in self._builds.values() if point in COMPARE_AFTER and point in b.after
+                         and not _at(choice, point)
+                         and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[i + 1:])]
+        return Resume(point, base.spare.pop(point), base, compare, compare_after)
 
     # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
     def _fresh_context(self):

@@ -70,8 +70,10 @@ class _Composer:
     replacing point whose pass declined the module (`declined`, filled by the hook), the caller adds the
     Triton passes the point replaces, as if the point were not active."""
 
-    def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None, resume=None):
+    def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None, resume=None,
+                 after_step=None):
         self.mod = mod
+        self._after_step = after_step
         self._ours_at = ours_at
         self._active = active_points
         self._declined = declined if declined is not None else set()
@@ -103,6 +105,15 @@ class _Composer:
         self.mod = self._ours_at(point, self.mod)
         self._new_pm()
 
+    def after(self, point: str) -> None:
+        """After Triton's own step at a replacing point: where the caller compares the module there
+        (`after_step(point, module)`, which may raise to end the build), the steps so far run first."""
+        if self._after_step is None or self._resume is not None:
+            return
+        self.pm.run(self.mod, "make_ttgir")
+        self._after_step(point, self.mod)
+        self._new_pm()
+
     def finish(self):
         if self._resume is not None:
             raise RuntimeError(f"make_ttgir: the resume point {self._resume[0]!r} is not a step of this pipeline")
@@ -111,7 +122,7 @@ class _Composer:
 
 
 def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None,
-                   resume=None):
+                   resume=None, after_step=None):
     """`HIPBackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points. `resume=(point, module)` starts
     at an insertion point from the module another build had there (`mod` is then unused): the variant
     engine's builds share the steps before the first point where they differ."""
@@ -137,7 +148,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     else:
         mod = resume[1]
 
-    c = _Composer(mod, ours_at, active_points, declined, resume)
+    c = _Composer(mod, ours_at, active_points, declined, resume, after_step)
     pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
     emuTF32 = False
     passes.ttgpuir.add_coalesce(pm())
@@ -148,6 +159,7 @@ def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, 
     c.at("accelerate_matmul")
     if not c.replaces("accelerate_matmul") or c.declined("accelerate_matmul"):
         amd.passes.ttgpuir.add_accelerate_matmul(pm(), options.arch, options.matrix_instr_nonkdim, options.kpack)
+        c.after("accelerate_matmul")
     passes.ttgpuir.add_remove_layout_conversions(pm())
     c.at("post_accelerate")
     amd.passes.ttgpuir.add_optimize_epilogue(pm())

@@ -62,6 +62,7 @@ class PointRunner:
         self.ctx_factory = ctx_factory  # (module) -> lds_budget.PointContext
         self.last_text = ""  # the generic text of the module the last call returned, where the library printed it
         self.before = {}  # point -> the generic text of the module the passes there were given
+        self.after = {}  # point -> the generic text of what they returned (the library's output)
         self.spare = {}  # point -> that module, where the passes returned a new one (engine.Build.spare)
 
     def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None,
@@ -74,6 +75,7 @@ class PointRunner:
         res = run_passes(passes, mod, user_options=self.act.options, triton_options=self.triton_options, ctx=ctx,
                          dump_dir=self.act.dump_dir, label=point, before=before)
         self.before[point] = res.before
+        self.after[point] = res.text
         if res.module is not mod:
             self.spare[point] = mod
         for d in res.diagnostics:
@@ -173,6 +175,8 @@ class HipCompile:
             for pt in points:
                 if pt in build.before:
                     run.before.setdefault(pt, build.before[pt])
+                if pt in build.after:
+                    run.after.setdefault(pt, build.after[pt])
 
         if resume is not None:
             carry(resume.base, POINT_ORDER[:POINT_ORDER.index(resume.point)])
@@ -187,6 +191,13 @@ class HipCompile:
                         raise SameAsBuild(pt, other)
             return run(pt, m, declined, outcomes, before)
 
+        def after_step(pt, m):  # Triton's step at `pt` ran: is the module now what ours returned in another build?
+            if resume is not None and resume.point == pt and resume.compare_after:
+                text = export_generic(m)
+                for other in resume.compare_after:
+                    if same_code(text, other.after[pt]):
+                        raise SameAsBuild(pt, other, after=True)
+
         interior = {c for c in choice if c in INTERIOR_POINTS}
         try:
             if resume is not None and resume.point == "ttgir_end":
@@ -194,17 +205,18 @@ class HipCompile:
                 md["tensordesc_meta"] = mod.get_tensordesc_metadata()
             elif interior or resume is not None:
                 mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined,
-                                     (resume.point, resume.module) if resume is not None else None)
+                                     (resume.point, resume.module) if resume is not None else None,
+                                     after_step if resume is not None and resume.compare_after else None)
             else:
                 mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
         except SameAsBuild as same:  # from here on, that build's steps and module
-            other, later = same.build, POINT_ORDER[POINT_ORDER.index(same.point):]
-            carry(other, later)
+            other, at = same.build, POINT_ORDER.index(same.point)
+            carry(other, POINT_ORDER[at + 1 if same.after else at:])
             md.clear()
             md.update(other.metadata)
-            return other.module, declined, outcomes, other.text, dict(run.before), {}
+            return other.module, declined, outcomes, other.text, dict(run.before), dict(run.after), {}
         # ttgir_end is make_ttgir's last step
-        return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.spare)
+        return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare)
 
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()

@@ -8,13 +8,14 @@
 // mfma-accelerate-dot-overrides.mlir, errors in -invalid.mlir.
 
 // gfx942, 128x128x32 f16: 32x32x8 on a 2x2 warp grid (the square split reads the
-// least from LDS), kpack 2 (ds_read_b128). The whole rewrite: A and B converted
-// to dot_op layouts of the MFMA parent, C to the MFMA layout, a new tt.dot with
-// the old properties, its result converted back for the old users.
+// least from LDS), kpack 2 (ds_read_b128). The whole rewrite: C converted to the
+// MFMA layout, A and B to dot_op layouts of the MFMA parent (in Triton's order),
+// a new tt.dot with the old properties, its result converted back for the old
+// users.
 // CHECK-LABEL: sym_name = "gemm_f16_gfx942"
+// CHECK: %[[C:.+]] = "ttg.convert_layout"(%arg2) : ({{.*}}) -> tensor<128x128xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>>
 // CHECK: %[[A:.+]] = "ttg.convert_layout"(%arg0) : ({{.*}}) -> tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 8}>>
 // CHECK: %[[B:.+]] = "ttg.convert_layout"(%arg1) : ({{.*}}) -> tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>, kWidth = 8}>>
-// CHECK: %[[C:.+]] = "ttg.convert_layout"(%arg2) : ({{.*}}) -> tensor<128x128xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>>
 // CHECK: %[[D:.+]] = "tt.dot"(%[[A]], %[[B]], %[[C]]) <{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}> : ({{.*}}) -> tensor<128x128xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>>
 // CHECK: %[[R:.+]] = "ttg.convert_layout"(%[[D]]) : ({{.*}}) -> tensor<128x128xf32, #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK: "tt.return"(%[[R]])

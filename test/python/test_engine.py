@@ -175,6 +175,28 @@ def test_gated_trial_stops_before_amdgcn_where_the_model_tells(monkeypatch):
     assert out["1"] == out["2"]
 
 
+def test_identical_dot_layouts_stop_the_comparison_build_after_its_step(monkeypatch):
+    """Where mfma-accelerate-dot chooses Triton's own layouts (gemm on gfx950), the build with Triton's
+    accelerate_matmul is compared right after that step with what ours returned there (the ops are built in
+    Triton's order) and ends there: Triton's remaining TTGIR passes run once, in our build only."""
+    from triton_mfma import pipeline
+
+    finished = []
+    real = pipeline._Composer.finish
+
+    def spy(self):
+        finished.append(1)
+        return real(self)
+
+    monkeypatch.setattr(pipeline._Composer, "finish", spy)
+    fn, sig, cx = CORPUS["gemm"]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, "gfx950")
+    assert k.metadata.triton_mfma_accelerate_dot["evidence"] == "identical"
+    assert len(finished) == 1
+
+
 def test_same_code_ignores_names_and_locations_only():
     from triton_mfma.engine import same_code
 
