@@ -143,35 +143,44 @@ def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
     assert out["1"] == out["2"]
 
 
-def test_gated_trial_stops_before_amdgcn_where_the_model_tells(monkeypatch):
-    """A kWidth-only difference the model tells from our compile alone (gemm 16x16x64 on gfx942): the trial of
-    Triton's layouts started beside ours stops after its LLVM IR (gated) and never reaches make_amdgcn, so the
-    compile neither runs nor waits for one; decision and amdgcn are the sequential compile's."""
+def test_gated_compile_stops_before_amdgcn_where_the_model_declines(monkeypatch):
+    """The stream pipeliner on gfx950, attention D128 128x32, which the LDS model declines (Triton's loop
+    pipeliner needs no more LDS): ours starts compiling as soon as its TTGIR exists, gated, and stops after its
+    LLVM IR, so the compile never waits for a make_amdgcn of a variant the model declined. Triton's variant is
+    built slowly here, so that without the gate ours would reach make_amdgcn first. Decision and amdgcn are the
+    sequential compile's."""
     from triton.backends.amd.compiler import HIPBackend
 
+    from triton_mfma import pipeline
     from triton_mfma.examples import kernels as K
 
-    calls = []
-    real = HIPBackend.make_amdgcn
+    calls, finishes = [], []
+    real_amdgcn, real_finish = HIPBackend.make_amdgcn, pipeline._Composer.finish
 
-    def spy(*a, **kw):
-        calls.append(threading.current_thread().name)
-        if len(calls) == 1:  # ours' make_amdgcn outlasts the LLVM IR of Triton's layouts beside it
-            time.sleep(1.0)
-        return real(*a, **kw)
+    def amdgcn(*a, **kw):
+        calls.append(1)
+        return real_amdgcn(*a, **kw)
 
-    monkeypatch.setattr(HIPBackend, "make_amdgcn", staticmethod(spy))
+    def finish(self):
+        finishes.append(1)
+        if len(finishes) == 2:  # the build with Triton's loop pipeliner
+            time.sleep(1.5)
+        return real_finish(self)
+
+    monkeypatch.setattr(HIPBackend, "make_amdgcn", staticmethod(amdgcn))
+    monkeypatch.setattr(pipeline._Composer, "finish", finish)
+    fn, sig, cx = K._attn(128, False, 128, 32)
     out = {}
     for threads in ("1", "2"):
         monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
         calls.clear()
-        with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+        finishes.clear()
+        with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-stream-pipeline"]):
             warnings.simplefilter("ignore", MFMARemark)
-            k = compile_kernel(K.matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=16, BLOCK_K=64), "gfx942")
-        out[threads] = (k.metadata.triton_mfma_accelerate_dot, k.metadata.triton_mfma_trials, k.asm["amdgcn"],
-                        len(calls))
-    assert out["2"][0]["evidence"] == "model", out["2"][0]
-    assert out["2"][1] == 1 and out["2"][3] == 1  # ours only: Triton's layouts stopped before make_amdgcn
+            k = compile_kernel(fn, sig, cx, "gfx950")
+        out[threads] = (k.metadata.triton_mfma_stream_pipeline, k.asm["amdgcn"], len(calls))
+    assert out["2"][0]["evidence"] == "model" and out["2"][0]["decision"] == "declined", out["2"][0]
+    assert out["2"][2] == 1  # Triton's variant only: ours stopped before make_amdgcn
     assert out["1"] == out["2"]
 
 
