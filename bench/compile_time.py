@@ -75,6 +75,66 @@ def kwidth_model(rows, emit) -> None:
          f"without a trial: {len(model)}, the same decision as the trial in {agree}")
 
 
+def trial_outcomes(rows, emit) -> None:
+    """What the trial compiles chose, per decision: how often a model that assumed the usual outcome would have
+    been right (what a model would have to tell to save those trials)."""
+    import re
+
+    spills = lambda f: f["vgpr_spills"] + f["sgpr_spills"]  # noqa: E731
+    groups = {"kWidth only, ours without spills": [], "kWidth only, ours spilling": [], "other layouts": []}
+    for r in rows:
+        d = r.get("full_dot") or {}
+        if d.get("evidence") != "trial" or "figures" not in d:
+            continue
+        key = ("other layouts" if not d.get("kwidth_only") else
+               "kWidth only, ours spilling" if spills(d["figures"]["ours"]) else "kWidth only, ours without spills")
+        groups[key].append(d["decision"] == "kept")
+    emit("trial outcomes (all-trials compiles): accelerate-dot keeps ours in "
+         + "; ".join(f"{sum(v)}/{len(v)} ({k})" for k, v in groups.items() if v))
+    waves = [re.search(r"chose (\d+).*Compiled: (.*?)\. Skipped", (r.get("why") or {}).get("waves_per_eu auto", ""))
+             for r in rows]
+    tried = [m for m in waves if m and m.group(2).count("w=") > 1]
+    emit(f"  waves_per_eu auto: where candidates were compiled beside w=0 ({len(tried)} kernels), a candidate was "
+         f"chosen in {sum(m.group(1) != '0' for m in tried)}")
+    pipe = [r for r in rows if "against Triton's loop pipeliner (" in (r.get("why") or {}).get("mfma-stream-pipeline", "")
+            or "nothing worse than Triton's loop pipeliner (" in (r.get("why") or {}).get("mfma-stream-pipeline", "")]
+    emit(f"  stream pipeliner, decided by a trial: applied in {sum(r['decisions'].get('pipe') == 'applied' for r in pipe)}"
+         f"/{len(pipe)}")
+    dropped = sum(r["decisions"].get("grid") == "dropped" for r in rows)
+    emit(f"  grid order: remap dropped by its compiled check (it cost spills or occupancy) in {dropped} kernels")
+
+
+def summarise(rows, archs, emit) -> None:
+    ratios = [r["ratio"] for r in rows]
+    nodot = [r["ratio"] for r in rows if r["kind"] == "nodot"]
+    dot = [r["ratio"] for r in rows if r["kind"] != "nodot"]
+    emit()
+    emit(f"all {len(ratios)}: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x")
+    if dot:
+        emit(f"with a dot {len(dot)}: median {statistics.median(dot):.2f}x, max {max(dot):.2f}x")
+    if nodot:
+        emit(f"without a dot {len(nodot)}: median {statistics.median(nodot):.2f}x, max {max(nodot):.2f}x")
+    for arch in archs:
+        d = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] != "nodot"]
+        n = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] == "nodot"]
+        if d and n:
+            emit(f"  {arch}: with a dot median {statistics.median(d):.2f}x, max {max(d):.2f}x; "
+                 f"without a dot median {statistics.median(n):.2f}x, max {max(n):.2f}x")
+    trials = Counter(r["trials"] for r in rows if r["kind"] != "nodot")
+    emit("trial compiles per dot kernel (make_amdgcn calls, the one Triton gets included): "
+         + ", ".join(f"{k}: {v}" for k, v in sorted(trials.items())))
+    by = {k: [r["ratio"] for r in rows if r["kind"] != "nodot" and r["trials"] == k] for k in sorted(trials)}
+    emit("  compile time by that count (median ratio): "
+         + ", ".join(f"{k}: {statistics.median(v):.2f}x" for k, v in by.items()))
+    kwidth_model(rows, emit)
+    trial_outcomes(rows, emit)
+    diff = [r for r in rows if not r["same_as_trial_all"]]
+    emit(f"chosen amdgcn equal to the all-trials choice: {len(rows) - len(diff)}/{len(rows)}")
+    for r in diff:
+        emit(f"  differs: {r['config']} {r['arch']}: model-first {r['decisions']} / all trials {r['full_decisions']}"
+             f"; why: {r['why']}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
@@ -131,30 +191,7 @@ def main():
                 rows.append(row)
                 emit(f"{c.name:34} {arch:7} {row['stock']:7.3f} {row['ours']:7.3f} {ratio:6.2f} {trials:6d}  "
                      f"{'yes' if same else 'NO: ' + json.dumps(row['decisions'])[:200] + ' / ' + json.dumps(row['full_decisions'])}")
-    ratios = [r["ratio"] for r in rows]
-    nodot = [r["ratio"] for r in rows if r["kind"] == "nodot"]
-    dot = [r["ratio"] for r in rows if r["kind"] != "nodot"]
-    emit()
-    emit(f"all {len(ratios)}: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x")
-    if dot:
-        emit(f"with a dot {len(dot)}: median {statistics.median(dot):.2f}x, max {max(dot):.2f}x")
-    if nodot:
-        emit(f"without a dot {len(nodot)}: median {statistics.median(nodot):.2f}x, max {max(nodot):.2f}x")
-    for arch in archs:
-        d = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] != "nodot"]
-        n = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] == "nodot"]
-        if d and n:
-            emit(f"  {arch}: with a dot median {statistics.median(d):.2f}x, max {max(d):.2f}x; "
-                 f"without a dot median {statistics.median(n):.2f}x, max {max(n):.2f}x")
-    trials = Counter(r["trials"] for r in rows if r["kind"] != "nodot")
-    emit("trial compiles per dot kernel (make_amdgcn calls, the one Triton gets included): "
-         + ", ".join(f"{k}: {v}" for k, v in sorted(trials.items())))
-    kwidth_model(rows, emit)
-    diff = [r for r in rows if not r["same_as_trial_all"]]
-    emit(f"chosen amdgcn equal to the all-trials choice: {len(rows) - len(diff)}/{len(rows)}")
-    for r in diff:
-        emit(f"  differs: {r['config']} {r['arch']}: model-first {r['decisions']} / all trials {r['full_decisions']}"
-             f"; why: {r['why']}")
+    summarise(rows, archs, emit)
     report.write(args.out)
 
 
