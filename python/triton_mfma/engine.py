@@ -25,9 +25,11 @@ by a trial. Where a decision's model reads one compile and may still need a seco
 differences), the second is started beside the first on an idle core (`prefetch`); where the model then tells,
 the speculative compile is dropped (`cancel`: not started, or stopped after its make_llir, before make_amdgcn, the
 longer step on dot kernels), and the stage waits for what still runs before it returns (`settle`). A speculative
-compile whose model is read from a compile running beside it is *gated*: it waits after its make_llir until the
-model has told (`cancel`) or not (`release`), so a compile the model made unnecessary never runs make_amdgcn (the
-stage would otherwise wait for it: make_amdgcn cannot be stopped once started).
+compile started before a model decides whether it is needed can be *gated*: it waits after its make_llir until
+the model has told (`cancel`) or not (`release`), so a compile the model made unnecessary never runs make_amdgcn
+(the stage would otherwise wait for it: make_amdgcn cannot be stopped once started). That pays where the model
+decides before the compile's LLVM IR is done (the stream pipeliner's LDS model); where the model reads another
+compile, a gate would hold make_amdgcn back where it could have run beside that compile's.
 """
 from __future__ import annotations
 
