@@ -313,34 +313,37 @@ class Engine:
             gate.wait()  # set by release, cancel, compile or settle
         if cancel is not None and cancel.is_set():
             raise Cancelled(key[1])
-        llir = llir_with_waves(llir0, w)
-        md = dict(md0)
-        opts = with_waves_per_eu(self.options, w)
-        if llir is None:  # the attribute cannot be inserted exactly: let make_llir do it
+
+        def remake(opts):  # the attribute cannot be inserted exactly: let make_llir do it
             md = dict(build.metadata)
-            llir = self.backend.make_llir(import_generic(build.text, self._fresh_context()), md, opts)
-        amdgcn = self.backend.make_amdgcn(llir, md, opts)
-        result = Compiled(w, llir, amdgcn, md)
+            return md, self.backend.make_llir(import_generic(build.text, self._fresh_context()), md, opts)
+
+        result = self._amdgcn(llir0, md0, w, remake)
         with self._lock:
-            self.trials += 1
             self._compiled.setdefault(key, result)
             return self._compiled[key]
 
+    def _amdgcn(self, llir0: str, md0: dict, w: int, remake=None) -> Compiled:
+        """One candidate from a w=0 LLVM IR: the waves_per_eu attribute inserted, then make_amdgcn. Where it
+        cannot be inserted exactly, `remake(options) -> (metadata, LLVM IR)` gives make_llir's own (else
+        ValueError)."""
+        llir = llir_with_waves(llir0, w)
+        md = dict(md0)
+        opts = with_waves_per_eu(self.options, w)
+        if llir is None:
+            if remake is None:
+                raise ValueError("the waves_per_eu attribute cannot be inserted exactly")
+            md, llir = remake(opts)
+        amdgcn = self.backend.make_amdgcn(llir, md, opts)
+        with self._lock:
+            self.trials += 1
+        return Compiled(w, llir, amdgcn, md)
+
     def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:
         """amdgcn of one LLVM IR (compiled with waves_per_eu=0) for each waves_per_eu in `ws`, concurrently where
-        cores are idle; each from the w=0 text with the attribute inserted (or make_llir's, where it cannot be)."""
+        cores are idle; each from the w=0 text with the attribute inserted (ValueError where it cannot be)."""
         ws = list(ws)
-
-        def one(w):
-            llir = llir_with_waves(llir0, w)
-            if llir is None:
-                raise ValueError("the waves_per_eu attribute cannot be inserted exactly")
-            md = dict(md0)
-            amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
-            with self._lock:
-                self.trials += 1
-            return Compiled(w, llir, amdgcn, md)
-
+        one = functools.partial(self._amdgcn, llir0, md0)
         if trial_threads(len(ws)) > 1:
             return list(_executor().map(one, ws))
         return [one(w) for w in ws]
