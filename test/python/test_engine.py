@@ -345,7 +345,10 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
         if threads == "1":
             assert len(started) == n, "sequential: nothing starts beside"
         md = k.metadata
-        decided[threads].add(repr((md.triton_mfma_accelerate_dot, md.triton_mfma_waves_per_eu, md.waves_per_eu)))
+        # what was decided (the decisions' texts quote register figures: the code behind them is compared, with
+        # _some_compiles_equal's tolerance, below)
+        dot, waves = md.triton_mfma_accelerate_dot, md.triton_mfma_waves_per_eu
+        decided[threads].add((dot["decision"], dot["evidence"], waves["chosen"], md.waves_per_eu))
         return k.asm["amdgcn"]
 
     sequential = compile_with("1")
