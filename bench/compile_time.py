@@ -96,8 +96,9 @@ def trial_outcomes(rows, emit) -> None:
     tried = [m for m in waves if m and m.group(2).count("w=") > 1]
     emit(f"  waves_per_eu auto: where candidates were compiled beside w=0 ({len(tried)} kernels), a candidate was "
          f"chosen in {sum(m.group(1) != '0' for m in tried)}")
-    pipe = [r for r in rows if "against Triton's loop pipeliner (" in (r.get("why") or {}).get("mfma-stream-pipeline", "")
-            or "nothing worse than Triton's loop pipeliner (" in (r.get("why") or {}).get("mfma-stream-pipeline", "")]
+    pipe_why = lambda r: (r.get("why") or {}).get("mfma-stream-pipeline", "")  # noqa: E731
+    pipe = [r for r in rows if "against Triton's loop pipeliner (" in pipe_why(r)
+            or "nothing worse than Triton's loop pipeliner (" in pipe_why(r)]
     emit(f"  stream pipeliner, decided by a trial: applied in {sum(r['decisions'].get('pipe') == 'applied' for r in pipe)}"
          f"/{len(pipe)}")
     dropped = sum(r["decisions"].get("grid") == "dropped" for r in rows)

@@ -38,8 +38,9 @@ import functools
 import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .bridge import export_generic, import_generic, strip_locations
 
@@ -130,6 +131,14 @@ class Resume:
     # earlier Builds whose module right after our passes at `point` the new build's module right after Triton's
     # step there is compared with (their choices agree with the new one after `point`)
     compare_after: list = field(default_factory=list, repr=False)
+
+
+class _Speculative(NamedTuple):
+    """A compile started ahead (`Engine.prefetch`): its future, the event that drops it before make_amdgcn, and
+    the gate it waits at after make_llir (set from the start unless gated)."""
+    future: Future
+    cancel: threading.Event
+    gate: threading.Event
 
 
 class Cancelled(Exception):
@@ -228,8 +237,8 @@ class Engine:
         self._builds: dict[frozenset, Build] = {}
         self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
         self._compiled: dict[tuple[str, int], Compiled] = {}
-        # (TTGIR text, w) -> (Future, cancel Event) of a speculative compile; cancelled ones still running
-        self._inflight: dict[tuple[str, int], tuple] = {}
+        # (TTGIR text, w) -> a speculative compile not yet waited for; cancelled ones still running are in _dropped
+        self._inflight: dict[tuple[str, int], _Speculative] = {}
         self._dropped: list = []
         self._lock = threading.Lock()
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
@@ -275,9 +284,10 @@ class Engine:
             if later:
                 compare[POINT_ORDER[j]] = later
         point = POINT_ORDER[i]
-        compare_after = [b for b in self._builds.values() if point in COMPARE_AFTER and point in b.after
-                         and not _at(choice, point)
-                         and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[i + 1:])]
+        compare_after = []
+        if point in COMPARE_AFTER and not _at(choice, point):  # Triton's step runs there in the new build
+            compare_after = [b for b in self._builds.values() if point in b.after
+                             and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[i + 1:])]
         return Resume(point, base.spare.pop(point), base, compare, compare_after)
 
     # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
@@ -360,14 +370,14 @@ class Engine:
             cancel, gate = threading.Event(), threading.Event()
             if not gated:
                 gate.set()
-            self._inflight[key] = (_executor().submit(self._compile_one, b, w, cancel, gate), cancel, gate)
+            self._inflight[key] = _Speculative(_executor().submit(self._compile_one, b, w, cancel, gate), cancel, gate)
 
     def release(self, jobs) -> None:
         """Let gated speculative compiles of [(build, waves_per_eu), ...] go on to make_amdgcn."""
         for b, w in jobs:
             entry = self._inflight.get((b.text, w))
             if entry is not None:
-                entry[2].set()
+                entry.gate.set()
 
     def cancel(self, jobs) -> None:
         """Drop the speculative compiles of [(build, waves_per_eu), ...] that a model made unnecessary: one not
@@ -375,19 +385,23 @@ class Engine:
         for b, w in jobs:
             entry = self._inflight.pop((b.text, w), None)
             if entry is not None:
-                entry[1].set()
-                entry[2].set()
-                if not entry[0].cancel():
-                    self._dropped.append(entry[0])
+                entry.cancel.set()
+                entry.gate.set()
+                if not entry.future.cancel():
+                    self._dropped.append(entry.future)
 
     def settle(self) -> None:
         """Wait for the speculative compiles still running (nothing is left running behind Triton's stages)."""
         for key in list(self._inflight):
-            future, _, gate = self._inflight.pop(key)
-            gate.set()
-            future.exception()
+            self._take(key).exception()
         while self._dropped:
             self._dropped.pop().exception()
+
+    def _take(self, key) -> Future:
+        """A speculative compile now waited for: out of _inflight, its gate open."""
+        entry = self._inflight.pop(key)
+        entry.gate.set()
+        return entry.future
 
     def compile(self, jobs) -> list[Compiled]:
         """Compile [(build, waves_per_eu), ...] to amdgcn, concurrently where cores are idle; in job order.
@@ -396,18 +410,13 @@ class Engine:
         jobs = list(jobs)
         keys = list(dict.fromkeys((b.text, w) for b, w in jobs))
         builds = {b.text: b for b, _ in jobs}
-        running = {}
-        for k in keys:
-            if k in self._inflight:
-                future, _, gate = self._inflight.pop(k)
-                gate.set()
-                running[k] = future
+        running = {k: self._take(k) for k in keys if k in self._inflight}
         todo = [k for k in keys if k not in self._compiled and k not in running]
         errors = []
         try:
             if len(todo) > 1 and trial_threads(len(todo) + len(running)) - len(running) > 1:
-                for _, _, gate in self._inflight.values():  # a gated compile must not hold a worker these need
-                    gate.set()
+                for entry in self._inflight.values():  # a gated compile must not hold a worker these need
+                    entry.gate.set()
                 # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
                 texts = list(dict.fromkeys(t for t, _ in todo))
                 list(_executor().map(lambda t: self._llir0(builds[t]), texts))

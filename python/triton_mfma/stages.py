@@ -75,7 +75,8 @@ class PointRunner:
         res = run_passes(passes, mod, user_options=self.act.options, triton_options=self.triton_options, ctx=ctx,
                          dump_dir=self.act.dump_dir, label=point, before=before)
         self.before[point] = res.before
-        if not (point in REPLACING_POINTS and res.declined()):  # else Triton's step runs on: not the build's module
+        declined_here = point in REPLACING_POINTS and res.declined()  # Triton's step then runs there instead
+        if not declined_here:  # what the build goes on with
             self.after[point] = res.text
         if res.module is not mod:
             self.spare[point] = mod
@@ -90,7 +91,7 @@ class PointRunner:
         for o in res.outcomes:
             if o.status in ("applied", "declined") and o.pass_name not in self.remarks.decisions:
                 self.remarks.decide(o.pass_name, f"{o.status}: {o.reason}" if o.reason else o.status)
-        if declined is not None and point in REPLACING_POINTS and res.declined():
+        if declined is not None and declined_here:
             declined.add(point)
         self.last_text = res.text
         return res.module
@@ -192,12 +193,11 @@ class HipCompile:
                         raise SameAsBuild(pt, other)
             return run(pt, m, declined, outcomes, before)
 
-        def after_step(pt, m):  # Triton's step at `pt` ran: is the module now what ours returned in another build?
-            if resume is not None and resume.point == pt and resume.compare_after:
-                text = export_generic(m)
-                for other in resume.compare_after:
-                    if same_code(text, other.after[pt]):
-                        raise SameAsBuild(pt, other, after=True)
+        def after_step(pt, m):  # Triton's step ran at the resume point: is the module now what ours returned there?
+            text = export_generic(m)
+            for other in resume.compare_after:
+                if same_code(text, other.after[pt]):
+                    raise SameAsBuild(pt, other, after=True)
 
         interior = {c for c in choice if c in INTERIOR_POINTS}
         try:
