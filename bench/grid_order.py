@@ -10,6 +10,8 @@
     python bench/grid_order.py run out/grid_h200 DIR # on the GPU (torch + cupy): checks + timings -> DIR; needs only
                                                      # the folder (this script is copied into it)
     python bench/grid_order.py sass out/grid_h200    # here: main-loop figures of each GEMM cubin (cuobjdump)
+    python bench/grid_order.py guard-cost out/grid_h200  # optional: decode_tiny and decode_call, the decode kernel's
+                                                     # guard taken apart by editing its PTX (timed by `run`)
 
 Kernels (python/triton_mfma/examples/kernels.py):
   * splitk_decode_slow: split-K decode GEMM, grid (N tiles, SPLIT_K, M tiles), M = 64 = 2 M tiles on the slowest
@@ -209,6 +211,92 @@ def variant(out, label, what="the decode kernel compiled by another build", *pas
     with open(meta_path, "w") as f:
         json.dump(meta, f, indent=1, default=list)
     print(f"built {label} with {meta['variants'][label]['source']}: {remarks[:1]}")
+
+
+# ------------------------------------------------------------------------- the guard's cost, taken apart (CPU)
+
+def _ptx_remap_block(ptx):
+    """(start, end, label, body) of the remap block: the code the guard's branch skips (`@%p bra LABEL;` right
+    after the guard, then the block up to LABEL)."""
+    import re
+
+    m = re.search(r"\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n// %bb\.\d+:\n", ptx)
+    if m is None or "nctaid" not in ptx[:m.start()]:
+        raise SystemExit("guard-cost: the decode kernel's PTX has no guard branch where expected")
+    end = ptx.index(f"{m.group(1)}:\n", m.end())
+    return m.start(), end, m.group(1), ptx[m.end():end]
+
+
+def _ptx_outlined(ptx):
+    """The remap moved into a called .func: the skipped path then jumps over one CALL, not the remap's code."""
+    import re
+
+    start, end, label, body = _ptx_remap_block(ptx)
+    body = re.sub(r"^\s*\.loc.*\n", "", body, flags=re.M)
+    lines = [ln.split("//")[0].strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
+    defined, used = [], []
+    for ln in lines:
+        regs = re.findall(r"%r\d+", ln)
+        used += [r for r in regs[1:] if r not in defined and r not in used]
+        defined += [regs[0]] if regs and regs[0] not in defined else []
+    after = ptx[end:]
+    outs = [r for r in defined if re.search(re.escape(r) + r"\b", after)]
+    ins = used
+    call = ("\t{\n" + "".join(f"\t.param .b32 param{i};\n\tst.param.b32 \t[param{i}], {r};\n" for i, r in enumerate(ins))
+            + f"\t.param .align 4 .b8 retval0[{4 * len(outs)}];\n\tcall.uni (retval0), tmfma_remap, ("
+            + ", ".join(f"param{i}" for i in range(len(ins))) + ");\n"
+            + "".join(f"\tld.param.b32 \t{r}, [retval0+{4 * i}];\n" for i, r in enumerate(outs)) + "\t}\n")
+    head = ptx[:start] + ptx[start:end].split(body, 1)[0]
+    out = head + call + ptx[end:]
+    func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
+            + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n"
+            + "".join(f"\tld.param.b32 \t{r}, [p{i}];\n" for i, r in enumerate(ins)) + "\n".join(lines) + "\n"
+            + "".join(f"\tst.param.b32 \t[func_retval0+{4 * i}], {r};\n" for i, r in enumerate(outs)) + "\tret;\n}\n")
+    k = out.index("\t// .globl")
+    return out[:k] + func + "\n" + out[k:]
+
+
+def _ptx_tiny(ptx):
+    """The guard kept, its remap replaced by one instruction (wrong ids where it remaps: timing only): what the
+    guard costs where ptxas need not jump over the remap's code."""
+    import re
+
+    start, end, label, body = _ptx_remap_block(ptx)
+    reg = re.findall(r"%r\d+", ptx[end:].split("ld.global", 1)[0])  # any register the code after reads
+    pid = re.search(r"mov\.u32 \t(%r\d+), %ctaid\.x;", ptx).group(1)
+    return ptx[:end - len(body)] + f"\txor.b32 \t{pid}, {pid}, {reg[0]};\n" + ptx[end:]
+
+
+def guard_cost(out):
+    """Adds decode_tiny and decode_call to a built folder: the pass's decode kernel, its PTX edited and assembled
+    with Triton's ptxas (the guard with a one-instruction remap; the remap in a called function), to take apart
+    what its guard costs where it declines (bench/results/grid_order.md, "the guard's cost taken apart")."""
+    import subprocess
+    import tempfile
+
+    from triton.backends.nvidia.compiler import get_ptxas
+
+    meta_path = os.path.join(out, "meta.json")
+    meta = json.load(open(meta_path))
+    k, params, cx, remarks, seconds = _compile("decode_pass", "splitk_decode_slow", True, None, {},
+                                               os.path.join(out, "dump"))
+    ptx = k.asm["ptx"]
+    edits = {"decode_tiny": (_ptx_tiny, True, "the pass's guard with a one-instruction remap body (PTX edited: "
+                                               "wrong results where it remaps, timing only)"),
+             "decode_call": (_ptx_outlined, False, "the pass with its remap in a called function (PTX edited: the "
+                                                   "skipped path jumps over one CALL)")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (edit, experiment, what) in edits.items():
+            src = os.path.join(tmp, f"{label}.ptx")
+            with open(src, "w") as f:
+                f.write(edit(ptx))
+            subprocess.run([get_ptxas(90).path, "-lineinfo", "--regAllocOptLevel=2", "--gpu-name=sm_90a", src, "-o",
+                            os.path.join(out, f"{label}.cubin")], check=True)
+            meta["variants"][label] = dict(meta["variants"]["decode_pass"], what=what, experiment=experiment,
+                                           source="bench/grid_order.py guard-cost")
+            print(f"built {label}: {what}")
+    with open(meta_path, "w") as f:
+        json.dump(meta, f, indent=1, default=list)
 
 
 def predict_ratio_decode(target, c):
@@ -442,6 +530,8 @@ if __name__ == "__main__":
         variant(sys.argv[2], sys.argv[3], *sys.argv[4:])
     elif sys.argv[1] == "run":
         run(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "guard-cost":
+        guard_cost(sys.argv[2])
     elif sys.argv[1] == "sass":
         sass(sys.argv[2])
     else:
