@@ -249,7 +249,7 @@ def _ptx_outlined(ptx):
     head = ptx[:start] + ptx[start:end].split(body, 1)[0]
     out = head + call + ptx[end:]
     func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
-            + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n"
+            + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n\t.reg .pred \t%p<64>;\n"
             + "".join(f"\tld.param.b32 \t{r}, [p{i}];\n" for i, r in enumerate(ins)) + "\n".join(lines) + "\n"
             + "".join(f"\tst.param.b32 \t[func_retval0+{4 * i}], {r};\n" for i, r in enumerate(outs)) + "\tret;\n}\n")
     k = out.index("\t// .globl")
@@ -262,9 +262,9 @@ def _ptx_tiny(ptx):
     import re
 
     start, end, label, body = _ptx_remap_block(ptx)
-    reg = re.findall(r"%r\d+", ptx[end:].split("ld.global", 1)[0])  # any register the code after reads
+    # the N-tile id x -> x ^ 1: a neighbour tile (masked where it is past N), never an address out of bounds
     pid = re.search(r"mov\.u32 \t(%r\d+), %ctaid\.x;", ptx).group(1)
-    return ptx[:end - len(body)] + f"\txor.b32 \t{pid}, {pid}, {reg[0]};\n" + ptx[end:]
+    return ptx[:end - len(body)] + f"\txor.b32 \t{pid}, {pid}, 1;\n" + ptx[end:]
 
 
 def guard_cost(out):
