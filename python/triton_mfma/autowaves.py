@@ -15,8 +15,7 @@ Model first: a candidate is compiled only when the occupancy model says it can w
   - w equal to the base's occupancy: only when the base spills (even at 1 wave/SIMD, where the register budget
     is the one the default has: "1,1" also sets LLVM's scheduling target, and on GEMM 128x128x64 it cut SGPR
     spills 159 -> 61 on gfx90a and 148 -> 57 on gfx942; bench/results/compile_time.json, trial_all) — but not
-    at 1 wave on gfx950, where it never did (NO_GAIN_AT_ONE_WAVE), nor on gfx90a/gfx942 where the base spills a
-    few SGPRs and no VGPR (FEW_SGPR_SPILLS: it never cut those);
+    at 1 wave on gfx950, where it never did (NO_GAIN_AT_ONE_WAVE);
   - w above it: only when the base does not spill VGPRs, runs at least MIN_WAVES_FOR_MORE waves, and its
     registers are within REGISTER_SLACK of the budget for w (granule-aligned 512 / w).
 `trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
@@ -40,13 +39,6 @@ MIN_WAVES_FOR_MORE = 3
 # wave, 6 compiled to the same registers and spills and 5 spilled more (GEMM 256x256x32 32 VGPR spills,
 # attention D=128 BLOCK_N=64 16 -> 44; bench/results/compile_time.json and waves_per_eu.txt, trial_all / every w).
 NO_GAIN_AT_ONE_WAVE = ("gfx950",)
-# Asking for the base's own occupancy where it spills SGPRs only: on gfx90a/gfx942 it cut spills where they were
-# many (SGPR spills 159 -> 61, 148 -> 57, 91 -> 86, 89 -> 84: 8 kernels of the suite) and never where they were
-# few (8 kernels with 1-38 SGPR spills: the same spills or more); on gfx950 it did cut few (attention D=64 causal
-# at 2 waves: 10 -> 0), so the rule is not applied there. Fitted on the suite (bench/results/compile_time.json);
-# the corpus bench has no kernel of this kind to check it on. A skipped candidate costs a missed gain, never a loss.
-FEW_SGPR_SPILLS = 64
-FEW_SGPR_SPILLS_ARCHS = ("gfx90a", "gfx942")
 
 
 @dataclass
@@ -128,10 +120,6 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
         if w == occ:
             if base.spills and occ == 1 and arch in NO_GAIN_AT_ONE_WAVE:
                 skipped[w] = f"at 1 wave/SIMD on {arch} asking for 1 has never cut spills (measured)"
-            elif base.spills and not base.res.vgpr_spill and base.res.sgpr_spill < FEW_SGPR_SPILLS \
-                    and arch in FEW_SGPR_SPILLS_ARCHS:
-                skipped[w] = (f"{base.res.sgpr_spill} SGPR spills and no VGPR spill: asking for the default's own "
-                              f"{occ} waves/SIMD has never cut so few on {arch} (measured)")
             elif base.spills:
                 promising.append(w)
             else:
