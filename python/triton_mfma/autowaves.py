@@ -39,6 +39,11 @@ MIN_WAVES_FOR_MORE = 3
 # wave, 6 compiled to the same registers and spills and 5 spilled more (GEMM 256x256x32 32 VGPR spills,
 # attention D=128 BLOCK_N=64 16 -> 44; bench/results/compile_time.json and waves_per_eu.txt, trial_all / every w).
 NO_GAIN_AT_ONE_WAVE = ("gfx950",)
+# Not a rule (tried 2026-12-02, reverted): skipping the same-waves candidate on gfx90a/gfx942 where the default
+# spills fewer than 64 SGPRs and no VGPR. It fitted the compile-time suite (8 such kernels, none cut; large spills
+# always cut) and saved 9 of its 34 candidate compiles, but bench/waves_per_eu.py's kernels refuted it: attention
+# D=64 BM256 BN64 causal on gfx90a (10 spills -> 0 at w=2) and split-K BM16 BN128 on gfx942 (37 -> 0 at w=3)
+# lost their gains.
 
 
 @dataclass
