@@ -12,7 +12,6 @@ from triton_mfma import MFMARemark
 from triton_mfma.compile import compile_kernel
 from triton_mfma.engine import llir_with_waves, trial_threads
 from triton_mfma.examples import CORPUS
-from triton_mfma.examples import kernels as _kernels
 
 
 @pytest.mark.parametrize("name", ["gemm", "attn_fwd_d64", "softmax", "splitk_gemm"])
@@ -318,17 +317,11 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
     assert late.amdgcn == eng.candidates(llir0, eng._llir0(theirs)[1], [3])[0].amdgcn
 
 
-# GEMM 64x128x64 on gfx942: ours spills 89 SGPRs, so its waves candidates are compiled, and it is reverted to
-# Triton's layouts (ours is worse on spills), so they are cancelled (bench/results/compile_time.txt)
-_GEMM_64x128x64 = (_kernels.matmul, _kernels._gemm_sig(), dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64))
-
-
-@pytest.mark.parametrize("case,arch", [(CORPUS["splitk_gemm"], "gfx90a"), (_GEMM_64x128x64, "gfx942")],
-                         ids=["splitk_gemm-gfx90a", "gemm_64x128x64-gfx942"])
-def test_waves_candidates_started_beside_the_comparison_change_nothing(case, arch, monkeypatch):
+@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d128_causal", "gfx942")])
+def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arch, monkeypatch):
     """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
-    accelerate-dot's comparison (cancelled where ours is reverted: GEMM 64x128x64 on gfx942): the decisions and
-    the amdgcn are those of the sequential run."""
+    accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
+    amdgcn are those of the sequential run."""
     from triton_mfma import stages
 
     started = []
@@ -340,7 +333,7 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(case, arc
         return jobs
 
     monkeypatch.setattr(stages.HipCompile, "_prefetch_waves_of", spy)
-    fn, sig, cx = case
+    fn, sig, cx = CORPUS[name]
     decided = {"1": set(), "2": set()}
 
     def compile_with(threads):
