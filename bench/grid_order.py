@@ -216,22 +216,23 @@ def variant(out, label, what="the decode kernel compiled by another build", *pas
 # ------------------------------------------------------------------------- the guard's cost, taken apart (CPU)
 
 def _ptx_remap_block(ptx):
-    """(start, end, label, body) of the remap block: the code the guard's branch skips (`@%p bra LABEL;` right
-    after the guard, then the block up to LABEL)."""
+    """(end, body) of the remap block: the code the guard's branch skips (`@%p bra LABEL;` right after the guard,
+    then the block up to LABEL, which starts at `end`)."""
     import re
 
     m = re.search(r"\t@%p\d+ bra \t(\$L__BB\d+_\d+);\n// %bb\.\d+:\n", ptx)
     if m is None or "nctaid" not in ptx[:m.start()]:
         raise SystemExit("guard-cost: the decode kernel's PTX has no guard branch where expected")
     end = ptx.index(f"{m.group(1)}:\n", m.end())
-    return m.start(), end, m.group(1), ptx[m.end():end]
+    return end, ptx[m.end():end]
 
 
 def _ptx_outlined(ptx):
     """The remap moved into a called .func: the skipped path then jumps over one CALL, not the remap's code."""
     import re
 
-    start, end, label, body = _ptx_remap_block(ptx)
+    end, body = _ptx_remap_block(ptx)
+    head = ptx[:end - len(body)]  # up to the block
     body = re.sub(r"^\s*\.loc.*\n", "", body, flags=re.M)
     lines = [ln.split("//")[0].strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
     defined, used = [], []
@@ -246,7 +247,6 @@ def _ptx_outlined(ptx):
             + f"\t.param .align 4 .b8 retval0[{4 * len(outs)}];\n\tcall.uni (retval0), tmfma_remap, ("
             + ", ".join(f"param{i}" for i in range(len(ins))) + ");\n"
             + "".join(f"\tld.param.b32 \t{r}, [retval0+{4 * i}];\n" for i, r in enumerate(outs)) + "\t}\n")
-    head = ptx[:start] + ptx[start:end].split(body, 1)[0]
     out = head + call + ptx[end:]
     func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
             + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n\t.reg .pred \t%p<64>;\n"
@@ -261,7 +261,7 @@ def _ptx_tiny(ptx):
     guard costs where ptxas need not jump over the remap's code."""
     import re
 
-    start, end, label, body = _ptx_remap_block(ptx)
+    end, body = _ptx_remap_block(ptx)
     # the N-tile id x -> x ^ 1: a neighbour tile (masked where it is past N), never an address out of bounds
     pid = re.search(r"mov\.u32 \t(%r\d+), %ctaid\.x;", ptx).group(1)
     return ptx[:end - len(body)] + f"\txor.b32 \t{pid}, {pid}, 1;\n" + ptx[end:]
@@ -270,7 +270,8 @@ def _ptx_tiny(ptx):
 def guard_cost(out):
     """Adds decode_tiny and decode_call to a built folder: the pass's decode kernel, its PTX edited and assembled
     with Triton's ptxas (the guard with a one-instruction remap; the remap in a called function), to take apart
-    what its guard costs where it declines (bench/results/grid_order.md, "the guard's cost taken apart")."""
+    what its guard costs where it declines (bench/results/grid_order.md: "the guard's cost on a declining launch,
+    taken apart")."""
     import subprocess
     import tempfile
 
@@ -278,9 +279,7 @@ def guard_cost(out):
 
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path))
-    k, params, cx, remarks, seconds = _compile("decode_pass", "splitk_decode_slow", True, None, {},
-                                               os.path.join(out, "dump"))
-    ptx = k.asm["ptx"]
+    ptx = _compile("decode_pass", "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"))[0].asm["ptx"]
     edits = {"decode_tiny": (_ptx_tiny, True, "the pass's guard with a one-instruction remap body (PTX edited: "
                                                "wrong results where it remaps, timing only)"),
              "decode_call": (_ptx_outlined, False, "the pass with its remap in a called function (PTX edited: the "
