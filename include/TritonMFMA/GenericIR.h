@@ -149,6 +149,13 @@ inline constexpr llvm::StringLiteral BufferLoadToLocal =
     "amdg.buffer_load_to_local";
 inline constexpr llvm::StringLiteral BufferAtomicRMW = "amdg.buffer_atomic_rmw";
 inline constexpr llvm::StringLiteral BufferAtomicCAS = "amdg.buffer_atomic_cas";
+// llvm (the grid size on hip targets: GenericBuilder::hipNumPrograms)
+inline constexpr llvm::StringLiteral LLVMCallIntrinsic = "llvm.call_intrinsic";
+inline constexpr llvm::StringLiteral LLVMGetElementPtr = "llvm.getelementptr";
+inline constexpr llvm::StringLiteral LLVMLoad = "llvm.load";
+/// The intrinsic giving a hip kernel's implicit arguments (constant memory).
+inline constexpr llvm::StringLiteral ImplicitArgPtr =
+    "llvm.amdgcn.implicitarg.ptr";
 } // namespace opname
 
 /// Discardable attributes Triton puts on modules and operations.
@@ -393,6 +400,16 @@ public:
 
   // tt / ttg / ttng
   Value numPrograms(int axis);
+  /// On a hip target, the pointer to the kernel's implicit arguments
+  /// (`llvm.amdgcn.implicitarg.ptr`), for hipNumPrograms.
+  Value hipImplicitArgs();
+  /// The number of programs along `axis` on a hip target, read the way
+  /// tt.get_num_programs is once lowered and inlined: the i32 implicit
+  /// argument hidden_block_count_{x,y,z} (`implicitArgs`: hipImplicitArgs).
+  /// Triton lowers tt.get_num_programs to a call of the device library
+  /// (__ockl_get_num_groups), so make_llir links and optimises ockl.bc for
+  /// it (about 20 ms per make_llir); this compiles to the same amdgcn.
+  Value hipNumPrograms(Value implicitArgs, int axis);
   Value splat(Value v, Type type);
   Value convertLayout(Value v, Type type);
   Value localAlloc(Type memdesc);

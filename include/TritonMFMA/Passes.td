@@ -88,7 +88,12 @@ def MFMAGridOrder : Pass<"mfma-grid-order", "mlir::ModuleOp"> {
     The launch grid is not changed: each program computes its hardware linear
     index from `tt.get_program_id`/`tt.get_num_programs` (axis 0 fastest) and
     decomposes it in the new order; the map is a bijection for every grid
-    size (a split axis's incomplete last row keeps its ids).
+    size (a split axis's incomplete last row keeps its ids). On hip targets
+    the grid size is read as `tt.get_num_programs` is once lowered and
+    inlined, from the implicit kernel argument hidden_block_count_{x,y,z}
+    (`llvm.call_intrinsic` "llvm.amdgcn.implicitarg.ptr", `llvm.getelementptr`,
+    `llvm.load`): the same amdgcn, without the device library
+    (`__ockl_get_num_groups`) that make_llir would link and optimise for it.
 
     ```mlir
     %pid_n = "tt.get_program_id"() <{axis = 0 : i32}> : () -> i32

@@ -319,6 +319,37 @@ Value GenericBuilder::numPrograms(int axis) {
       ->getResult(0);
 }
 
+// Code object v5 (Triton sets ABI version 500 on every hip module): the
+// implicit kernel arguments start with hidden_block_count_x, _y, _z, three
+// u32 at offsets 0, 4, 8 (AMDGPUUsage, "Code Object V5 Metadata";
+// AMDGPULowerKernelAttributes reads them there too): element `axis` of i32.
+static Type llvmConstantPtr(MLIRContext *ctx) {
+  return OpaqueType::get(StringAttr::get(ctx, "llvm"), "ptr<4>");
+}
+
+Value GenericBuilder::hipImplicitArgs() {
+  return create(opname::LLVMCallIntrinsic, {}, llvmConstantPtr(b.getContext()),
+                {b.getNamedAttr("intrin",
+                                b.getStringAttr(opname::ImplicitArgPtr)),
+                 b.getNamedAttr("op_bundle_sizes", b.getDenseI32ArrayAttr({})),
+                 b.getNamedAttr("operandSegmentSizes",
+                                b.getDenseI32ArrayAttr({0, 0}))})
+      ->getResult(0);
+}
+
+Value GenericBuilder::hipNumPrograms(Value implicitArgs, int axis) {
+  Value field =
+      create(opname::LLVMGetElementPtr, implicitArgs,
+             llvmConstantPtr(b.getContext()),
+             {b.getNamedAttr("elem_type", TypeAttr::get(b.getI32Type())),
+              b.getNamedAttr("rawConstantIndices",
+                             b.getDenseI32ArrayAttr({axis}))})
+          ->getResult(0);
+  return create(opname::LLVMLoad, field, b.getI32Type(),
+                {b.getNamedAttr("alignment", b.getI64IntegerAttr(4))})
+      ->getResult(0);
+}
+
 Value GenericBuilder::splat(Value v, Type type) {
   return create(opname::Splat, v, type)->getResult(0);
 }

@@ -25,7 +25,11 @@
 //  4. Rewrite at the top of the kernel:
 //       L   = c0 + s0 * (c1 + s1 * (c2 + ...))      hardware order, axis 0
 //                                                    fastest (sizes from
-//                                                    tt.get_num_programs)
+//                                                    tt.get_num_programs;
+//                                                    on hip, the implicit
+//                                                    argument it reads, so
+//                                                    that make_llir links no
+//                                                    device library)
 //       L   = xcd_chunk(L)                           multi-XCD targets only
 //       grp = L / (G*SY); first = grp*G; gsz = min(SX - first, G)
 //       r   = L - grp*G*SY; x = first + r % gsz; y = r / gsz
@@ -146,6 +150,7 @@ struct Plan {
   DimMask xMask = 0, yMask = 0;
   bool reorder = false; ///< false: hardware order kept (XCD chunks only)
   unsigned numXCDs = 1;
+  bool hip = false; ///< the grid size is read from the implicit arguments
   Guard guard = Guard::None;
   int farDim = -1; ///< L2 guard: the dimension H's twins differ in
   int64_t concurrent = 0, threshold = 0;
@@ -305,6 +310,7 @@ struct MFMAGridOrder final
                      "program-id dimension moves each of them)");
 
     plan.numXCDs = std::max(1, model.xcds);
+    plan.hip = StringRef(target).starts_with("hip:");
     plan.heavy = suffering ? suffering : shared;
     // In every mode: where no heavy operand suffers, the hardware order is
     // the one the pass would choose.
@@ -552,7 +558,7 @@ struct MFMAGridOrder final
       if (pid[a])
         lastPid = pid[a].getDefiningOp();
     b.setInsertionPointAfter(lastPid);
-    Emitter e(b, firstPid->getLoc());
+    Emitter e(b, firstPid->getLoc(), plan.hip);
     IRMapping map;
 
     Value nprog[3];

@@ -33,8 +33,9 @@ constexpr CmpIPredicate EQ = CmpIPredicate::eq, SLT = CmpIPredicate::slt,
 class Emitter {
 public:
   using Value = mlir::Value;
-  Emitter(OpBuilder &b, Location loc)
-      : b(b), loc(loc), ctx(b.getContext()), g(b, loc, &built) {}
+  /// `hip`: the module's target is hip (how the grid size is read).
+  Emitter(OpBuilder &b, Location loc, bool hip)
+      : b(b), loc(loc), ctx(b.getContext()), g(b, loc, &built), hip(hip) {}
   Type i32() { return b.getI32Type(); }
   Type i64() { return b.getI64Type(); }
   Type i1() { return b.getI1Type(); }
@@ -101,7 +102,13 @@ public:
     return slot;
   }
   Operation *yield(ValueRange values) { return g.yield(values); }
-  Value numPrograms(int axis) { return g.numPrograms(axis); }
+  Value numPrograms(int axis) {
+    if (!hip)
+      return g.numPrograms(axis);
+    if (!implicitArgs)
+      implicitArgs = g.hipImplicitArgs();
+    return g.hipNumPrograms(implicitArgs, axis);
+  }
   /// Adds `role` to the `tmfma.grid_value` tags of the op defining `v` (the
   /// values python/triton_mfma/grid.py reads from the compiled TTGIR).
   void tag(Value v, StringRef role) {
@@ -125,6 +132,8 @@ public:
   Operation *constantsEnd = nullptr;
   llvm::DenseMap<Value, Value> extended;
   llvm::DenseMap<Operation *, Value> tripCounts;
+  bool hip;
+  Value implicitArgs; ///< hip: the implicit arguments' pointer, once built
 };
 
 /// Clones the pid-free pure slice defining `v` to the builder's insertion

@@ -253,16 +253,29 @@ def _evaluate(k: _Kernel, grid, args: dict, pid=(0, 0, 0)):
     env = {ssa: int(args[name].__index__()) for ssa, name in k.args.items()
            if name in args and _is_int(args[name])}
     roles = {}
+    block_counts = {}  # SSA -> i32 index into a hip kernel's implicit arguments (hidden_block_count_x, _y, _z)
     for res, op, operands, props, attrs, rtype, itypes in k.ops:
+        if op == "llvm.call_intrinsic" and '"llvm.amdgcn.implicitarg.ptr"' in props:
+            block_counts[res] = 0
+            continue
+        if op == "llvm.getelementptr" and operands and operands[0] in block_counts and "elem_type = i32" in props:
+            block_counts[res] = block_counts[operands[0]] + int(
+                re.search(r"rawConstantIndices = array<i32: (\d+)>", props).group(1))
+            continue
         t = _INT_TYPE.match(rtype)
         if res is None or not t:
             continue
         bits = int(t.group(1))
-        vals = [env.get(o) for o in operands]
+        if op == "llvm.load" and block_counts.get(operands[0]) in (0, 1, 2):  # the grid size on hip
+            vals = [grid[block_counts[operands[0]]]]
+        else:
+            vals = [env.get(o) for o in operands]
         if any(v is None for v in vals):
             continue
         r = None
-        if op == "arith.constant":
+        if op == "llvm.load":
+            r = vals[0]
+        elif op == "arith.constant":
             m = re.search(r"value = (-?\d+|true|false)", props)
             if m:
                 r = {"true": 1, "false": 0}.get(m.group(1), None)

@@ -9,7 +9,7 @@
 // the pass is which program ids reach each load's address.
 //
 // mode=off: analysis and remarks only, the IR never changes.
-// OFF-NOT: tt.get_num_programs
+// OFF-NOT: {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 
 // Split-K decode GEMM in the slow order (N tiles, K splits, M tiles): W is
 // moved by axes 0 and 1 and shared by the M tiles on axis 2. New order: M
@@ -19,9 +19,17 @@
 // CHECK:      %[[N:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[K:[0-9]+]] = "tt.get_program_id"() <{axis = 1 : i32}>
 // CHECK-NEXT: %[[M:[0-9]+]] = "tt.get_program_id"() <{axis = 2 : i32}>
-// CHECK-NEXT: %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
-// CHECK-NEXT: %[[N1:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
-// CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
+// On hip the grid size is read as tt.get_num_programs is once lowered and
+// inlined (make_llir then links no device library): hidden_block_count_x, _y,
+// _z, the first three i32 implicit kernel arguments.
+// CHECK-NEXT: %[[IA:[0-9]+]] = "llvm.call_intrinsic"() <{intrin = "llvm.amdgcn.implicitarg.ptr"
+// CHECK-NEXT: %[[GN0:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 0>}>
+// CHECK-NEXT: %[[N0:[0-9]+]] = "llvm.load"(%[[GN0]]) <{alignment = 4 : i64}>
+// CHECK-NEXT: %[[GN1:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 1>}>
+// CHECK-NEXT: %[[N1:[0-9]+]] = "llvm.load"(%[[GN1]]) <{alignment = 4 : i64}>
+// CHECK-NEXT: %[[GN2:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 2>}>
+// CHECK-NEXT: %[[N2:[0-9]+]] = "llvm.load"(%[[GN2]]) <{alignment = 4 : i64}>
+// CHECK-NOT:  tt.get_num_programs
 // CHECK-DAG:  %[[THR:[0-9]+]] = "arith.constant"() <{value = 1536 : i32}>
 // CHECK-DAG:  %[[P:[0-9]+]] = "arith.constant"() <{value = 104 : i32}>
 // CHECK-DAG:  %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
@@ -144,10 +152,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // In every mode: the hardware order is the order the pass would choose
 // (W's sharing axis 0 fastest), so even mode=on leaves it byte-identical.
 // CHECK-LABEL: sym_name = "no_splitk_fast"
-// CHECK-NOT:   tt.get_num_programs
+// CHECK-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // CHECK:       "tt.return"
 // ON-LABEL: sym_name = "no_splitk_fast"
-// ON-NOT:   tt.get_num_programs
+// ON-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // ON:       "tt.return"
 // expected-remark @+3 {{grid order of 'no_splitk_fast': unchanged: already in the order the pass would choose: arg1 (128.0 KiB/program at 16 trips per unknown loop) is moved by {axis1,axis2} and shared by programs that differ in {axis0}, which vary faster}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -216,7 +224,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // the kernel's own pid // X, pid % X (no division by X before the branch).
 // CHECK-LABEL: sym_name = "matmul_1d"
 // CHECK:      %[[PID:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
-// CHECK-NEXT: %[[NP:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
+// CHECK-NEXT: %[[IA:[0-9]+]] = "llvm.call_intrinsic"() <{intrin = "llvm.amdgcn.implicitarg.ptr"
+// CHECK-NEXT: %[[GNP:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 0>}>
+// CHECK-NEXT: %[[NP:[0-9]+]] = "llvm.load"(%[[GNP]]) <{alignment = 4 : i64}>
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // The row length X = (N + 127) / 128, cloned to the top of the kernel.
 // CHECK:      %[[X0:[0-9]+]] = "arith.addi"(%arg4, %{{[0-9]+}})
@@ -323,10 +333,10 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // The same GEMM with the Triton tutorial's GROUP_M swizzle written by hand:
 // left alone (pid % num_pid_in_group % group_size_m is not a plain split).
 // CHECK-LABEL: sym_name = "no_matmul_1d_grouped"
-// CHECK-NOT:   tt.get_num_programs
+// CHECK-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // CHECK:       "tt.return"
 // ON-LABEL: sym_name = "no_matmul_1d_grouped"
-// ON-NOT:   tt.get_num_programs
+// ON-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // ON:       "tt.return"
 // expected-remark @+3 {{grid order of 'no_matmul_1d_grouped': unchanged: the kernel already permutes its program ids (arith.remsi on program ids at}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -398,8 +408,11 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-LABEL: sym_name = "matmul_2d"
 // CHECK:      %[[PM:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
 // CHECK-NEXT: %[[PN:[0-9]+]] = "tt.get_program_id"() <{axis = 1 : i32}>
-// CHECK-NEXT: %[[NM:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
-// CHECK-NEXT: %[[NN:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
+// CHECK-NEXT: %[[IA:[0-9]+]] = "llvm.call_intrinsic"() <{intrin = "llvm.amdgcn.implicitarg.ptr"
+// CHECK-NEXT: %[[GNM:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 0>}>
+// CHECK-NEXT: %[[NM:[0-9]+]] = "llvm.load"(%[[GNM]]) <{alignment = 4 : i64}>
+// CHECK-NEXT: %[[GNN:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 1>}>
+// CHECK-NEXT: %[[NN:[0-9]+]] = "llvm.load"(%[[GNN]]) <{alignment = 4 : i64}>
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // CHECK:      "scf.if"
 // CHECK:      %[[T0:[0-9]+]] = "arith.muli"(%[[PN]], %[[NM]])
@@ -467,9 +480,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // a run-time guard, with no wave test.
 // CHECK-LABEL: sym_name = "splitk_slow_xcd"
 // CHECK:      %[[N:[0-9]+]] = "tt.get_program_id"() <{axis = 0 : i32}>
-// CHECK:      %[[N0:[0-9]+]] = "tt.get_num_programs"() <{axis = 0 : i32}>
-// CHECK-NEXT: %[[N1:[0-9]+]] = "tt.get_num_programs"() <{axis = 1 : i32}>
-// CHECK-NEXT: %[[N2:[0-9]+]] = "tt.get_num_programs"() <{axis = 2 : i32}>
+// CHECK:      %[[IA:[0-9]+]] = "llvm.call_intrinsic"() <{intrin = "llvm.amdgcn.implicitarg.ptr"
+// CHECK-NEXT: %[[GN0:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 0>}>
+// CHECK-NEXT: %[[N0:[0-9]+]] = "llvm.load"(%[[GN0]]) <{alignment = 4 : i64}>
+// CHECK-NEXT: %[[GN1:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 1>}>
+// CHECK-NEXT: %[[N1:[0-9]+]] = "llvm.load"(%[[GN1]]) <{alignment = 4 : i64}>
+// CHECK-NEXT: %[[GN2:[0-9]+]] = "llvm.getelementptr"(%[[IA]]) <{elem_type = i32, rawConstantIndices = array<i32: 2>}>
+// CHECK-NEXT: %[[N2:[0-9]+]] = "llvm.load"(%[[GN2]]) <{alignment = 4 : i64}>
 // CHECK:      %[[C8:[0-9]+]] = "arith.constant"() <{value = 8 : i32}>
 // CHECK-NEXT: %[[C7:[0-9]+]] = "arith.constant"() <{value = 7 : i32}>
 // CHECK:      %[[D:[0-9]+]] = "arith.muli"({{.*}} {tmfma.grid_value = ["distinct_bytes"]}
@@ -552,7 +569,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // gfx942, already fast order: the order is kept, only the XCD chunks are
 // added (twins m, m+1 would otherwise run on two XCDs).
 // CHECK-LABEL: sym_name = "splitk_fast_xcd"
-// CHECK:      "tt.get_num_programs"() <{axis = 2 : i32}>
+// CHECK:      "llvm.getelementptr"(%{{[0-9]+}}) <{elem_type = i32, rawConstantIndices = array<i32: 2>}>
 // CHECK:      "arith.remui"(%{{[0-9]+}}, %{{[0-9]+}})
 // CHECK-NOT:  "arith.minsi"
 // CHECK:      "tt.load"
@@ -617,6 +634,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // two partitions of which a tile shared by twins far apart can count on 0.1
 // (measured, TargetInfo.cpp), 132 SMs.
 // CHECK-LABEL: sym_name = "splitk_slow_cuda"
+// On cuda the grid size is tt.get_num_programs (a special register).
+// CHECK-NOT:  llvm.amdgcn.implicitarg.ptr
+// CHECK:      "tt.get_num_programs"() <{axis = 0 : i32}>
 // CHECK-DAG:  "arith.constant"() <{value = 1280 : i32}>
 // CHECK-DAG:  "arith.constant"() <{value = 264 : i32}>
 // expected-remark @+3 {{taken at run time when the grid has more than P = 264 programs (132 CUs x 2; a lower bound: registers allow at least 2 programs of 4 warps per CU whatever their registers, LDS (0 B, LDS model) 32, workgroup slots 32) and the bytes streamed between twin reads exceed 5242880 B (H100/H200 L2 50.0 MiB x 0.10)}}
@@ -678,9 +698,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // Elementwise: every program reads its own block, nothing is shared.
 // CHECK-LABEL: sym_name = "no_elementwise"
-// CHECK-NOT:   tt.get_num_programs
+// CHECK-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // ON-LABEL: sym_name = "no_elementwise"
-// ON-NOT:   tt.get_num_programs
+// ON-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // expected-remark @+3 {{grid order of 'no_elementwise': unchanged: no heavy operand is shared between programs}}
 #bl = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
@@ -709,9 +729,9 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // Programs take tickets from a counter (the atomic's result is used): they
 // may wait on each other, and reordering them could deadlock. Left alone.
 // CHECK-LABEL: sym_name = "no_ticket"
-// CHECK-NOT:   tt.get_num_programs
+// CHECK-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // ON-LABEL: sym_name = "no_ticket"
-// ON-NOT:   tt.get_num_programs
+// ON-NOT:   {{tt.get_num_programs|llvm.amdgcn.implicitarg.ptr}}
 // expected-remark @+3 {{grid order of 'no_ticket': unchanged: programs may communicate (tt.atomic_rmw whose result is used}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32} {
@@ -777,7 +797,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // sharing axis goes first. Both are shared: the remap is taken when their
 // distinct bytes (2 KiB x n0 + 2 KiB x n1) exceed an XCD's 3 MiB.
 // CHECK-LABEL: sym_name = "buffer_rows"
-// CHECK:      "tt.get_num_programs"() <{axis = 1 : i32}>
+// CHECK:      "llvm.getelementptr"(%{{[0-9]+}}) <{elem_type = i32, rawConstantIndices = array<i32: 1>}>
 // CHECK:      %[[D:[0-9]+]] = "arith.addi"({{.*}} {tmfma.grid_value = ["distinct_bytes"]}
 // CHECK-NEXT: %[[X:[0-9]+]] = "arith.cmpi"(%[[D]], %{{[0-9]+}}) <{predicate = 4 : i64}> {tmfma.grid_value = ["test:xcd"]}
 // CHECK-NEXT: "scf.if"(%[[X]])
