@@ -354,6 +354,15 @@ public:
   std::optional<int> getAxis() const;
 };
 
+/// tt.get_num_programs.
+class NumProgramsOp : public OpView {
+public:
+  explicit NumProgramsOp(Operation *op)
+      : OpView(op, opname::GetNumPrograms) {}
+  /// 0, 1 or 2; nullopt if missing or out of range.
+  std::optional<int> getAxis() const;
+};
+
 /// tt.reduce.
 class ReduceOp : public OpView {
 public:

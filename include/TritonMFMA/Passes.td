@@ -246,6 +246,36 @@ def MFMALDSUsage : Pass<"mfma-lds-usage", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMAHipNumPrograms : Pass<"mfma-hip-num-programs", "mlir::ModuleOp"> {
+  let summary = "On hip targets, read the grid size from the implicit kernel "
+                "arguments instead of calling the device library";
+  let description = [{
+    Triton lowers `tt.get_num_programs` on AMD to a call of the device
+    library (`__ockl_get_num_groups`), so make_llir links ockl.bc into the
+    kernel and optimises it, about 20 ms of every make_llir of a kernel that
+    reads the grid size (persistent loops, `tl.num_programs`). With the code
+    object v5 ABI Triton uses, that function inlines to one load of the
+    implicit kernel argument `hidden_block_count_{x,y,z}` (the first three
+    u32 of the implicit arguments). This pass writes that load directly:
+
+    ```mlir
+    %n = "tt.get_num_programs"() <{axis = 1 : i32}> : () -> i32
+    ```
+
+    becomes (the pointer is taken once per function, at its entry)
+
+    ```mlir
+    %args = "llvm.call_intrinsic"() <{intrin = "llvm.amdgcn.implicitarg.ptr", ...}> : () -> !llvm.ptr<4>
+    %p = "llvm.getelementptr"(%args) <{elem_type = i32, rawConstantIndices = array<i32: 1>}> : (!llvm.ptr<4>) -> !llvm.ptr<4>
+    %n = "llvm.load"(%p) <{alignment = 4 : i64}> : (!llvm.ptr<4>) -> i32
+    ```
+
+    The kernel's amdgcn is the same; only its compile is shorter. Modules
+    whose target is not hip are left unchanged (a remark says why): there
+    the grid size is a special register.
+  }];
+}
+
 def MFMASplitEpilogueCvt : Pass<"mfma-split-epilogue-cvt", "mlir::ModuleOp"> {
   let summary = "Split convert_layouts whose LDS scratch exceeds a budget into "
                 "chains through intermediate layouts, each step under budget";

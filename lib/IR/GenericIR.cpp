@@ -225,12 +225,17 @@ std::optional<int64_t> LocalAllocOp::getAlignment() const {
   return getIntegerValue(op->getAttr("alignment"));
 }
 
-std::optional<int> ProgramIdOp::getAxis() const {
+/// The `axis` of tt.get_program_id / tt.get_num_programs: 0, 1 or 2.
+static std::optional<int> getGridAxis(Operation *op) {
   std::optional<int64_t> axis = getIntegerValue(getInherentOrAttr(op, "axis"));
   if (!axis || *axis < 0 || *axis > 2)
     return std::nullopt;
   return int(*axis);
 }
+
+std::optional<int> ProgramIdOp::getAxis() const { return getGridAxis(op); }
+
+std::optional<int> NumProgramsOp::getAxis() const { return getGridAxis(op); }
 
 std::optional<unsigned> ReduceOp::getAxis() const {
   std::optional<int64_t> axis = getIntegerValue(op->getAttr("axis"));

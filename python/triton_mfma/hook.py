@@ -87,6 +87,7 @@ class Activation:
             if p.point in REPLACING_POINTS and by_point.get(p.point):
                 raise ValueError(f"passes {by_point[p.point][0].name} and {n} both replace '{p.point}'")
             by_point.setdefault(p.point, []).append(p)
+        by_point = {pt: _ordered(ps) for pt, ps in by_point.items()}
         self.passes = tuple(names)
         self.explicit = explicit
         self.by_point = by_point
@@ -116,6 +117,16 @@ class Activation:
 
     def __repr__(self) -> str:
         return f"Activation(passes={list(self.passes)}, options={self.options})"
+
+
+def _ordered(passes: list) -> list:
+    """The passes of one point in the order listed, except that a pass runs after those it names in `after`."""
+    out, pending = [], list(passes)
+    while pending:
+        p = next(p for p in pending if not any(q.name in p.after for q in pending if q is not p))
+        out.append(p)
+        pending.remove(p)
+    return out
 
 
 def _check_backends(value) -> tuple:

@@ -53,7 +53,7 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
     from triton_mfma.passes import DEFAULT_PASSES
 
     assert set(DEFAULT_PASSES) == {"mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt",
-                                   "mfma-grid-order"}
+                                   "mfma-grid-order", "mfma-hip-num-programs"}
 
     def compile_ours(caught=None):
         with warnings.catch_warnings(record=caught is not None) as rec, triton_mfma.enabled():

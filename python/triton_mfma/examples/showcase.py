@@ -30,6 +30,7 @@ def _fp8_gemm_sig(arch: str) -> dict:
 
 def cases(arch: str) -> list[Case]:
     splitk_fn, splitk_sig, _ = K.CORPUS["splitk_gemm"]
+    grid_fn, grid_sig, grid_cx = K.GRID_ORDER_KERNELS["matmul_1d_grouped_grid"]
     return [
         Case("mfma-accelerate-dot", "split-K GEMM, M=1 (decode), 64x64 tiles", splitk_fn, splitk_sig,
              dict(BLOCK_M=1, BLOCK_N=64, BLOCK_K=64, SPLIT_K=4),
@@ -56,4 +57,8 @@ def cases(arch: str) -> list[Case]:
              K._decode_sig(), dict(K.DECODE_TILES),
              "program ids remapped so programs sharing a weight tile run together (at run time, from the grid "
              "and the L2 model; XCD chunks on gfx942/gfx950): scalar code, the figures barely move"),
+        Case("mfma-hip-num-programs", "GEMM on a 1-D grid, tile rows from tl.num_programs", grid_fn, grid_sig,
+             grid_cx,
+             "the grid size read from the implicit kernel argument instead of through the device library: the "
+             "same code; make_llir links no ockl.bc, about 20 ms less (one compile's time here is noisier than that)"),
     ]
