@@ -324,10 +324,7 @@ Value GenericBuilder::numPrograms(int axis) {
       ->getResult(0);
 }
 
-// Code object v5 (Triton sets ABI version 500 on every hip module): the
-// implicit kernel arguments start with hidden_block_count_x, _y, _z, three
-// u32 at offsets 0, 4, 8 (AMDGPUUsage, "Code Object V5 Metadata";
-// AMDGPULowerKernelAttributes reads them there too): element `axis` of i32.
+/// `!llvm.ptr<4>`: a pointer to constant memory (the implicit arguments).
 static Type llvmConstantPtr(MLIRContext *ctx) {
   return OpaqueType::get(StringAttr::get(ctx, "llvm"), "ptr<4>");
 }
@@ -342,6 +339,10 @@ Value GenericBuilder::hipImplicitArgs() {
       ->getResult(0);
 }
 
+// Code object v5 (Triton sets ABI version 500 on every hip module): the
+// implicit kernel arguments start with hidden_block_count_x, _y, _z, three
+// u32 at offsets 0, 4, 8 (AMDGPUUsage, "Code Object V5 Metadata";
+// AMDGPULowerKernelAttributes reads them there too): element `axis` of i32.
 Value GenericBuilder::hipNumPrograms(Value implicitArgs, int axis) {
   Value field =
       create(opname::LLVMGetElementPtr, implicitArgs,
