@@ -226,6 +226,8 @@ class Engine:
     `make_ttgir(module, metadata, choice, resume=None) -> (module, declined, outcomes, text, before, after, spare)`
     builds a TTGIR from a TTIR module (or from `resume`, a `Resume`) with our passes at the points in `choice`
     (`text`: its generic text where the last step printed it, else ""; `before`, `after`, `spare`: as in `Build`);
+    with `aside=True` it runs on another thread and returns one more item, a callable that replays the remarks
+    its passes made, on the thread that adopts the build;
     `backend`/`options` are Triton's."""
 
     def __init__(self, backend, options, snapshot: str, context, make_ttgir):
@@ -241,6 +243,7 @@ class Engine:
         self._inflight: dict[tuple[str, int], _Speculative] = {}
         self._dropped: list = []
         self._lock = threading.Lock()
+        self._aside: dict[frozenset, Future] = {}  # choice -> its TTGIR being built on another core (`aside`)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
@@ -252,6 +255,11 @@ class Engine:
         choice = frozenset(choice)
         if choice in self._builds:
             return self._builds[choice]
+        ahead = self._aside.pop(choice, None)
+        if ahead is not None:
+            built = self._adopt(choice, ahead)
+            if built is not None:
+                return built
         md = dict(metadata)
         resume = self._resume_for(choice) if first is None else None
         if resume is None:
@@ -261,6 +269,36 @@ class Engine:
             module, declined, outcomes, text, before, after, spare = self._make_ttgir(None, md, choice, resume)
         # the library's output is the module's generic text (Triton prints it back identically: test_bridge.py),
         # so a TTGIR that ends with our passes is not printed again
+        build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
+                      after, spare)
+        self._builds[choice] = build
+        return build
+
+    def aside(self, choice, metadata: dict) -> None:
+        """Start building the TTGIR of `choice` on an idle core, from the TTIR snapshot in a context of its own,
+        while this thread builds another: the variant the first decision compares with, so that its trial
+        compile starts as early as the chosen one's instead of after a second make_ttgir on this thread (a
+        resumed build shares the steps before the first differing point; these few steps now run beside, not
+        after). `ttgir(choice)` adopts it. Its remarks are replayed on this thread when it is adopted."""
+        choice = frozenset(choice)
+        if choice in self._builds or choice in self._aside or trial_threads(2) < 2:
+            return
+        md = dict(metadata)
+
+        def build():
+            src = import_generic(self.snapshot, self._fresh_context())
+            return md, self._make_ttgir(src, md, choice, aside=True)
+
+        self._aside[choice] = _executor().submit(build)
+
+    def _adopt(self, choice: frozenset, ahead: Future) -> Build | None:
+        """The Build an `aside` job made, replaying its remarks here; None where it failed (the caller builds the
+        variant again on this thread, where the failure is reported as any build's)."""
+        try:
+            md, (module, declined, outcomes, text, before, after, spare, replay) = ahead.result()
+        except Exception:  # noqa: BLE001 - rebuilt by the caller
+            return None
+        replay()
         build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
                       after, spare)
         self._builds[choice] = build
@@ -391,9 +429,14 @@ class Engine:
                     self._dropped.append(entry.future)
 
     def settle(self) -> None:
-        """Wait for the speculative compiles still running (nothing is left running behind Triton's stages)."""
+        """Wait for the speculative compiles and aside builds still running (nothing is left running behind
+        Triton's stages)."""
         for key in list(self._inflight):
             self._take(key).exception()
+        while self._aside:  # built for a decision that did not come
+            job = self._aside.popitem()[1]
+            if not job.cancel():
+                job.exception()
         while self._dropped:
             self._dropped.pop().exception()
 

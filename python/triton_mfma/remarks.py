@@ -120,6 +120,29 @@ class KernelRemarks:
         self.decisions = {}
 
 
+class RemarkBuffer:
+    """What a variant built on another thread said (engine.Engine.aside), kept until it is adopted: warnings
+    are only emitted, and decisions recorded, on the thread that compiles the kernel."""
+
+    def __init__(self):
+        self.decisions: dict[str, str] = {}
+        self._diagnostics: list = []
+
+    def diagnostic(self, d) -> None:
+        self._diagnostics.append(d)
+
+    def decide(self, name: str, line: str) -> None:
+        self.decisions[name] = line
+
+    def replay(self, into: KernelRemarks) -> None:
+        """Into the kernel's remarks, as if built there after what is already there (its decisions do not
+        replace earlier ones)."""
+        for d in self._diagnostics:
+            into.diagnostic(d)
+        for name, line in self.decisions.items():
+            into.decisions.setdefault(name, line)
+
+
 def apply_warnoptions() -> None:
     """Apply -W / PYTHONWARNINGS entries whose category is one of ours: Python could not import this package
     when it read them at start-up, so it ignored them."""

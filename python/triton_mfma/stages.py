@@ -158,16 +158,25 @@ class HipCompile:
             if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
 
-    def _make_ttgir(self, src, md, choice, resume=None):
+    def _make_ttgir(self, src, md, choice, resume=None, aside=False):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
         ttgir_end left out. `resume` (engine.Resume): start at its point from another build's module; where this
         build's module becomes an earlier build's (whose choice agrees from there on), the rest is that build's
-        (no more steps run)."""
+        (no more steps run). `aside`: built on another thread (engine.Engine.aside); what its passes say is
+        kept in a buffer, replayed by the callable returned last."""
+        if aside:
+            buffer = remarks.RemarkBuffer()
+            built = self._build_ttgir(src, md, choice, resume, buffer)
+            return (*built, lambda: buffer.replay(self.kernel_remarks))
+        return self._build_ttgir(src, md, choice, resume, self.kernel_remarks)
+
+    def _build_ttgir(self, src, md, choice, resume, kernel_remarks):
         from .engine import POINT_ORDER, SameAsBuild, same_code
         from .pipeline import amd_make_ttgir
 
         skip = {c[5:] for c in choice if c.startswith("skip:")}
-        run = PointRunner(self.act, "hip", self.options, self.kernel_remarks, self._point_context, skip)
+        run = PointRunner(self.act, "hip", self.options, kernel_remarks,
+                          lambda m: self._point_context(m, kernel_remarks), skip)
         declined, outcomes = set(), []
 
         def carry(build, points):  # steps shared with `build`: so is what our passes were given and said there
@@ -229,6 +238,9 @@ class HipCompile:
                 interior.discard("pipeline")
                 metadata["triton_mfma_stream_pipeline"] = {"decision": "declined", "reason": why, "evidence": "model"}
                 self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
+        first = self._first_comparison(interior)
+        if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
+            self.engine.aside(interior - {first}, metadata)
         chosen = self.engine.ttgir(interior, metadata, first=src)
         if interior:
             # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
@@ -245,7 +257,7 @@ class HipCompile:
             self.engine.prefetch([(chosen, self.fixed_w)])  # Triton's pipeliner kept without a trial: start it
         if "accelerate_matmul" in interior:
             chosen = self._verify_dot(chosen, metadata)
-        if any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())):
+        if self._grid_order_on():
             chosen = self._check_grid_order(chosen, metadata)
         self.engine.settle()
         compiled = self.engine.compiled(chosen, self.fixed_w)
@@ -256,6 +268,15 @@ class HipCompile:
         self._record(metadata, chosen.outcomes)
         return chosen.module
 
+    def _first_comparison(self, interior: set) -> str | None:
+        """The interior point whose decision compares ours first (the variant without ours there is the first
+        one built after ours): the stream pipeliner's, then accelerate-dot's; None where no decision compares."""
+        if "pipeline" in interior and self.act.options.get("verify_pipeline", True):
+            return "pipeline"
+        if "accelerate_matmul" in interior and self.act.options.get("verify_dot", True):
+            return "accelerate_matmul"
+        return None
+
     def _record(self, metadata, outcomes=None):
         if outcomes is not None:  # the chosen TTGIR's outcomes; the llir stage records again without them
             self._unchanged = _unchanged_lines(outcomes)
@@ -264,7 +285,7 @@ class HipCompile:
         if trials:
             metadata["triton_mfma_trials"] = trials
 
-    def _point_context(self, mod):
+    def _point_context(self, mod, kernel_remarks):
         from .lds_budget import PointContext
 
         def stock_amdgcn():  # the module as it stands, compiled to amdgcn (lds_limit="occupancy")
@@ -273,7 +294,7 @@ class HipCompile:
             return self.backend.make_amdgcn(self.backend.make_llir(copy, md, self.options), md, self.options)
 
         return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
-                            stock_amdgcn, self.kernel_remarks.decide)
+                            stock_amdgcn, kernel_remarks.decide)
 
     # -- mfma-accelerate-dot, verified --------------------------------------------------------------------------
     def _verify_dot(self, ours, metadata):
@@ -316,8 +337,8 @@ class HipCompile:
             if why is not None:
                 self.engine.cancel([(theirs, w)])
                 return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
-        self.engine.prefetch([(theirs, w)])  # running while ours' candidates wait for ours
-        speculative = self._prefetch_waves_of(ours)
+        self.engine.prefetch([(theirs, w)])  # running while ours' follow-ups wait for ours
+        speculative = self._prefetch_followups(ours, metadata)
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
         if isinstance(f_theirs, Exception):
             self.engine.cancel(speculative)
@@ -340,14 +361,20 @@ class HipCompile:
                                       f"({figures})", "trial", theirs, compared)
         return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)
 
-    def _prefetch_waves_of(self, ours) -> list:
-        """With waves_per_eu "auto", while the compile of another variant `ours` is compared with still runs:
-        wait for `ours` (compiling or compiled) and start its waves_per_eu candidates on a free core; ours is kept
-        more often than not, and where it is not the caller cancels them. The jobs started."""
-        if not self.auto or trial_threads(2) < 2:
+    def _prefetch_followups(self, ours, metadata) -> list:
+        """While the compile of another variant `ours` is compared with still runs: wait for `ours` (compiling or
+        compiled) and start on a free core what the decisions after this one will compile if `ours` is kept — the
+        grid-order check's variant without the remap (a whole compile: first) and the waves_per_eu candidates.
+        Ours is kept more often than not; where it is not, the caller cancels them. The jobs started."""
+        if trial_threads(2) < 2 or not (self.auto or self._grid_order_on()):
             return []
         first = self._figures_each([(ours, self.fixed_w)])[0]
-        jobs = [] if isinstance(first, Exception) else [(ours, c) for c in self._waves_plan(ours)]
+        if isinstance(first, Exception):
+            return []
+        without = self._grid_check_variant(ours, metadata)
+        jobs = [(without, self.fixed_w)] if without is not None else []
+        if self.auto:
+            jobs += [(ours, c) for c in self._waves_plan(ours)]
         self.engine.prefetch(jobs)
         return jobs
 
@@ -356,21 +383,12 @@ class HipCompile:
         """The remap's index arithmetic is scalar: where the compiled kernel spills SGPRs or is limited by its
         SGPRs, the kernel is compiled without the remap too and the remap is dropped if it cost spills or
         occupancy (its gain is in L2, which no static figure shows). Elsewhere a few more SGPRs cost nothing."""
-        outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
-        if outcome is not None and outcome.status != "applied":
-            return ours
         w = self.fixed_w
+        without = self._grid_check_variant(ours, metadata)
+        if without is None:
+            return ours
         f_ours = self._figures_each([(ours, w)])[0]
-        if isinstance(f_ours, Exception):
-            raise f_ours
-        limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
-                                      f_ours.lds, w).limiter
-        if not f_ours.sgpr_spills and limiter != "sgpr":
-            return ours
-        without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
-        if without.same_code(ours):
-            return ours
-        speculative = self._prefetch_waves_of(ours)  # beside `without`
+        speculative = self._prefetch_followups(ours, metadata)  # beside `without`
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
             return ours
@@ -386,6 +404,25 @@ class HipCompile:
         metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "trial"}
         self.kernel_remarks.decide(GRID_ORDER, why)
         return without
+
+    def _grid_order_on(self) -> bool:
+        return any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ()))
+
+    def _grid_check_variant(self, ours, metadata):
+        """The variant without the remap that the grid-order check compiles for `ours` (compiled: where its
+        SGPRs spill or limit occupancy), None where the check compiles nothing."""
+        outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
+        if outcome is not None and outcome.status != "applied":
+            return None
+        f_ours = self._figures_each([(ours, self.fixed_w)])[0]
+        if isinstance(f_ours, Exception):
+            raise f_ours
+        limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
+                                      f_ours.lds, self.fixed_w).limiter
+        if not f_ours.sgpr_spills and limiter != "sgpr":
+            return None
+        without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
+        return None if without.same_code(ours) else without
 
     # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
     def _pipeline_cannot_gain(self) -> str | None:

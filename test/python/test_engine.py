@@ -254,6 +254,7 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
 
     monkeypatch.setattr(engine.Engine, "ttgir", ttgir_spy)
     monkeypatch.setattr(engine.Engine, "_resume_for", resume_spy)
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")  # on one thread every later variant is resumed
     fn, sig, cx = CORPUS[name]
     with warnings.catch_warnings(), triton_mfma.enabled():
         warnings.simplefilter("ignore", MFMARemark)
@@ -266,6 +267,42 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
         assert dot["evidence"] == "identical" and frozenset() in stopped_early, (dot, stopped_early)
     else:  # the layouts differ (kWidth): decided by the model or a trial depending on Triton's register use
         assert dot["evidence"] in ("trial", "model") and not stopped_early, (dot, stopped_early)
+
+
+@pytest.mark.parametrize("name,arch", [("gemm", "gfx90a"), ("attn_fwd_d64", "gfx950"), ("gemm", "gfx950")])
+def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, monkeypatch):
+    """With an idle core, the variant the first decision compares ours with (Triton's dot layouts; with the
+    stream pipeliner, Triton's pipeliner) is built from the TTIR on another thread while ours is built: it is the
+    TTGIR the resumed build gives on one thread (up to value names and locations), and the compile is the same:
+    the amdgcn Triton gets and every decision line (its remarks are replayed after ours')."""
+    from triton_mfma import engine
+
+    real_adopt = engine.Engine._adopt
+    adopted = []
+
+    def adopt_spy(self, choice, ahead):
+        build = real_adopt(self, choice, ahead)
+        assert build is not None and threading.current_thread() is threading.main_thread()
+        del self._builds[choice]  # the same choice as one thread builds it: resumed from ours
+        resumed = self.ttgir(choice, build.metadata)
+        adopted.append((choice, engine.same_code(build.text, resumed.text)))
+        self._builds[choice] = build
+        return build
+
+    fn, sig, cx = CORPUS[name]
+
+    def compile_with(threads):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, arch)
+
+    one = compile_with("1")
+    monkeypatch.setattr(engine.Engine, "_adopt", adopt_spy)
+    two = compile_with("2")
+    assert adopted and all(same for _, same in adopted), adopted
+    assert two.metadata.triton_mfma == one.metadata.triton_mfma
+    assert two.asm["amdgcn"] == one.asm["amdgcn"]
 
 
 def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypatch):
@@ -325,14 +362,14 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     from triton_mfma import stages
 
     started = []
-    real = stages.HipCompile._prefetch_waves_of
+    real = stages.HipCompile._prefetch_followups
 
-    def spy(self, ours):
-        jobs = real(self, ours)
+    def spy(self, ours, metadata):
+        jobs = real(self, ours, metadata)
         started.extend(jobs)
         return jobs
 
-    monkeypatch.setattr(stages.HipCompile, "_prefetch_waves_of", spy)
+    monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
     fn, sig, cx = CORPUS[name]
     decided = {"1": set(), "2": set()}
 
@@ -355,3 +392,37 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     assert _some_compiles_equal(lambda: compile_with("1"), lambda: compile_with("2"), sequential)
     assert started, "the candidates of ours start beside the comparison"
     assert len(decided["1"]) == 1 and decided["1"] == decided["2"]
+
+
+def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(monkeypatch):
+    """GEMM 128x128x64 on gfx90a spills SGPRs with the remap, so mfma-grid-order's check compiles the kernel
+    without it too. With an idle core that compile starts as soon as ours is compiled, while Triton's layouts
+    still compile for accelerate-dot's comparison, instead of after that decision: the decisions and the
+    amdgcn are those of the sequential run."""
+    from triton_mfma import stages
+
+    started = []
+    real = stages.HipCompile._prefetch_followups
+
+    def spy(self, ours, metadata):
+        jobs = real(self, ours, metadata)
+        started.extend(b for b, _ in jobs if "skip:mfma-grid-order" in b.choice)
+        return jobs
+
+    monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    fn, sig, _ = CORPUS["gemm"]
+    cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64)
+
+    def compile_with(threads):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, "gfx90a")
+
+    one = compile_with("1")
+    assert not started
+    two = compile_with("2")
+    assert started, "the variant without the remap starts beside the comparison"
+    assert two.metadata.triton_mfma == one.metadata.triton_mfma
+    assert "mfma-grid-order" in one.metadata.triton_mfma
+    assert two.asm["amdgcn"] == one.asm["amdgcn"]
