@@ -15,7 +15,12 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
     make_llir sets nothing else from it), so every candidate's LLVM IR is the w=0 text with the attribute
     inserted where LLVM prints it (test_engine.py checks it equals make_llir's own output);
   - one make_amdgcn per (TTGIR, w), memoised;
-  - the chosen variant's LLVM IR and amdgcn are handed to Triton's llir/amdgcn stages, never compiled again.
+  - the chosen variant's LLVM IR and amdgcn are handed to Triton's llir/amdgcn stages, never compiled again;
+  - where a core is idle, the variant the first decision compares ours with is built *aside*: from the TTIR, in
+    a context of its own, on another thread, while ours is built (Triton's passes release the GIL: two
+    make_ttgir take 0.6 of their sequential time). Resuming it after ours would put a second make_ttgir on the
+    compiling thread before its trial compile could start; aside, both trial compiles start together and the
+    steps the two share before they differ run twice, beside each other.
 
 Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
 make_llir and make_amdgcn release the GIL; on a 2-core machine two concurrent compiles take 0.66-0.72 of their
@@ -38,6 +43,7 @@ import functools
 import os
 import re
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -191,8 +197,7 @@ def llir_with_waves(llir: str, w: int) -> str | None:
 
 def trial_threads(jobs: int) -> int:
     """Threads for `jobs` independent trial compiles: the idle cores, at most `jobs`; TRITON_MFMA_TRIAL_THREADS
-    overrides. Idle = cores minus the 1-minute load that is not this compile's own thread (which waits for the
-    trials while they run)."""
+    overrides. Idle = cores minus those other processes keep busy (`other_load`)."""
     env = os.environ.get("TRITON_MFMA_TRIAL_THREADS", "").strip()
     if env.isdigit():
         return max(1, min(jobs, int(env)))
@@ -200,12 +205,57 @@ def trial_threads(jobs: int) -> int:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         cores = os.cpu_count() or 1
-    try:
-        others = max(0.0, os.getloadavg()[0] - 1.0)
-        idle = cores - int(others + 0.5)
-    except OSError:  # pragma: no cover
-        idle = cores
-    return max(1, min(jobs, idle))
+    return max(1, min(jobs, cores - int(other_load() + 0.5)))
+
+
+class _OtherLoad:
+    """Cores kept busy by other processes: the machine's busy CPU time (/proc/stat) minus this process's own
+    (its threads and waited-for children), over the time since the last look. The 1-minute load average
+    cannot tell them apart: this process's own trial threads of the last minute would count as other work, and
+    a program compiling many kernels in a row would throttle itself to one thread. Where /proc/stat cannot be
+    read: the load average minus this compile's own thread."""
+
+    MIN_WINDOW_S = 0.25  # shorter windows are mostly the 10 ms clock-tick rounding
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._last = None  # (monotonic s, machine busy s, own s)
+        self._value = None
+
+    @staticmethod
+    def _sample():
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        # user nice system idle iowait irq softirq steal: busy is all but idle and iowait
+        ticks = [int(x) for x in fields[1:9]]
+        busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+        own = sum(os.times()[:4])
+        return time.monotonic(), busy, own
+
+    def __call__(self) -> float:
+        try:
+            sample = self._sample()
+        except (OSError, ValueError, IndexError):
+            try:
+                return max(0.0, os.getloadavg()[0] - 1.0)
+            except OSError:  # pragma: no cover
+                return 0.0
+        with self._lock:
+            if self._last is not None and sample[0] - self._last[0] >= self.MIN_WINDOW_S:
+                dt = sample[0] - self._last[0]
+                self._value = max(0.0, (sample[1] - self._last[1]) - (sample[2] - self._last[2])) / dt
+                self._last = sample
+            elif self._last is None:
+                self._last = sample
+            if self._value is None:  # no window yet: the load average, less this compile's thread
+                try:
+                    return max(0.0, os.getloadavg()[0] - 1.0)
+                except OSError:  # pragma: no cover
+                    return 0.0
+            return self._value
+
+
+other_load = _OtherLoad()
 
 
 _pool_lock = threading.Lock()

@@ -57,6 +57,34 @@ def test_trial_threads_follow_the_environment(monkeypatch):
     assert 1 <= trial_threads(2) <= 2
 
 
+def test_other_load_counts_other_processes_not_this_ones_threads(monkeypatch):
+    """Idle cores are the machine's busy time less this process's own: a program compiling kernel after kernel
+    keeps its trial threads (the 1-minute load average would count its own past threads as other work), while a
+    process beside it takes a core away."""
+    import subprocess
+    import sys
+
+    from triton_mfma import engine
+
+    samples = iter([(0.0, 10.0, 5.0), (1.0, 11.9, 6.9), (1.1, 12.0, 6.9), (2.0, 13.0, 7.1)])
+    load = engine._OtherLoad()
+    monkeypatch.setattr(load, "_sample", lambda: next(samples))
+    monkeypatch.setattr(engine.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert load() == 2.0  # no window yet: the load average less this compile's own thread
+    assert load() == pytest.approx(0.0)  # 1.9 s busy, all of it this process's (its trial threads)
+    assert load() == pytest.approx(0.0)  # a window under MIN_WINDOW_S: the last value
+    assert load() == pytest.approx(0.9)  # since the last window's end: 1.1 s busy, 0.2 s of it this process's
+
+    monkeypatch.delenv("TRITON_MFMA_TRIAL_THREADS", raising=False)
+    engine.other_load()
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time()\nwhile time.time() - t < 1.5: pass"])
+    try:
+        time.sleep(1.0)
+        assert engine.other_load() >= 0.7  # the busy child, whatever else the machine runs
+    finally:
+        child.wait()
+
+
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_handed_off_compile_equals_a_plain_compile_of_the_choice(threads, monkeypatch):
     """The amdgcn Triton gets from the hand-off (the verification's trial compile) equals what compiling the
