@@ -151,15 +151,18 @@ class _CapturedStderr:
         return False
 
 
-def import_generic(text: str, context, pass_name: str | None = None):
+def import_generic(text: str, context, pass_name: str | None = None, parsed_before: bool = False):
     """Parse generic MLIR text into Triton's `context`; Triton verifies it (its parse_mlir_module is MLIR's
     parseSourceFile, which runs the verifier after parsing: no second verification here).
 
+    `parsed_before`: the text is one Triton printed or already parsed and verified (a copy for another
+    context): its parse is not serialised with the others to capture diagnostics it cannot have (the
+    capture redirects the process's stderr; threads copying variants for trial compiles would wait on it).
     Raises BridgeError (with the text and Triton's diagnostics) if it does not parse or verify.
     """
     aliased = with_aliases(text)
-    module, diagnostics = _parse(aliased, context)
-    if module is None and aliased is not text:  # diagnostics that point into the text as it was given
+    module, diagnostics = _parse(aliased, context, capture=not parsed_before)
+    if module is None and (aliased is not text or parsed_before):  # diagnostics pointing into the given text
         module, diagnostics = _parse(text, context)
     if module is None:
         raise BridgeError("Triton could not parse or verify the module", text, pass_name, diagnostics)
@@ -167,14 +170,19 @@ def import_generic(text: str, context, pass_name: str | None = None):
     return module
 
 
-def _parse(text: str, context):
-    """(Triton module or None, what the parser reported)."""
+def _parse(text: str, context, capture: bool = True):
+    """(Triton module or None, what the parser reported: only with `capture`)."""
     from triton._C.libtriton import ir
 
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(text)
         path = f.name
     try:
+        if not capture:
+            try:
+                return ir.parse_mlir_module(path, context), ""
+            except RuntimeError:
+                return None, ""
         with _LOCK, _CapturedStderr() as err:
             try:
                 module = ir.parse_mlir_module(path, context)

@@ -147,6 +147,14 @@ class _Speculative(NamedTuple):
     gate: threading.Event
 
 
+class _Aside(NamedTuple):
+    """A TTGIR built on another thread (`Engine.aside`): the build when done, and the job that goes on to
+    compile it at waves_per_eu `w` (None: it does not)."""
+    built: Future
+    job: _Speculative
+    w: int | None
+
+
 class Cancelled(Exception):
     """A speculative compile dropped before its make_amdgcn (`Engine.cancel`)."""
 
@@ -293,7 +301,7 @@ class Engine:
         self._inflight: dict[tuple[str, int], _Speculative] = {}
         self._dropped: list = []
         self._lock = threading.Lock()
-        self._aside: dict[frozenset, Future] = {}  # choice -> its TTGIR being built on another core (`aside`)
+        self._aside: dict[frozenset, _Aside] = {}  # choice -> its TTGIR being built on another core (`aside`)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
@@ -313,7 +321,7 @@ class Engine:
         md = dict(metadata)
         resume = self._resume_for(choice) if first is None else None
         if resume is None:
-            src = first if first is not None else import_generic(self.snapshot, self.context)
+            src = first if first is not None else import_generic(self.snapshot, self.context, parsed_before=True)
             module, declined, outcomes, text, before, after, spare = self._make_ttgir(src, md, choice)
         else:
             module, declined, outcomes, text, before, after, spare = self._make_ttgir(None, md, choice, resume)
@@ -324,34 +332,50 @@ class Engine:
         self._builds[choice] = build
         return build
 
-    def aside(self, choice, metadata: dict) -> None:
+    def aside(self, choice, metadata: dict, w: int | None = None) -> None:
         """Start building the TTGIR of `choice` on an idle core, from the TTIR snapshot in a context of its own,
         while this thread builds another: the variant the first decision compares with, so that its trial
         compile starts as early as the chosen one's instead of after a second make_ttgir on this thread (a
         resumed build shares the steps before the first differing point; these few steps now run beside, not
-        after). `ttgir(choice)` adopts it. Its remarks are replayed on this thread when it is adopted."""
+        after). With `w`, the same job goes on to compile it at that waves_per_eu, gated after its make_llir
+        (`prefetch` or `compile` of it releases it, `cancel` drops it: the decision may find the TTGIRs equal).
+        `ttgir(choice)` adopts the build; its remarks are replayed on this thread then."""
         choice = frozenset(choice)
         if choice in self._builds or choice in self._aside or trial_threads(2) < 2:
             return
         md = dict(metadata)
+        built: Future = Future()
+        cancel, gate = threading.Event(), threading.Event()
 
-        def build():
-            src = import_generic(self.snapshot, self._fresh_context())
-            return md, self._make_ttgir(src, md, choice, aside=True)
+        def job():
+            try:
+                src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
+                module, declined, outcomes, text, before, after, spare, replay = \
+                    self._make_ttgir(src, md, choice, aside=True)
+                build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes),
+                              before, after, spare)
+            except BaseException as e:
+                built.set_exception(e)
+                raise
+            built.set_result((build, replay))
+            if w is not None:
+                return self._compile_one(build, w, cancel, gate)
+            return None
 
-        self._aside[choice] = _executor().submit(build)
+        self._aside[choice] = _Aside(built, _Speculative(_executor().submit(job), cancel, gate), w)
 
-    def _adopt(self, choice: frozenset, ahead: Future) -> Build | None:
-        """The Build an `aside` job made, replaying its remarks here; None where it failed (the caller builds the
-        variant again on this thread, where the failure is reported as any build's)."""
+    def _adopt(self, choice: frozenset, ahead: "_Aside") -> Build | None:
+        """The Build an `aside` job made, replaying its remarks here (its compile, if it has one, is now a
+        speculative compile like `prefetch`'s, gated); None where it failed (the caller builds the variant again
+        on this thread, where the failure is reported as any build's)."""
         try:
-            md, (module, declined, outcomes, text, before, after, spare, replay) = ahead.result()
+            build, replay = ahead.built.result()
         except Exception:  # noqa: BLE001 - rebuilt by the caller
             return None
         replay()
-        build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
-                      after, spare)
         self._builds[choice] = build
+        if ahead.w is not None:
+            self._inflight[(build.text, ahead.w)] = ahead.job
         return build
 
     def _resume_for(self, choice: frozenset) -> Resume | None:
@@ -393,7 +417,7 @@ class Engine:
         if hit is not None:
             return hit
         md = dict(build.metadata)
-        module = import_generic(build.text, self._fresh_context())
+        module = import_generic(build.text, self._fresh_context(), parsed_before=True)
         llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
         with self._lock:
             self._llir.setdefault(build.text, (llir, md))
@@ -414,7 +438,7 @@ class Engine:
 
         def remake(opts):  # the attribute cannot be inserted exactly: let make_llir do it
             md = dict(build.metadata)
-            return md, self.backend.make_llir(import_generic(build.text, self._fresh_context()), md, opts)
+            return md, self.backend.make_llir(import_generic(build.text, self._fresh_context(), parsed_before=True), md, opts)
 
         result = self._amdgcn(llir0, md0, w, remake)
         with self._lock:
@@ -453,6 +477,8 @@ class Engine:
         releases and waits for them; `settle` before the stage returns."""
         for b, w in jobs:
             key = (b.text, w)
+            if key in self._inflight and not gated:
+                self._inflight[key].gate.set()  # wanted now: an aside build's compile waits no longer
             if key in self._compiled or key in self._inflight or trial_threads(2) < 2:
                 continue
             cancel, gate = threading.Event(), threading.Event()
@@ -480,13 +506,21 @@ class Engine:
 
     def settle(self) -> None:
         """Wait for the speculative compiles and aside builds still running (nothing is left running behind
-        Triton's stages)."""
+        Triton's stages). A gated compile nobody released by now is not needed: it is dropped at its gate."""
         for key in list(self._inflight):
-            self._take(key).exception()
+            entry = self._inflight.pop(key)
+            if not entry.gate.is_set():
+                entry.cancel.set()
+                entry.gate.set()
+                if entry.future.cancel():
+                    continue
+            entry.future.exception()
         while self._aside:  # built for a decision that did not come
-            job = self._aside.popitem()[1]
-            if not job.cancel():
-                job.exception()
+            job = self._aside.popitem()[1].job
+            job.cancel.set()
+            job.gate.set()
+            if not job.future.cancel():
+                job.future.exception()
         while self._dropped:
             self._dropped.pop().exception()
 

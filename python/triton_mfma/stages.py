@@ -153,7 +153,7 @@ class HipCompile:
             self.handoff, self.final_w = None, self.fixed_w
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
             metadata["waves_per_eu"] = self.final_w
-            return self.stock["ttgir"](import_generic(snapshot, src.context), metadata)
+            return self.stock["ttgir"](import_generic(snapshot, src.context, parsed_before=True), metadata)
         finally:
             if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
@@ -240,7 +240,7 @@ class HipCompile:
                 self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
         first = self._first_comparison(interior)
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
-            self.engine.aside(interior - {first}, metadata)
+            self.engine.aside(interior - {first}, metadata, self.fixed_w)
         chosen = self.engine.ttgir(interior, metadata, first=src)
         if interior:
             # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
@@ -290,7 +290,7 @@ class HipCompile:
 
         def stock_amdgcn():  # the module as it stands, compiled to amdgcn (lds_limit="occupancy")
             md = {"num_ctas": getattr(self.options, "num_ctas", 1)}
-            copy = import_generic(export_generic(mod), mod.context)
+            copy = import_generic(export_generic(mod), mod.context, parsed_before=True)
             return self.backend.make_amdgcn(self.backend.make_llir(copy, md, self.options), md, self.options)
 
         return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
@@ -622,7 +622,7 @@ class GenericCompile:
                                              lambda pt, m: run(pt, m, declined, outcomes), interior, declined)
                 except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                     _fallback(self.act, "make_ttgir", kernel_name(src), e, metadata)
-                    return self.stock_ttgir(import_generic(snapshot, src.context), metadata)
+                    return self.stock_ttgir(import_generic(snapshot, src.context, parsed_before=True), metadata)
             out = self.stock_ttgir(src, metadata)  # Triton's own failure is not ours to handle
             try:
                 return run("ttgir_end", out, outcomes=outcomes)

@@ -125,6 +125,19 @@ def test_import_of_unparsable_text_raises_with_diagnostic():
     assert info.value.text == truncated
 
 
+def test_import_of_a_copy_needs_no_capture_and_still_reports_a_failure():
+    """A text Triton printed or parsed before (a variant copied into another context) is parsed without the
+    process-wide stderr capture, so threads copying variants do not wait on each other; if it fails after all,
+    it is parsed again with the capture and reported like any other."""
+    seen = _capture("masked_relu", "gfx942", "ttgir")
+    copy = import_generic(seen["generic"], seen["module"].context, parsed_before=True)
+    assert export_generic(copy) == seen["generic"]
+    broken = seen["generic"].replace("end = 1024 : i32", "end = 1000 : i32", 1)
+    with pytest.raises(BridgeError) as info:
+        import_generic(broken, seen["module"].context, pass_name="mfma-x", parsed_before=True)
+    assert "make_range" in info.value.diagnostics
+
+
 def test_version_and_native_library():
     assert triton_mfma.__version__
     from triton_mfma.native import native_version
