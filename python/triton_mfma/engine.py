@@ -220,8 +220,9 @@ class _OtherLoad:
     """Cores kept busy by other processes: the machine's busy CPU time (/proc/stat) minus this process's own
     (its threads and waited-for children), over the time since the last look. The 1-minute load average
     cannot tell them apart: this process's own trial threads of the last minute would count as other work, and
-    a program compiling many kernels in a row would throttle itself to one thread. Where /proc/stat cannot be
-    read: the load average minus this compile's own thread."""
+    a program compiling many kernels in a row would throttle itself to one thread. (Compiles in other threads
+    of this process count as its own: compile workers in separate processes, as PyTorch's are, count as
+    other load.) Where /proc/stat cannot be read: the load average minus this compile's own thread."""
 
     MIN_WINDOW_S = 0.25  # shorter windows are mostly the 10 ms clock-tick rounding
 
