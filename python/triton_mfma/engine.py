@@ -375,8 +375,15 @@ class Engine:
             return None
         replay()
         self._builds[choice] = build
-        if ahead.w is not None:
-            self._inflight[(build.text, ahead.w)] = ahead.job
+        key = (build.text, ahead.w)
+        if ahead.w is None:
+            pass
+        elif key in self._inflight or key in self._compiled:  # the very text of another build: compiled there
+            ahead.job.cancel.set()
+            ahead.job.gate.set()
+            self._dropped.append(ahead.job.future)
+        else:
+            self._inflight[key] = ahead.job
         return build
 
     def _resume_for(self, choice: frozenset) -> Resume | None:
@@ -439,7 +446,8 @@ class Engine:
 
         def remake(opts):  # the attribute cannot be inserted exactly: let make_llir do it
             md = dict(build.metadata)
-            return md, self.backend.make_llir(import_generic(build.text, self._fresh_context(), parsed_before=True), md, opts)
+            copy = import_generic(build.text, self._fresh_context(), parsed_before=True)
+            return md, self.backend.make_llir(copy, md, opts)
 
         result = self._amdgcn(llir0, md0, w, remake)
         with self._lock:

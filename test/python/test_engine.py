@@ -454,3 +454,23 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     assert two.metadata.triton_mfma == one.metadata.triton_mfma
     assert "mfma-grid-order" in one.metadata.triton_mfma
     assert two.asm["amdgcn"] == one.asm["amdgcn"]
+
+
+def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_compile():
+    """An aside build whose text is byte for byte another build's (ours where our pass declined and Triton's step
+    ran instead) has its compile dropped: the other build's compile of that text is the one waited for."""
+    from concurrent.futures import Future
+
+    from triton_mfma import engine
+
+    eng = engine.Engine(None, None, "", None, None)
+    ours = engine.Build(frozenset({"pipeline"}), None, "module text", {})
+    prefetched = engine._Speculative(Future(), threading.Event(), threading.Event())
+    eng._inflight[(ours.text, 0)] = prefetched
+    theirs = engine.Build(frozenset(), None, "module text", {})
+    built, compiling = Future(), Future()
+    built.set_result((theirs, lambda: None))
+    job = engine._Speculative(compiling, threading.Event(), threading.Event())
+    assert eng._adopt(frozenset(), engine._Aside(built, job, 0)) is theirs
+    assert eng._inflight[(ours.text, 0)] is prefetched
+    assert job.cancel.is_set() and job.gate.is_set() and eng._dropped == [compiling]
