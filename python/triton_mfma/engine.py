@@ -217,12 +217,13 @@ def trial_threads(jobs: int) -> int:
 
 
 class _OtherLoad:
-    """Cores kept busy by other processes: the machine's busy CPU time (/proc/stat) minus this process's own
-    (its threads and waited-for children), over the time since the last look. The 1-minute load average
-    cannot tell them apart: this process's own trial threads of the last minute would count as other work, and
-    a program compiling many kernels in a row would throttle itself to one thread. (Compiles in other threads
-    of this process count as its own: compile workers in separate processes, as PyTorch's are, count as
-    other load.) Where /proc/stat cannot be read: the load average minus this compile's own thread."""
+    """Cores kept busy by other processes: the busy CPU time of the cores this process may run on (/proc/stat,
+    per core: a container sees the host's) minus this process's own (its threads and waited-for children), over
+    the time since the last look. The 1-minute load average cannot tell them apart: this process's own trial
+    threads of the last minute would count as other work, and a program compiling many kernels in a row would
+    throttle itself to one thread. (Compiles in other threads of this process count as its own: compile workers
+    in separate processes, as PyTorch's are, count as other load.) Where /proc/stat cannot be read: the load
+    average minus this compile's own thread."""
 
     MIN_WINDOW_S = 0.25  # shorter windows are mostly the 10 ms clock-tick rounding
 
@@ -233,13 +234,24 @@ class _OtherLoad:
 
     @staticmethod
     def _sample():
+        try:
+            mine = os.sched_getaffinity(0)
+        except AttributeError:  # pragma: no cover - not Linux
+            mine = None
+        busy = 0
         with open("/proc/stat") as f:
-            fields = f.readline().split()
-        # user nice system idle iowait irq softirq steal: busy is all but idle and iowait
-        ticks = [int(x) for x in fields[1:9]]
-        busy = (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+            for line in f:
+                fields = line.split()
+                # the cores this process may run on (a container sees the host's): user nice system idle iowait
+                # irq softirq steal, busy is all but idle and iowait
+                if not fields or not fields[0].startswith("cpu") or not fields[0][3:].isdigit():
+                    continue
+                if mine is not None and int(fields[0][3:]) not in mine:
+                    continue
+                ticks = [int(x) for x in fields[1:9]]
+                busy += sum(ticks) - ticks[3] - ticks[4]
         own = sum(os.times()[:4])
-        return time.monotonic(), busy, own
+        return time.monotonic(), busy / os.sysconf("SC_CLK_TCK"), own
 
     def __call__(self) -> float:
         try:
