@@ -24,17 +24,18 @@ def test_two_threads_each_get_their_own_options():
     results, barrier = {}, threading.Barrier(2)
 
     def work(label, nonkdim):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with triton_mfma.enabled(passes=["mfma-accelerate-dot"], matrix_instr_nonkdim=nonkdim, verify_dot=False):
-                barrier.wait()
-                results[label] = (compile_kernel(fn, sig, cx, "gfx942"), triton_mfma.current())
+        with triton_mfma.enabled(passes=["mfma-accelerate-dot"], matrix_instr_nonkdim=nonkdim, verify_dot=False):
+            barrier.wait()
+            results[label] = (compile_kernel(fn, sig, cx, "gfx942"), triton_mfma.current())
 
     threads = [threading.Thread(target=work, args=("a", 16)), threading.Thread(target=work, args=("b", 32))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    # warning filters are process-wide: set once here (catch_warnings in each thread restores them under the other)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     assert "v_mfma_f32_16x16x16" in results["a"][0].asm["amdgcn"]
     assert "v_mfma_f32_32x32x8" in results["b"][0].asm["amdgcn"]
     assert results["a"][1].options["matrix_instr_nonkdim"] == 16
