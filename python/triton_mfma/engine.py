@@ -94,6 +94,15 @@ class Build:
     # have it, and Triton's passes then pick other locations for the ops they merge); taken by one resumed build
     spare: dict = field(default_factory=dict, repr=False)
 
+    @classmethod
+    def made(cls, choice: frozenset, metadata: dict, made: tuple) -> "Build":
+        """The Build of make_ttgir's (module, declined, outcomes, text, before, after, spare). The library's output
+        is the module's generic text (Triton prints it back identically: test_bridge.py), so a TTGIR that ends
+        with our passes is not printed again."""
+        module, declined, outcomes, text, before, after, spare = made
+        return cls(choice, module, text or export_generic(module), metadata, set(declined), list(outcomes), before,
+                   after, spare)
+
     def same_code(self, other: "Build") -> bool:
         return same_code(self.text, other.text)
 
@@ -253,14 +262,19 @@ class _OtherLoad:
         own = sum(os.times()[:4])
         return time.monotonic(), busy / os.sysconf("SC_CLK_TCK"), own
 
+    @staticmethod
+    def _load_average() -> float:
+        """The 1-minute load average less this compile's own thread."""
+        try:
+            return max(0.0, os.getloadavg()[0] - 1.0)
+        except OSError:  # pragma: no cover
+            return 0.0
+
     def __call__(self) -> float:
         try:
             sample = self._sample()
         except (OSError, ValueError, IndexError):
-            try:
-                return max(0.0, os.getloadavg()[0] - 1.0)
-            except OSError:  # pragma: no cover
-                return 0.0
+            return self._load_average()
         with self._lock:
             if self._last is not None and sample[0] - self._last[0] >= self.MIN_WINDOW_S:
                 dt = sample[0] - self._last[0]
@@ -268,12 +282,7 @@ class _OtherLoad:
                 self._last = sample
             elif self._last is None:
                 self._last = sample
-            if self._value is None:  # no window yet: the load average, less this compile's thread
-                try:
-                    return max(0.0, os.getloadavg()[0] - 1.0)
-                except OSError:  # pragma: no cover
-                    return 0.0
-            return self._value
+            return self._load_average() if self._value is None else self._value  # no window yet: the average
 
 
 other_load = _OtherLoad()
@@ -335,13 +344,9 @@ class Engine:
         resume = self._resume_for(choice) if first is None else None
         if resume is None:
             src = first if first is not None else import_generic(self.snapshot, self.context, parsed_before=True)
-            module, declined, outcomes, text, before, after, spare = self._make_ttgir(src, md, choice)
+            build = Build.made(choice, md, self._make_ttgir(src, md, choice))
         else:
-            module, declined, outcomes, text, before, after, spare = self._make_ttgir(None, md, choice, resume)
-        # the library's output is the module's generic text (Triton prints it back identically: test_bridge.py),
-        # so a TTGIR that ends with our passes is not printed again
-        build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes), before,
-                      after, spare)
+            build = Build.made(choice, md, self._make_ttgir(None, md, choice, resume))
         self._builds[choice] = build
         return build
 
@@ -363,10 +368,8 @@ class Engine:
         def job():
             try:
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
-                module, declined, outcomes, text, before, after, spare, replay = \
-                    self._make_ttgir(src, md, choice, aside=True)
-                build = Build(choice, module, text or export_generic(module), md, set(declined), list(outcomes),
-                              before, after, spare)
+                *made, replay = self._make_ttgir(src, md, choice, aside=True)
+                build = Build.made(choice, md, tuple(made))
             except BaseException as e:
                 built.set_exception(e)
                 raise
@@ -387,15 +390,12 @@ class Engine:
             return None
         replay()
         self._builds[choice] = build
-        key = (build.text, ahead.w)
-        if ahead.w is None:
-            pass
-        elif key in self._inflight or key in self._compiled:  # the very text of another build: compiled there
-            ahead.job.cancel.set()
-            ahead.job.gate.set()
-            self._dropped.append(ahead.job.future)
-        else:
-            self._inflight[key] = ahead.job
+        if ahead.w is not None:
+            key = (build.text, ahead.w)
+            if key in self._inflight or key in self._compiled:  # the very text of another build: compiled there
+                self._drop(ahead.job)
+            else:
+                self._inflight[key] = ahead.job
         return build
 
     def _resume_for(self, choice: frozenset) -> Resume | None:
@@ -520,28 +520,27 @@ class Engine:
         for b, w in jobs:
             entry = self._inflight.pop((b.text, w), None)
             if entry is not None:
-                entry.cancel.set()
-                entry.gate.set()
-                if not entry.future.cancel():
-                    self._dropped.append(entry.future)
+                self._drop(entry)
+
+    def _drop(self, entry: _Speculative) -> None:
+        """Stop a speculative compile: not started, it never runs; running, it stops at its gate (after its
+        make_llir) and `settle` waits for it."""
+        entry.cancel.set()
+        entry.gate.set()
+        if not entry.future.cancel():
+            self._dropped.append(entry.future)
 
     def settle(self) -> None:
         """Wait for the speculative compiles and aside builds still running (nothing is left running behind
         Triton's stages). A gated compile nobody released by now is not needed: it is dropped at its gate."""
         for key in list(self._inflight):
             entry = self._inflight.pop(key)
-            if not entry.gate.is_set():
-                entry.cancel.set()
-                entry.gate.set()
-                if entry.future.cancel():
-                    continue
-            entry.future.exception()
+            if entry.gate.is_set():
+                entry.future.exception()
+            else:
+                self._drop(entry)
         while self._aside:  # built for a decision that did not come
-            job = self._aside.popitem()[1].job
-            job.cancel.set()
-            job.gate.set()
-            if not job.future.cancel():
-                job.future.exception()
+            self._drop(self._aside.popitem()[1].job)
         while self._dropped:
             self._dropped.pop().exception()
 

@@ -473,6 +473,7 @@ def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_com
     theirs = engine.Build(frozenset(), None, "module text", {})
     built, compiling = Future(), Future()
     built.set_result((theirs, lambda: None))
+    compiling.set_running_or_notify_cancel()  # the job set `built` itself: it is running when adopted
     job = engine._Speculative(compiling, threading.Event(), threading.Event())
     assert eng._adopt(frozenset(), engine._Aside(built, job, 0)) is theirs
     assert eng._inflight[(ours.text, 0)] is prefetched
