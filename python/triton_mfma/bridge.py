@@ -125,12 +125,54 @@ def with_aliases(text: str) -> str:
 
 def export_generic(module) -> str:
     """Print a Triton `ir.module` as generic MLIR text with debug locations and no aliases."""
+    if isinstance(module, LoweredModule):
+        return module.generic
     with _LOCK:
         _set_generic_printing(True)
         try:
             return module.str()
         finally:
             _set_generic_printing(False)
+
+
+def print_module(module) -> str:
+    """What `str(module)` gives (Triton's own printing), on any thread: the generic-printing switch
+    export_generic sets is process-wide."""
+    with _LOCK:
+        return str(module)
+
+
+class LoweredModule:
+    """Stands for a TTGIR module that make_llir lowered in place (`Engine.llir_here`), where it is handed to
+    Triton's compile loop as the ttgir stage's result: the loop writes its text (the .ttgir file), printed before
+    the lowering, and gives it back to the llir stage, which hands on the compiled LLVM IR; `export_generic` gives
+    its generic text. Anything else asked of it (a user's hook, TRITON_USE_IR_LOC) is asked of a module parsed
+    again from the generic text."""
+
+    def __init__(self, pretty: str, generic: str, name: str, context_factory):
+        self._pretty, self.generic, self._name = pretty, generic, name
+        self._context_factory = context_factory
+        self._parsed = None
+
+    def __str__(self) -> str:
+        return self._pretty
+
+    def get_entry_func_name(self) -> str:
+        return self._name
+
+    def module(self):
+        """A TTGIR module of the same text, parsed once, in a context of its own."""
+        if self._parsed is None:
+            self._parsed = import_generic(self.generic, self._context_factory(), parsed_before=True)
+        return self._parsed
+
+    def __getattr__(self, name):
+        return getattr(self.module(), name)
+
+
+def real_module(mod):
+    """`mod` as an `ir.module` Triton's passes accept (a LoweredModule parsed again)."""
+    return mod.module() if isinstance(mod, LoweredModule) else mod
 
 
 class _CapturedStderr:

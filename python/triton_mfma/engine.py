@@ -25,8 +25,11 @@ lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one ke
 Trial compiles of independent variants run concurrently in threads when the machine has idle cores (Triton's
 make_llir and make_amdgcn release the GIL; on a 2-core machine two concurrent compiles take 0.66-0.72 of their
 sequential time, memory bandwidth and caches being shared); TRITON_MFMA_TRIAL_THREADS=1 keeps them sequential.
-Each trial compiles a copy of the TTGIR in a context of its own, so the module handed to Triton is never touched
-by a trial. Where a decision's model reads one compile and may still need a second (accelerate-dot's kWidth-only
+A trial compiles a copy of the TTGIR in a context of its own, except where the thread that built a variant
+compiles it next (`llir_here`: ours on the compiling thread, an aside build on its own): make_llir then lowers the
+very module (parsing a copy cost 4-9 ms before each compile, and Triton's parser holds the GIL), printed first:
+Triton asks the ttgir stage's result for its text only (bridge.LoweredModule).
+Where a decision's model reads one compile and may still need a second (accelerate-dot's kWidth-only
 differences), the second is started beside the first on an idle core (`prefetch`); where the model then tells,
 the speculative compile is dropped (`cancel`: not started, or stopped after its make_llir, before make_amdgcn, the
 longer step on dot kernels), and the stage waits for what still runs before it returns (`settle`). A speculative
@@ -48,7 +51,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .bridge import export_generic, import_generic, strip_locations
+from .bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
+from .runner import kernel_name
 
 
 @dataclass
@@ -370,11 +374,14 @@ class Engine:
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
                 *made, replay = self._make_ttgir(src, md, choice, aside=True)
                 build = Build.made(choice, md, tuple(made))
+                if w is not None:  # lowered in place below: no later build may start from its context's modules
+                    build.spare = {}
             except BaseException as e:
                 built.set_exception(e)
                 raise
             built.set_result((build, replay))
-            if w is not None:
+            if w is not None and not cancel.is_set():
+                self.llir_here(build)
                 return self._compile_one(build, w, cancel, gate)
             return None
 
@@ -431,6 +438,21 @@ class Engine:
         self.backend.load_dialects(ctx)
         return ctx
 
+    def llir_here(self, build: Build) -> None:
+        """make_llir of `build`'s own module, on this thread (no copy parsed): for the thread that built it, which
+        nothing else uses its context while it runs. The module is printed first and `build.module` becomes its
+        LoweredModule; a build later found equal to this one shares that. Its LLVM IR is memoised as `_llir0`'s."""
+        if isinstance(build.module, LoweredModule):
+            return
+        with self._lock:
+            if build.text in self._llir:
+                return
+        module, md = build.module, dict(build.metadata)
+        build.module = LoweredModule(print_module(module), build.text, kernel_name(module), self._fresh_context)
+        llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
+        with self._lock:
+            self._llir.setdefault(build.text, (llir, md))
+
     def _llir0(self, build: Build) -> tuple[str, dict]:
         with self._lock:
             hit = self._llir.get(build.text)
@@ -450,6 +472,8 @@ class Engine:
             hit = self._compiled.get(key)
         if hit is not None:
             return hit
+        if cancel is not None and cancel.is_set():
+            raise Cancelled(key[1])
         llir0, md0 = self._llir0(build)
         if gate is not None:
             gate.wait()  # set by release, cancel, compile or settle
@@ -578,6 +602,11 @@ class Engine:
             if e is not None:
                 raise e
         return [self._compiled[(b.text, w)] for b, w in jobs]
+
+    @staticmethod
+    def lowered(build: Build) -> bool:
+        """Whether `build`'s module was lowered in place (`llir_here`)."""
+        return isinstance(build.module, LoweredModule)
 
     def compiled(self, build: Build, w: int) -> Compiled | None:
         return self._compiled.get((build.text, w))

@@ -20,7 +20,7 @@ Failure policy: any failure in our part of a stage warns (pass, kernel, reason),
 from __future__ import annotations
 
 from . import dot_figures, occupancy, remarks
-from .bridge import export_generic, import_generic
+from .bridge import export_generic, import_generic, real_module
 from .engine import Engine, trial_threads, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS
 from .runner import PassFailure, kernel_name, run_passes
@@ -131,6 +131,7 @@ class HipCompile:
         self.engine = None
         self._unchanged = {}  # metadata lines of the passes that left the chosen TTGIR as it was
         self._figures = {}  # (id(engine.Compiled), w) -> (the Compiled, kept alive, its Figures): read amdgcn once
+        self._stages = None  # Triton's stage dict, once installed
 
     def needed(self) -> bool:
         return bool(self.points) or self.auto or self.act.options.get("waves_per_eu") is not None
@@ -139,6 +140,7 @@ class HipCompile:
         if {"ttgir", "llir", "amdgcn"} - set(self.stock):
             return  # not the stage set this plan knows
         stages["ttgir"], stages["llir"], stages["amdgcn"] = self.ttgir, self.llir, self.amdgcn
+        self._stages = stages
 
     # -- ttgir: every decision ----------------------------------------------------------------------------------
     def ttgir(self, src, metadata):
@@ -242,12 +244,12 @@ class HipCompile:
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             self.engine.aside(interior - {first}, metadata, self.fixed_w)
         chosen = self.engine.ttgir(interior, metadata, first=src)
-        if interior:
+        if interior and self._llir_stage_is_ours() and ("pipeline" not in interior or trial_threads(2) >= 2):
             # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
-            # it; start it on an idle core while the variants with Triton's steps are built. With the stream
-            # pipeliner in, it stops after its LLVM IR until the pipeline decision (gated): where the LDS model
-            # declines ours, no make_amdgcn of it is waited for
-            self.engine.prefetch([(chosen, self.fixed_w)], gated="pipeline" in interior)
+            # it. Its LLVM IR now, on this thread, from the module itself (the variant it is compared with builds
+            # and compiles aside meanwhile); its make_amdgcn when a decision asks for it: with the stream
+            # pipeliner in, after the LDS model, which may decline ours without a trial
+            self.engine.llir_here(chosen)
         if "pipeline" in interior:
             ours = chosen
             chosen = self._decide_pipeline(ours, metadata)
@@ -259,6 +261,8 @@ class HipCompile:
             chosen = self._verify_dot(chosen, metadata)
         if self._grid_order_on():
             chosen = self._check_grid_order(chosen, metadata)
+        if self.engine.lowered(chosen) and self.engine.compiled(chosen, self.fixed_w) is None:
+            self._compile_each([(chosen, self.fixed_w)])  # no decision compiled it: its LLVM IR is made
         self.engine.settle()
         compiled = self.engine.compiled(chosen, self.fixed_w)
         metadata.update(chosen.metadata)
@@ -267,6 +271,12 @@ class HipCompile:
         self.chosen = chosen if compiled is not None else None
         self._record(metadata, chosen.outcomes)
         return chosen.module
+
+    def _llir_stage_is_ours(self) -> bool:
+        """Whether Triton's llir stage is still ours (a later stages hook may have put in a function that
+        compiles the TTGIR module itself): only then is a module lowered in place never asked for more than its
+        text."""
+        return self._stages is not None and self._stages.get("llir") == self.llir
 
     def _first_comparison(self, interior: set) -> str | None:
         """The interior point whose decision compares ours first (the variant without ours there is the first
@@ -534,6 +544,8 @@ class HipCompile:
     # -- llir / amdgcn: waves_per_eu "auto" and the hand-off ----------------------------------------------------
     def llir(self, src, metadata):
         handed = self.handoff[1] if self.handoff is not None and src is self.handoff[0] else None
+        if handed is None:
+            src = real_module(src)
         if self.auto:
             try:
                 return self._auto_waves(src, metadata, handed)

@@ -12,6 +12,7 @@ from triton_mfma import MFMARemark
 from triton_mfma.compile import compile_kernel
 from triton_mfma.engine import llir_with_waves, trial_threads
 from triton_mfma.examples import CORPUS
+from ldsutil import kernel_generic_ttgir
 
 
 @pytest.mark.parametrize("name", ["gemm", "attn_fwd_d64", "softmax", "splitk_gemm"])
@@ -478,3 +479,100 @@ def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_com
     assert eng._adopt(frozenset(), engine._Aside(built, job, 0)) is theirs
     assert eng._inflight[(ours.text, 0)] is prefetched
     assert job.cancel.is_set() and job.gate.is_set() and eng._dropped == [compiling]
+
+
+@pytest.mark.parametrize("name,arch", [("gemm", "gfx90a"), ("attn_fwd_d64", "gfx950")])
+def test_variants_lowered_in_place_change_nothing(name, arch, monkeypatch):
+    """Ours (on the compiling thread) and the aside build (on its own) are lowered by make_llir in place, no copy
+    parsed for them: the kernel Triton caches is what compiling parsed copies gives — the TTGIR text (printed
+    before the lowering, no LLVM dialect in it), the LLVM IR, the amdgcn and every decision line."""
+    from triton_mfma import engine
+
+    fn, sig, cx = CORPUS[name]
+    parsed = []
+    real_import = engine.import_generic
+
+    def counting_import(text, *a, **kw):
+        parsed.append(1)
+        return real_import(text, *a, **kw)
+
+    monkeypatch.setattr(engine, "import_generic", counting_import)
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
+
+    def compile_once():
+        parsed.clear()
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, arch), len(parsed)
+
+    (in_place, n_in_place), lowered = compile_once(), []
+    real_llir_here = engine.Engine.llir_here
+    monkeypatch.setattr(engine.Engine, "llir_here", lambda self, build: lowered.append(build.choice))
+    copies, n_copies = compile_once()
+    assert lowered, "no variant was lowered in place"
+    assert n_in_place < n_copies, (n_in_place, n_copies)
+    assert "tt.func" in in_place.asm["ttgir"] and "llvm.func" not in in_place.asm["ttgir"]
+    assert in_place.asm["ttgir"] == copies.asm["ttgir"]
+    assert in_place.metadata.triton_mfma == copies.metadata.triton_mfma
+    monkeypatch.setattr(engine.Engine, "llir_here", real_llir_here)
+    assert _some_compiles_equal(lambda: compile_once()[0].asm["amdgcn"], lambda: copies.asm["amdgcn"],
+                                in_place.asm["amdgcn"])
+
+
+def test_lowered_module_gives_its_text_and_a_parsed_module_for_anything_else():
+    """LoweredModule: what Triton's compile loop asks of the ttgir stage's result (its text) without parsing;
+    anything else (here make_llir, where no compile was handed on) from the generic text parsed once."""
+    from triton.backends.amd.compiler import HIPBackend
+    from triton.backends.compiler import GPUTarget
+
+    from triton_mfma import engine
+    from triton_mfma.bridge import LoweredModule, export_generic, real_module
+
+    kernel = stock_kernel("gemm", "gfx942")
+    backend = HIPBackend(GPUTarget("hip", "gfx942", 64))
+    eng = engine.Engine(backend, None, "", None, None)
+    text = kernel_generic_ttgir(kernel)
+    module = engine.import_generic(text, eng._fresh_context(), parsed_before=True)
+    pretty, name = str(module), module.get_entry_func_name()
+    lowered = LoweredModule(pretty, text, name, eng._fresh_context)
+    assert str(lowered) == pretty and lowered.get_entry_func_name() == name
+    assert lowered._parsed is None  # nothing parsed for those
+    assert export_generic(lowered) == text and lowered._parsed is None
+    real = real_module(lowered)
+    assert real is lowered.module() and export_generic(real) == text
+    assert real_module(module) is module
+    options = backend.parse_options({})
+    assert "amdgpu_kernel" in backend.make_llir(real, {"num_ctas": 1}, options)
+
+
+def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile():
+    """A stages hook chained after ours that puts its own llir stage in (compiling the TTGIR module itself) is
+    given Triton's module, not one lowered in place: nothing is lowered in place then, and the compile goes
+    through."""
+    from triton import knobs
+
+    from triton_mfma.bridge import LoweredModule
+
+    given = []
+
+    def hook(*args):
+        if not args:
+            return "own-llir", "own-llir"
+        backend, stages, options = args[0], args[1], args[2]
+
+        def llir(src, metadata):
+            given.append(src)
+            return backend.make_llir(src, metadata, options)
+
+        stages["llir"] = llir
+
+    fn, sig, cx = CORPUS["gemm"]
+    knobs.runtime.add_stages_inspection_hook = hook
+    try:
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(fn, sig, cx, "gfx90a")
+    finally:
+        knobs.runtime.add_stages_inspection_hook = None
+    assert len(given) == 1 and not isinstance(given[0], LoweredModule)
+    assert "v_mfma" in k.asm["amdgcn"] and hasattr(k.metadata, "triton_mfma_accelerate_dot")
