@@ -603,6 +603,11 @@ class Engine:
                 raise e
         return [self._compiled[(b.text, w)] for b, w in jobs]
 
+    def running(self, build: Build, w: int) -> bool:
+        """Whether a compile of (build, w) started ahead (`prefetch`, `aside`) is still running."""
+        entry = self._inflight.get((build.text, w))
+        return entry is not None and not entry.future.done()
+
     @staticmethod
     def lowered(build: Build) -> bool:
         """Whether `build`'s module was lowered in place (`llir_here`)."""

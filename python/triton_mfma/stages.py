@@ -348,7 +348,7 @@ class HipCompile:
                 self.engine.cancel([(theirs, w)])
                 return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
         self.engine.prefetch([(theirs, w)])  # running while ours' follow-ups wait for ours
-        speculative = self._prefetch_followups(ours, metadata)
+        speculative = self._prefetch_followups(ours, metadata, beside=(theirs, w))
         f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
         if isinstance(f_theirs, Exception):
             self.engine.cancel(speculative)
@@ -371,15 +371,17 @@ class HipCompile:
                                       f"({figures})", "trial", theirs, compared)
         return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)
 
-    def _prefetch_followups(self, ours, metadata) -> list:
-        """While the compile of another variant `ours` is compared with still runs: wait for `ours` (compiling or
-        compiled) and start on a free core what the decisions after this one will compile if `ours` is kept — the
-        grid-order check's variant without the remap (a whole compile: first) and the waves_per_eu candidates.
-        Ours is kept more often than not; where it is not, the caller cancels them. The jobs started."""
+    def _prefetch_followups(self, ours, metadata, beside) -> list:
+        """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
+        or compiled) and start on a free core what the decisions after this one will compile if `ours` is kept —
+        the grid-order check's variant without the remap (a whole compile: first) and the waves_per_eu
+        candidates. Ours is kept more often than not; where it is not, the caller cancels them (a make_llir
+        started cannot be stopped: the stage waits for it). Nothing is started where `beside` is done by then:
+        the decision is taken first. The jobs started."""
         if trial_threads(2) < 2 or not (self.auto or self._grid_order_on()):
             return []
         first = self._figures_each([(ours, self.fixed_w)])[0]
-        if isinstance(first, Exception):
+        if isinstance(first, Exception) or not self.engine.running(*beside):
             return []
         without = self._grid_check_variant(ours, metadata)
         jobs = [(without, self.fixed_w)] if without is not None else []
@@ -398,7 +400,8 @@ class HipCompile:
         if without is None:
             return ours
         f_ours = self._figures_each([(ours, w)])[0]
-        speculative = self._prefetch_followups(ours, metadata)  # beside `without`
+        self.engine.prefetch([(without, w)])
+        speculative = self._prefetch_followups(ours, metadata, beside=(without, w))
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
             return ours

@@ -390,17 +390,19 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
     accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
     amdgcn are those of the sequential run."""
-    from triton_mfma import stages
+    from triton_mfma import engine, stages
 
     started = []
     real = stages.HipCompile._prefetch_followups
 
-    def spy(self, ours, metadata):
-        jobs = real(self, ours, metadata)
+    def spy(self, ours, metadata, beside):
+        jobs = real(self, ours, metadata, beside)
         started.extend(jobs)
         return jobs
 
     monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    # as where Triton's layouts compile longer than ours (they start later): the comparison is still running
+    monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)
     fn, sig, cx = CORPUS[name]
     decided = {"1": set(), "2": set()}
 
@@ -430,17 +432,18 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     without it too. With an idle core that compile starts as soon as ours is compiled, while Triton's layouts
     still compile for accelerate-dot's comparison, instead of after that decision: the decisions and the
     amdgcn are those of the sequential run."""
-    from triton_mfma import stages
+    from triton_mfma import engine, stages
 
     started = []
     real = stages.HipCompile._prefetch_followups
 
-    def spy(self, ours, metadata):
-        jobs = real(self, ours, metadata)
+    def spy(self, ours, metadata, beside):
+        jobs = real(self, ours, metadata, beside)
         started.extend(b for b, _ in jobs if "skip:mfma-grid-order" in b.choice)
         return jobs
 
     monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)  # Triton's layouts still compile
     fn, sig, _ = CORPUS["gemm"]
     cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64)
 
@@ -458,6 +461,45 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     assert "mfma-grid-order" in one.metadata.triton_mfma
     assert _some_compiles_equal(lambda: compile_with("2").asm["amdgcn"], lambda: compile_with("1").asm["amdgcn"],
                                 two.asm["amdgcn"])
+
+
+def test_nothing_starts_beside_a_comparison_already_done():
+    """Where the compile ours is compared with is done when ours is (attention D=128 causal on gfx942, where
+    Triton's layouts win), the decision is taken before anything else starts: ours' follow-ups are not compiled
+    (on the bench suite's D=128 causal, the variant without the remap: a make_llir that, started, cost the stage
+    1.4 s of waiting after the revert). The kernel is the one compiled with the follow-ups started beside."""
+    from triton.backends.amd.compiler import HIPBackend
+
+    from triton_mfma import engine
+
+    fn, sig, cx = CORPUS["attn_fwd_d128_causal"]
+    steps = []
+    real_llir, real_amdgcn = HIPBackend.make_llir, HIPBackend.make_amdgcn
+
+    def counting(real):
+        def step(*a, **kw):
+            steps.append(1)
+            return real(*a, **kw)
+        return staticmethod(step)
+
+    def compile_with(running):
+        steps.clear()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
+            mp.setattr(HIPBackend, "make_llir", counting(real_llir))
+            mp.setattr(HIPBackend, "make_amdgcn", counting(real_amdgcn))
+            mp.setattr(engine.Engine, "running", lambda self, build, w: running)
+            with warnings.catch_warnings(), triton_mfma.enabled():
+                warnings.simplefilter("ignore", MFMARemark)
+                k = compile_kernel(fn, sig, cx, "gfx942")
+        return k, len(steps)
+
+    (done, n_done), (beside, n_beside) = compile_with(False), compile_with(True)
+    assert done.metadata.triton_mfma_accelerate_dot["decision"] == "reverted", done.metadata.triton_mfma
+    assert done.metadata.triton_mfma == beside.metadata.triton_mfma
+    assert n_done < n_beside, (n_done, n_beside)
+    assert _some_compiles_equal(lambda: compile_with(False)[0].asm["amdgcn"],
+                                lambda: compile_with(True)[0].asm["amdgcn"], done.asm["amdgcn"])
 
 
 def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_compile():
