@@ -244,17 +244,20 @@ class HipCompile:
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             self.engine.aside(interior - {first}, metadata, self.fixed_w)
         chosen = self.engine.ttgir(interior, metadata, first=src)
-        if interior and self._llir_stage_is_ours() and ("pipeline" not in interior or trial_threads(2) >= 2):
-            # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets
-            # it. Its LLVM IR now, on this thread, from the module itself (the variant it is compared with builds
-            # and compiles aside meanwhile); its make_amdgcn when a decision asks for it: with the stream
-            # pipeliner in, after the LDS model, which may decline ours without a trial
+        # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets it.
+        # Its LLVM IR on this thread, from the module itself (the variant it is compared with builds and compiles
+        # aside meanwhile): at once, except with the stream pipeliner in, whose LDS model reads the two TTGIRs
+        # and may decline ours without a trial (ours' make_llir first would hold that decision back)
+        in_place = bool(interior) and self._llir_stage_is_ours()
+        if in_place and "pipeline" not in interior:
             self.engine.llir_here(chosen)
         if "pipeline" in interior:
             ours = chosen
-            chosen = self._decide_pipeline(ours, metadata)
+            chosen = self._decide_pipeline(ours, metadata, in_place)
             if chosen is not ours:
                 self.engine.cancel([(ours, self.fixed_w)])
+            elif in_place:
+                self.engine.llir_here(ours)
             self.engine.release([(chosen, self.fixed_w)])
             self.engine.prefetch([(chosen, self.fixed_w)])  # Triton's pipeliner kept without a trial: start it
         if "accelerate_matmul" in interior:
@@ -450,7 +453,7 @@ class HipCompile:
                     f"num_stages={stages}, no async copy), as ours does: no LDS to save")
         return None
 
-    def _decide_pipeline(self, ours, metadata):
+    def _decide_pipeline(self, ours, metadata, in_place: bool = False):
         """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
         main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
         where the LDS model says ours needs no less LDS than Triton's pipeliner, there is nothing it could win
@@ -488,6 +491,8 @@ class HipCompile:
                 and not self.act.options.get("trial_all"):
             return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
                           "model", theirs)
+        if in_place:  # the trial compiles ours here, from its own module (Engine.llir_here)
+            self.engine.llir_here(ours)
         f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
         if isinstance(f_theirs, Exception):
             raise f_theirs
