@@ -385,22 +385,31 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
     assert late.amdgcn == eng.candidates(llir0, eng._llir0(theirs)[1], [3])[0].amdgcn
 
 
-@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d128_causal", "gfx942")])
-def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arch, monkeypatch):
-    """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
-    accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
-    amdgcn are those of the sequential run."""
-    from triton_mfma import engine, stages
+def _record_followups(mp, pick=lambda job: True) -> list:
+    """The (build, w) jobs HipCompile._prefetch_followups starts (those `pick` keeps), appended to the list
+    returned, while `mp` (a pytest MonkeyPatch) holds."""
+    from triton_mfma import stages
 
     started = []
     real = stages.HipCompile._prefetch_followups
 
     def spy(self, ours, metadata, beside):
         jobs = real(self, ours, metadata, beside)
-        started.extend(jobs)
+        started.extend(job for job in jobs if pick(job))
         return jobs
 
-    monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    mp.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    return started
+
+
+@pytest.mark.parametrize("name,arch", [("splitk_gemm", "gfx90a"), ("attn_fwd_d128_causal", "gfx942")])
+def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arch, monkeypatch):
+    """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
+    accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
+    amdgcn are those of the sequential run."""
+    from triton_mfma import engine
+
+    started = _record_followups(monkeypatch)
     # as where Triton's layouts compile longer than ours (they start later): the comparison is still running
     monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)
     fn, sig, cx = CORPUS[name]
@@ -432,17 +441,9 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     without it too. With an idle core that compile starts as soon as ours is compiled, while Triton's layouts
     still compile for accelerate-dot's comparison, instead of after that decision: the decisions and the
     amdgcn are those of the sequential run."""
-    from triton_mfma import engine, stages
+    from triton_mfma import engine
 
-    started = []
-    real = stages.HipCompile._prefetch_followups
-
-    def spy(self, ours, metadata, beside):
-        jobs = real(self, ours, metadata, beside)
-        started.extend(b for b, _ in jobs if "skip:mfma-grid-order" in b.choice)
-        return jobs
-
-    monkeypatch.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    started = _record_followups(monkeypatch, lambda job: "skip:mfma-grid-order" in job[0].choice)
     monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)  # Triton's layouts still compile
     fn, sig, _ = CORPUS["gemm"]
     cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64)
@@ -468,22 +469,14 @@ def test_nothing_starts_beside_a_comparison_already_done():
     Triton's layouts win), the decision is taken before anything else starts: ours' follow-ups are not started
     (on the bench suite's D=128 causal, the variant without the remap: a make_llir that, started, cost the stage
     1.4 s of waiting after the revert). The kernel is the one compiled with the follow-ups started beside."""
-    from triton_mfma import engine, stages
+    from triton_mfma import engine
 
     fn, sig, cx = CORPUS["attn_fwd_d128_causal"]
-    started = []
-    real = stages.HipCompile._prefetch_followups
-
-    def spy(self, ours, metadata, beside):
-        jobs = real(self, ours, metadata, beside)
-        started.extend(jobs)
-        return jobs
 
     def compile_with(running):
-        started.clear()
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
-            mp.setattr(stages.HipCompile, "_prefetch_followups", spy)
+            started = _record_followups(mp)
             mp.setattr(engine.Engine, "running", lambda self, build, w: running)
             with warnings.catch_warnings(), triton_mfma.enabled():
                 warnings.simplefilter("ignore", MFMARemark)
