@@ -167,6 +167,8 @@ class LoweredModule:
         return self._parsed
 
     def __getattr__(self, name):
+        if name.startswith("_"):  # not the module's API (and no recursion before __init__ has run: copy, pickle)
+            raise AttributeError(name)
         return getattr(self.module(), name)
 
 

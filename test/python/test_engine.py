@@ -1,5 +1,6 @@
 """The variant-compile engine: candidates' LLVM IR by attribute insertion equals make_llir's, the hand-off gives
 Triton exactly what a compile of the chosen variant gives, trials run concurrently and change nothing."""
+import copy
 import threading
 import time
 import warnings
@@ -572,6 +573,7 @@ def test_lowered_module_gives_its_text_and_a_parsed_module_for_anything_else():
     real = real_module(lowered)
     assert real is lowered.module() and export_generic(real) == text
     assert real_module(module) is module
+    assert copy.copy(lowered)._parsed is lowered._parsed  # no recursion into a module not yet parsed
     options = backend.parse_options({})
     assert "amdgpu_kernel" in backend.make_llir(real, {"num_ctas": 1}, options)
 
