@@ -312,14 +312,16 @@ class Engine:
     (`text`: its generic text where the last step printed it, else ""; `before`, `after`, `spare`: as in `Build`);
     with `aside=True` it runs on another thread and returns one more item, a callable that replays the remarks
     its passes made, on the thread that adopts the build;
-    `backend`/`options` are Triton's."""
+    `backend`/`options` are Triton's; `lower_in_place`: whether a module may be lowered in place (`llir_here`),
+    i.e. whether the stage handing the chosen TTGIR on only asks it for its text."""
 
-    def __init__(self, backend, options, snapshot: str, context, make_ttgir):
+    def __init__(self, backend, options, snapshot: str, context, make_ttgir, lower_in_place: bool = False):
         self.backend = backend
         self.options = options
         self.snapshot = snapshot  # the TTIR, generic text
         self.context = context
         self._make_ttgir = make_ttgir
+        self.lower_in_place = lower_in_place
         self._builds: dict[frozenset, Build] = {}
         self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
         self._compiled: dict[tuple[str, int], Compiled] = {}
@@ -374,7 +376,7 @@ class Engine:
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
                 *made, replay = self._make_ttgir(src, md, choice, aside=True)
                 build = Build.made(choice, md, tuple(made))
-                if w is not None:  # lowered in place below: no later build may start from its context's modules
+                if w is not None and self.lower_in_place:  # lowered below: no later build may start from its modules
                     build.spare = {}
             except BaseException as e:
                 built.set_exception(e)
@@ -441,25 +443,27 @@ class Engine:
     def llir_here(self, build: Build) -> None:
         """make_llir of `build`'s own module, on this thread (no copy parsed): for the thread that built it, which
         nothing else uses its context while it runs. The module is printed first and `build.module` becomes its
-        LoweredModule; a build later found equal to this one shares that. Its LLVM IR is memoised as `_llir0`'s."""
-        if isinstance(build.module, LoweredModule):
+        LoweredModule; a build later found equal to this one shares that. Its LLVM IR is memoised as `_llir0`'s.
+        Nothing is done without `lower_in_place` (the variant compiles a parsed copy when a decision asks)."""
+        if not self.lower_in_place or self.lowered(build):
             return
         with self._lock:
             if build.text in self._llir:
                 return
-        module, md = build.module, dict(build.metadata)
+        module = build.module
         build.module = LoweredModule(print_module(module), build.text, kernel_name(module), self._fresh_context)
-        llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
-        with self._lock:
-            self._llir.setdefault(build.text, (llir, md))
+        self._lower(build, module)
 
     def _llir0(self, build: Build) -> tuple[str, dict]:
         with self._lock:
             hit = self._llir.get(build.text)
         if hit is not None:
             return hit
+        return self._lower(build, import_generic(build.text, self._fresh_context(), parsed_before=True))
+
+    def _lower(self, build: Build, module) -> tuple[str, dict]:
+        """make_llir (w=0) of `module`, `build`'s TTGIR, memoised by its text: (LLVM IR, metadata after it)."""
         md = dict(build.metadata)
-        module = import_generic(build.text, self._fresh_context(), parsed_before=True)
         llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
         with self._lock:
             self._llir.setdefault(build.text, (llir, md))

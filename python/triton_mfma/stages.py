@@ -232,7 +232,8 @@ class HipCompile:
 
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
-        self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir)
+        self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
+                             lower_in_place=self._llir_stage_is_ours())
         if "pipeline" in interior and not self.act.options.get("trial_all") \
                 and self.act.options.get("verify_pipeline", True):
             why = self._pipeline_cannot_gain()
@@ -248,15 +249,14 @@ class HipCompile:
         # Its LLVM IR on this thread, from the module itself (the variant it is compared with builds and compiles
         # aside meanwhile): at once, except with the stream pipeliner in, whose LDS model reads the two TTGIRs
         # and may decline ours without a trial (ours' make_llir first would hold that decision back)
-        in_place = bool(interior) and self._llir_stage_is_ours()
-        if in_place and "pipeline" not in interior:
+        if interior and "pipeline" not in interior:
             self.engine.llir_here(chosen)
         if "pipeline" in interior:
             ours = chosen
-            chosen = self._decide_pipeline(ours, metadata, in_place)
+            chosen = self._decide_pipeline(ours, metadata)
             if chosen is not ours:
                 self.engine.cancel([(ours, self.fixed_w)])
-            elif in_place:
+            else:
                 self.engine.llir_here(ours)
             self.engine.release([(chosen, self.fixed_w)])
             self.engine.prefetch([(chosen, self.fixed_w)])  # Triton's pipeliner kept without a trial: start it
@@ -453,7 +453,7 @@ class HipCompile:
                     f"num_stages={stages}, no async copy), as ours does: no LDS to save")
         return None
 
-    def _decide_pipeline(self, ours, metadata, in_place: bool = False):
+    def _decide_pipeline(self, ours, metadata):
         """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
         main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
         where the LDS model says ours needs no less LDS than Triton's pipeliner, there is nothing it could win
@@ -491,8 +491,7 @@ class HipCompile:
                 and not self.act.options.get("trial_all"):
             return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
                           "model", theirs)
-        if in_place:  # the trial compiles ours here, from its own module (Engine.llir_here)
-            self.engine.llir_here(ours)
+        self.engine.llir_here(ours)  # the trial compiles ours here, from its own module
         f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
         if isinstance(f_theirs, Exception):
             raise f_theirs

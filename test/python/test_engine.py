@@ -578,10 +578,12 @@ def test_lowered_module_gives_its_text_and_a_parsed_module_for_anything_else():
     assert "amdgpu_kernel" in backend.make_llir(real, {"num_ctas": 1}, options)
 
 
-def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile():
+@pytest.mark.parametrize("name,arch,decision", [("gemm", "gfx90a", "kept"),
+                                                ("attn_fwd_d128_causal", "gfx942", "reverted")])
+def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile(name, arch, decision):
     """A stages hook chained after ours that puts its own llir stage in (compiling the TTGIR module itself) is
-    given Triton's module, not one lowered in place: nothing is lowered in place then, and the compile goes
-    through."""
+    given Triton's module, not one lowered in place: nothing is lowered in place then, ours nor the variant
+    built aside (Triton's layouts, chosen where accelerate-dot reverts), and the compile goes through."""
     from triton import knobs
 
     from triton_mfma.bridge import LoweredModule
@@ -599,13 +601,13 @@ def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile(
 
         stages["llir"] = llir
 
-    fn, sig, cx = CORPUS["gemm"]
+    fn, sig, cx = CORPUS[name]
     knobs.runtime.add_stages_inspection_hook = hook
     try:
         with warnings.catch_warnings(), triton_mfma.enabled():
             warnings.simplefilter("ignore", MFMARemark)
-            k = compile_kernel(fn, sig, cx, "gfx90a")
+            k = compile_kernel(fn, sig, cx, arch)
     finally:
         knobs.runtime.add_stages_inspection_hook = None
     assert len(given) == 1 and not isinstance(given[0], LoweredModule)
-    assert "v_mfma" in k.asm["amdgcn"] and hasattr(k.metadata, "triton_mfma_accelerate_dot")
+    assert "v_mfma" in k.asm["amdgcn"] and k.metadata.triton_mfma_accelerate_dot["decision"] == decision
