@@ -10,29 +10,6 @@ Timing: 25 rounds, every variant in turn, 256 MiB written before each launch (L2
 median of per-round ratios. Recorded: bench/results/grid_order_splitk.txt."""
 import json, os, sys, statistics, warnings
 import triton
-import triton.language as tl
-
-@triton.jit
-def splitk_store(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_cm, stride_cn,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
-    pid_n = tl.program_id(0)
-    pid_k = tl.program_id(1)
-    pid_m = tl.program_id(2)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
-    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :] * stride_wn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
-        k_left = K - (k * SPLIT_K + pid_k) * BLOCK_K
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (tl.arange(0, BLOCK_K)[None, :] < k_left), other=0.0)
-        w = tl.load(w_ptrs, mask=(tl.arange(0, BLOCK_K)[:, None] < k_left) & (rn[None, :] < N), other=0.0)
-        acc += tl.dot(a, w)
-        a_ptrs += BLOCK_K * SPLIT_K * stride_ak
-        w_ptrs += BLOCK_K * SPLIT_K * stride_wk
-    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
-    tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 # The store kernel also with other remaps (where the remap loses, is it the order or the code?): the remap always
 # taken (no run-time guard) and other group sizes.
@@ -44,7 +21,8 @@ def build(out):
     import triton_mfma
     from triton.compiler import ASTSource
     from triton_mfma.compile import target
-    from triton_mfma.examples.kernels import splitk_gemm, _splitk_sig
+    from triton_mfma.examples.kernels import splitk_gemm, splitk_store, _splitk_sig
+    os.makedirs(out, exist_ok=True)
     warnings.simplefilter("ignore")
     sig = _splitk_sig()
     cx = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, SPLIT_K=1)

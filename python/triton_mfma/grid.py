@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 
@@ -347,27 +346,15 @@ def _amd_residency(compiled, arch: str) -> Residency | None:
 
 
 def _cuda_residency(compiled, target: str) -> Residency | None:
-    from . import native
+    from . import native, resources
 
     cubin = compiled.asm.get("cubin")
     if not cubin:
         return None
     try:
-        import triton
-        tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
-        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
-            f.write(cubin)
-            path = f.name
-        try:
-            out = subprocess.run([tool, "-res-usage", path], capture_output=True, text=True, timeout=60).stdout
-        finally:
-            os.unlink(path)
-    except (OSError, subprocess.SubprocessError):
+        regs = resources.from_cubin(cubin).regs
+    except ValueError:
         return None
-    m = re.search(r"REG:(\d+)", out)
-    if not m:
-        return None
-    regs = int(m.group(1))
     t = next((x for x in native.target_info() if x["target"] == target), None)
     if t is None:
         return None

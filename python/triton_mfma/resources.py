@@ -1,8 +1,12 @@
-"""Resource figures of a compiled AMD kernel, read from the real amdgcn text and Triton's metadata."""
+"""Resource figures of a compiled kernel: on AMD read from the real amdgcn text and Triton's metadata, on CUDA
+from the cubin (`cuobjdump -res-usage`, the copy Triton ships)."""
 from __future__ import annotations
 
 import functools
+import os
 import re
+import subprocess
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -79,3 +83,38 @@ def from_amdgcn(amdgcn: str, lds: int) -> Resources:
 def of_kernel(compiled) -> Resources:
     """Resources of a `triton.compile` result for a hip target."""
     return from_amdgcn(compiled.asm["amdgcn"], compiled.metadata.shared)
+
+
+@dataclass(frozen=True)
+class CubinResources:
+    """What ptxas gave one kernel of a cubin: registers per thread and bytes per thread of stack (register spills;
+    Triton kernels keep nothing else there), of local memory and of static shared memory."""
+    regs: int
+    stack: int
+    local: int
+    shared: int
+
+
+_CUBIN_FIGURES = re.compile(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
+
+
+def from_cubin(cubin: bytes) -> CubinResources:
+    """The figures of the (first) kernel of a cubin, from Triton's own cuobjdump (ValueError if it cannot be
+    read: no tool, or no figures in its output)."""
+    import triton
+
+    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
+        f.write(cubin)
+        path = f.name
+    try:
+        out = subprocess.run([tool, "-res-usage", path], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise ValueError(f"cuobjdump -res-usage failed: {e}") from e
+    finally:
+        os.unlink(path)
+    m = _CUBIN_FIGURES.search(out)
+    if m is None:
+        raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")
+    regs, stack, shared, local = (int(x) for x in m.groups())
+    return CubinResources(regs, stack, local, shared)

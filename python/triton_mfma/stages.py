@@ -10,7 +10,9 @@ hip, Triton language (`HipCompile`: every decision of one kernel's compile is ta
   amdgcn  likewise
 cuda, Triton language
   ttgir   the composed NVIDIA copy when the `pipeline` point is active and the kernel has a dot, else Triton's;
-          then the passes at `ttgir_end`
+          then the passes at `ttgir_end`; where mfma-grid-order remapped, the kernel is compiled to a cubin here
+          and the remap dropped where ptxas spills (`GenericCompile._check_grid_order`)
+  llir, ptx, cubin   what that check compiled for the module handed on (hand-off), else Triton's
 other backends and languages (e.g. Gluon)
   ttgir   Triton's, then the passes at `ttgir_end`
 
@@ -18,6 +20,8 @@ Failure policy: any failure in our part of a stage warns (pass, kernel, reason),
 `metadata["triton_mfma_fallback"]`, and returns stock Triton's result for that stage; strict mode raises.
 """
 from __future__ import annotations
+
+import functools
 
 from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic, real_module
@@ -615,15 +619,40 @@ class HipCompile:
 class GenericCompile:
     """cuda and other backends: the composed NVIDIA make_ttgir where the pipeline point acts, then `ttgir_end`."""
 
-    def __init__(self, act, backend_name, stages, options, capability, composed: bool):
+    LOWERING = ("llir", "ptx", "cubin")  # cuda's stages after ttgir, each fed the previous one's result
+
+    def __init__(self, act, backend, backend_name, stages, options, capability, composed: bool):
         self.act, self.backend_name, self.options, self.capability = act, backend_name, options, capability
+        self.backend = backend
         self.points = act.points_for(backend_name)
         self.stock_ttgir = stages.get("ttgir")
+        self.stock = {k: stages[k] for k in self.LOWERING if k in stages}
         self.composed = composed
+        # (the TTGIR module handed to Triton, {stage: (its input, its output, metadata after it)}): the variant
+        # the grid-order check compiled (a copy of that module), whose later stages are handed on, not compiled
+        # again; the llir stage knows the module by identity, the others their input by value
+        self.handoff = None
 
     def install(self, stages) -> None:
         if self.points and self.stock_ttgir is not None:
             stages["ttgir"] = self.ttgir
+            if self._grid_check_possible():
+                for k in self.LOWERING:
+                    stages[k] = functools.partial(self._lowering, k)
+
+    def _grid_check_possible(self) -> bool:
+        return (self.backend_name == "cuda" and len(self.stock) == len(self.LOWERING)
+                and any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ())))
+
+    def _lowering(self, stage, src, metadata):
+        """Triton's stage, or what the grid-order check already compiled for the module it handed on."""
+        if self.handoff is not None:
+            module, steps = self.handoff
+            given, out, md = steps[stage]
+            if src is module if stage == "llir" else src is given or src == given:
+                metadata.update(md)
+                return out
+        return self.stock[stage](src, metadata)
 
     def ttgir(self, src, metadata):
         from .pipeline import nvidia_make_ttgir
@@ -637,17 +666,19 @@ class GenericCompile:
         try:
             if interior:
                 try:
-                    return nvidia_make_ttgir(src, metadata, self.options, self.capability,
-                                             lambda pt, m: run(pt, m, declined, outcomes), interior, declined)
+                    mod = nvidia_make_ttgir(src, metadata, self.options, self.capability,
+                                            lambda pt, m: run(pt, m, declined, outcomes), interior, declined)
                 except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                     _fallback(self.act, "make_ttgir", kernel_name(src), e, metadata)
                     return self.stock_ttgir(import_generic(snapshot, src.context, parsed_before=True), metadata)
+                return self._check_grid_order(mod, run, metadata, outcomes, kernel_remarks)
             out = self.stock_ttgir(src, metadata)  # Triton's own failure is not ours to handle
             try:
-                return run("ttgir_end", out, outcomes=outcomes)
+                mod = run("ttgir_end", out, outcomes=outcomes)
             except PassFailure as e:
                 _fallback(self.act, "make_ttgir", e.kernel, e, metadata)
                 return out
+            return self._check_grid_order(mod, run, metadata, outcomes, kernel_remarks)
         finally:
             _record_lines(metadata, _unchanged_lines(outcomes), kernel_remarks.decisions)
             kernel_remarks.flush()
@@ -657,6 +688,65 @@ class GenericCompile:
 
         return PointContext(self.backend_name, str(getattr(self.options, "arch", self.capability)),
                             getattr(self.options, "num_warps", 4), 0, kernel_name(mod), None)
+
+    # -- mfma-grid-order on cuda: the remap must not meet register spills --------------------------------------
+    def _check_grid_order(self, ours, run, metadata, outcomes, kernel_remarks):
+        """Where mfma-grid-order remapped, the kernel is compiled to a cubin here (Triton's own stages, on a copy;
+        the results are handed to the later stages, not compiled again). Where ptxas spills registers (stack
+        bytes), the remap is dropped and the kernel without it compiled and handed on instead: at the register
+        limit ptxas's code for the same order moved an H200 split-K GEMM by -5..+4% (bench/results/
+        grid_order_splitk.txt: the guarded remap 0.95x where stock already spilled), more than the L2 model's
+        gain and nothing it can predict. With grid_order="on" (the remap asked for by name) it is dropped only
+        where it costs spills, as on AMD, where the engine drops a remap that costs spills (`HipCompile`)."""
+        applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
+        spare = run.spare.get("ttgir_end")
+        if not applied or spare is None or not self._grid_check_possible():
+            return ours
+        from . import resources
+
+        try:
+            steps = self._lower(run.last_text or export_generic(ours), metadata)
+            figures = resources.from_cubin(steps["cubin"][1])
+            if not figures.stack:
+                self.handoff = (ours, steps)
+                return ours
+            skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
+                               skip={GRID_ORDER})
+            without = skip("ttgir_end", spare)
+            steps_without = self._lower(skip.last_text or export_generic(without), metadata)
+            spilled = resources.from_cubin(steps_without["cubin"][1])
+        except Exception as e:  # noqa: BLE001 - the check is ours: Triton compiles the remapped module itself
+            _fallback(self.act, "mfma-grid-order's compiled check", kernel_name(ours), e, metadata)
+            return ours
+        if self.act.options.get("grid_order") == "on":  # asked for by name: dropped only where it costs spills
+            if spilled.stack >= figures.stack:
+                self.handoff = (ours, steps)
+                return ours
+            why = f"remap dropped: it costs register spills (stack {spilled.stack} -> {figures.stack} B/thread)"
+        else:
+            why = (f"remap dropped: the kernel spills registers with it (stack {figures.stack} B/thread, "
+                   f"{figures.regs} registers; without it {spilled.stack} B, {spilled.regs}): at the register "
+                   f"limit ptxas's code decides more than the order")
+        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "compiled"}
+        kernel_remarks.decide(GRID_ORDER, why)
+        self.handoff = (without, steps_without)
+        return without
+
+    def _lower(self, text: str, metadata) -> dict:
+        """Triton's llir, ptx and cubin stages on a copy of the TTGIR `text` (in a context of its own):
+        {stage: (its input, its output, metadata after it)}."""
+        from triton._C.libtriton import ir
+
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        self.backend.load_dialects(ctx)
+        module = import_generic(text, ctx, parsed_before=True)
+        md, steps, src = dict(metadata), {}, module
+        for stage in self.LOWERING:
+            out = self.stock[stage](src, md)
+            steps[stage] = (src, out, dict(md))
+            src = out
+        return steps
 
 
 def wrap_stages(act, backend, stages, options, language, capability) -> None:
@@ -671,5 +761,5 @@ def wrap_stages(act, backend, stages, options, language, capability) -> None:
         if plan.needed():
             plan.install(stages)
         return
-    GenericCompile(act, name, stages, options, capability,
+    GenericCompile(act, backend, name, stages, options, capability,
                    composed=(name == "cuda" and language == Language.TRITON)).install(stages)

@@ -479,3 +479,114 @@ def test_atomic_epilogue_keeps_its_order_unless_forced(arch):
             default = triton.compile(src, target=target(arch))
     line = default.metadata.triton_mfma["mfma-grid-order"]
     assert line.startswith("unchanged: 'splitk_gemm': its results are written with atomics"), line
+
+
+def _compile_splitk_store(aligned: bool, mode: str, **mfma_options):
+    """splitk_store (128x128x32 tiles, 255 registers on cuda:90) as Triton's launcher specialises it: `aligned`
+    gives the pointers, sizes and row strides divisibility 16 (16-byte loads), else none is known (2-byte loads,
+    and ptxas spills). mode: "stock" or the default passes on cuda too."""
+    import triton
+    from triton.compiler import ASTSource
+
+    from triton_mfma.compile import always_compile, target
+    from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
+
+    fn, sig, cx = GRID_ORDER_KERNELS["splitk_store"]
+    names = list(sig)
+    attrs = {(names.index(n),): [["tt.divisibility", 16]]
+             for n in ("a_ptr", "w_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_wk", "stride_cm")} \
+        if aligned else {}
+    src = ASTSource(fn, sig, cx, attrs)
+    with always_compile(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if mode == "stock":
+            with triton_mfma.disabled():
+                k = triton.compile(src, target=target("cuda:90"))
+        else:
+            with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, **mfma_options):
+                k = triton.compile(src, target=target("cuda:90"))
+    return k, [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
+
+
+def test_cuda_remap_dropped_where_ptxas_spills():
+    """On cuda the grid-order remap is compiled to a cubin in the ttgir stage; where ptxas spills registers
+    (stack bytes) the remap is dropped and the kernel is stock's, byte for byte: split-K GEMM without
+    divisibility hints on cuda:90 (255 registers, 272 B of stack in stock Triton too; H200: the remap ran 0.95x
+    there, bench/results/grid_order_splitk.txt). The decision says why, in the metadata and a remark, and
+    grid_order_decision answers that the compiled kernel has no remap."""
+    from triton_mfma import resources
+
+    stock, _ = _compile_splitk_store(False, "stock")
+    ours, remarks = _compile_splitk_store(False, "defaults")
+    assert resources.from_cubin(stock.asm["cubin"]).stack > 0  # the premise: this kernel spills in stock Triton
+    decision = ours.metadata.triton_mfma_grid_order
+    assert decision["decision"] == "dropped" and decision["evidence"] == "compiled", decision
+    assert "spills registers" in decision["reason"] and "stack 272 B" in decision["reason"], decision
+    assert any("remap dropped: the kernel spills registers" in r for r in remarks), remarks
+    assert ours.metadata.triton_mfma["mfma-grid-order"] == decision["reason"]
+    assert ours.asm["ttgir"] == stock.asm["ttgir"] and ours.asm["ptx"] == stock.asm["ptx"]
+    assert ours.asm["cubin"] == stock.asm["cubin"]
+    args = dict(M=4096, N=4096, K=4096, stride_am=4096, stride_ak=1, stride_wk=4096, stride_wn=1, stride_cm=4096,
+                stride_cn=1)
+    d = triton_mfma.grid_order_decision(ours, (32, 1, 32), **args)
+    assert not d.remaps and d.guard == "no remap" and "spills registers" in d.reason, str(d)
+
+
+def test_cuda_remap_kept_without_spills_compiles_once(monkeypatch):
+    """Where the remapped kernel does not spill (the same GEMM with divisibility hints: 16-byte loads, no
+    stack), the remap stays, and the cubin the check compiled is the one Triton hands on: Triton's llir, ptx
+    and cubin stages run once, and the kernel is what Triton compiles from the same TTGIR without the check."""
+    import triton.backends.nvidia.compiler as nv
+
+    from triton_mfma import resources
+    from triton_mfma.stages import GenericCompile
+
+    calls = []
+    for name in ("make_llir", "make_ptx", "make_cubin"):
+        real = getattr(nv.CUDABackend, name)
+        monkeypatch.setattr(nv.CUDABackend, name,
+                            lambda self, *a, _real=real, _name=name: calls.append(_name) or _real(self, *a))
+    checked, _ = _compile_splitk_store(True, "defaults")
+    assert calls == ["make_llir", "make_ptx", "make_cubin"], calls
+    assert "applied" in checked.metadata.triton_mfma["mfma-grid-order"]
+    assert "tmfma.grid_order" in checked.asm["ttgir"]
+    assert resources.from_cubin(checked.asm["cubin"]).stack == 0
+    monkeypatch.setattr(GenericCompile, "_grid_check_possible", lambda self: False)
+    unchecked, _ = _compile_splitk_store(True, "defaults")
+    assert unchecked.asm["ttgir"] == checked.asm["ttgir"]
+    assert unchecked.asm["ptx"] == checked.asm["ptx"] and unchecked.asm["cubin"] == checked.asm["cubin"]
+    assert {k: v for k, v in unchecked.metadata._asdict().items() if k != "hash"} == \
+        {k: v for k, v in checked.metadata._asdict().items() if k != "hash"}
+
+
+def test_cuda_remap_asked_for_by_name_is_dropped_only_where_it_costs_spills():
+    """grid_order="on" remaps without a run-time guard; on the aligned GEMM that code spills where stock and the
+    guarded remap do not (H200: 0.41x, bench/results/grid_order_splitk.txt), so it is dropped, as on the
+    unaligned one, where it spills more than stock (272 -> 408 B). Where it spills no more than the kernel
+    without it, the remap asked for by name stays (the atomic split-K GEMM: test_atomic_epilogue_...)."""
+    from triton_mfma import resources
+
+    for aligned, spills in ((True, "stack 0 -> "), (False, "stack 272 -> ")):
+        stock, _ = _compile_splitk_store(aligned, "stock")
+        on, _ = _compile_splitk_store(aligned, "defaults", grid_order="on")
+        assert f"remap dropped: it costs register spills ({spills}" in on.metadata.triton_mfma["mfma-grid-order"], \
+            on.metadata.triton_mfma
+        assert on.asm["cubin"] == stock.asm["cubin"]
+    kept = _compile_atomic_splitk("cuda:90", grid_order="on")
+    assert "applied" in kept.metadata.triton_mfma["mfma-grid-order"], kept.metadata.triton_mfma
+    assert resources.from_cubin(kept.asm["cubin"]).stack > 0  # it spills, as much as without the remap
+
+
+def _compile_atomic_splitk(arch, **mfma_options):
+    import triton
+    from triton.compiler import ASTSource
+
+    from triton_mfma.compile import always_compile, target
+    from triton_mfma.examples import CORPUS
+
+    fn, sig, cx = CORPUS["splitk_gemm"]
+    src = ASTSource(fn, sig, dict(cx, BLOCK_M=128, BLOCK_N=128, BLOCK_K=32, SPLIT_K=1))
+    with always_compile(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, **mfma_options):
+            return triton.compile(src, target=target(arch))
