@@ -617,7 +617,8 @@ class HipCompile:
 
 
 class GenericCompile:
-    """cuda and other backends: the composed NVIDIA make_ttgir where the pipeline point acts, then `ttgir_end`."""
+    """cuda and other backends: the composed NVIDIA make_ttgir where the pipeline point acts, then `ttgir_end`;
+    on cuda, grid order's compiled check and the hand-off of what it compiled."""
 
     LOWERING = ("llir", "ptx", "cubin")  # cuda's stages after ttgir, each fed the previous one's result
 
@@ -706,21 +707,24 @@ class GenericCompile:
 
         try:
             steps = self._lower(run.last_text or export_generic(ours), metadata)
+            self.handoff = (ours, steps)
             figures = resources.from_cubin(steps["cubin"][1])
             if not figures.stack:
-                self.handoff = (ours, steps)
                 return ours
             skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
                                skip={GRID_ORDER})
             without = skip("ttgir_end", spare)
             steps_without = self._lower(skip.last_text or export_generic(without), metadata)
             spilled = resources.from_cubin(steps_without["cubin"][1])
-        except Exception as e:  # noqa: BLE001 - the check is ours: Triton compiles the remapped module itself
-            _fallback(self.act, "mfma-grid-order's compiled check", kernel_name(ours), e, metadata)
+        except Exception as e:  # noqa: BLE001 - the check is ours: the remapped module goes on (compiled or not)
+            if self.act.strict:
+                raise
+            metadata["triton_mfma_fallback"] = f"mfma-grid-order's compiled check: {_first_line(e)}"
+            remarks.warn(f"{e}; mfma-grid-order's compiled check failed for {kernel_name(ours)}: the remap is kept "
+                         f"unchecked")
             return ours
         if self.act.options.get("grid_order") == "on":  # asked for by name: dropped only where it costs spills
             if spilled.stack >= figures.stack:
-                self.handoff = (ours, steps)
                 return ours
             why = f"remap dropped: it costs register spills (stack {spilled.stack} -> {figures.stack} B/thread)"
         else:

@@ -14,7 +14,7 @@ from irutil import ops, parse
 from mlir import ir
 
 import triton_mfma
-from triton_mfma import MFMARemark, PipelineError, l2model, occupancy, run_pipeline_with_diagnostics
+from triton_mfma import MFMARemark, MFMAWarning, PipelineError, l2model, occupancy, run_pipeline_with_diagnostics
 
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "mfma-grid-order.mlir")
 
@@ -503,9 +503,9 @@ def _compile_splitk_store(aligned: bool, mode: str, **mfma_options):
             with triton_mfma.disabled():
                 k = triton.compile(src, target=target("cuda:90"))
         else:
-            with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, **mfma_options):
+            with triton_mfma.enabled(**{"backends": ("hip", "cuda"), "strict": True, **mfma_options}):
                 k = triton.compile(src, target=target("cuda:90"))
-    return k, [str(w.message) for w in caught if issubclass(w.category, MFMARemark)]
+    return k, [str(w.message) for w in caught if issubclass(w.category, (MFMARemark, MFMAWarning))]
 
 
 def test_cuda_remap_dropped_where_ptxas_spills():
@@ -590,3 +590,23 @@ def _compile_atomic_splitk(arch, **mfma_options):
         warnings.simplefilter("ignore")
         with triton_mfma.enabled(backends=("hip", "cuda"), strict=True, **mfma_options):
             return triton.compile(src, target=target(arch))
+
+
+def test_cuda_grid_check_failure_keeps_the_remap_with_a_warning(monkeypatch):
+    """A failure of the check itself (here: the cubin's figures cannot be read) is not the user's problem: the
+    remapped kernel goes on, compiled as before, with a warning and the fallback in its metadata; strict mode
+    raises it."""
+    from triton_mfma import resources
+
+    def unreadable(cubin):
+        raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")
+
+    monkeypatch.setattr(resources, "from_cubin", unreadable)
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "0")  # a user's compile (the tests run strict)
+    k, messages = _compile_splitk_store(False, "defaults", strict=False)
+    assert "applied" in k.metadata.triton_mfma["mfma-grid-order"]
+    assert "compiled check" in k.metadata.triton_mfma_fallback
+    assert any("the remap is kept unchecked" in m for m in messages), messages
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "1")
+    with pytest.raises(Exception, match="no REG/STACK figures"):
+        _compile_splitk_store(False, "defaults")
