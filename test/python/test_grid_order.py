@@ -518,10 +518,11 @@ def test_cuda_remap_dropped_where_ptxas_spills():
 
     stock, _ = _compile_splitk_store(False, "stock")
     ours, remarks = _compile_splitk_store(False, "defaults")
-    assert resources.from_cubin(stock.asm["cubin"]).stack > 0  # the premise: this kernel spills in stock Triton
+    stack = resources.from_cubin(stock.asm["cubin"]).stack
+    assert stack > 0  # the premise: this kernel spills in stock Triton (Triton 3.9's ptxas: 272 B/thread)
     decision = ours.metadata.triton_mfma_grid_order
     assert decision["decision"] == "dropped" and decision["evidence"] == "compiled", decision
-    assert "spills registers" in decision["reason"] and "stack 272 B" in decision["reason"], decision
+    assert "spills registers" in decision["reason"] and f"without it {stack} B" in decision["reason"], decision
     assert any("remap dropped: the kernel spills registers" in r for r in remarks), remarks
     assert ours.metadata.triton_mfma["mfma-grid-order"] == decision["reason"]
     assert ours.asm["ttgir"] == stock.asm["ttgir"] and ours.asm["ptx"] == stock.asm["ptx"]
@@ -562,15 +563,16 @@ def test_cuda_remap_kept_without_spills_compiles_once(monkeypatch):
 def test_cuda_remap_asked_for_by_name_is_dropped_only_where_it_costs_spills():
     """grid_order="on" remaps without a run-time guard; on the aligned GEMM that code spills where stock and the
     guarded remap do not (H200: 0.41x, bench/results/grid_order_splitk.txt), so it is dropped, as on the
-    unaligned one, where it spills more than stock (272 -> 408 B). Where it spills no more than the kernel
+    unaligned one, where it spills more than stock (272 -> 408 B/thread with Triton 3.9). Where it spills no more than the kernel
     without it, the remap asked for by name stays (the atomic split-K GEMM: test_atomic_epilogue_...)."""
     from triton_mfma import resources
 
-    for aligned, spills in ((True, "stack 0 -> "), (False, "stack 272 -> ")):
+    for aligned in (True, False):
         stock, _ = _compile_splitk_store(aligned, "stock")
+        stack = resources.from_cubin(stock.asm["cubin"]).stack  # Triton 3.9's ptxas: 0 and 272 B/thread
         on, _ = _compile_splitk_store(aligned, "defaults", grid_order="on")
-        assert f"remap dropped: it costs register spills ({spills}" in on.metadata.triton_mfma["mfma-grid-order"], \
-            on.metadata.triton_mfma
+        assert f"remap dropped: it costs register spills (stack {stack} -> " in \
+            on.metadata.triton_mfma["mfma-grid-order"], on.metadata.triton_mfma
         assert on.asm["cubin"] == stock.asm["cubin"]
     kept = _compile_atomic_splitk("cuda:90", grid_order="on")
     assert "applied" in kept.metadata.triton_mfma["mfma-grid-order"], kept.metadata.triton_mfma
