@@ -2,7 +2,8 @@
 PYTHON ?= python3
 LIT ?= lit
 # What differs between Triton versions: the bridge, the composed pipelines (stock identity), the hook, the CLI,
-# Triton's lowering of the grid size (the device library make_llir links for it).
+# Triton's lowering of the grid size (the device library make_llir links for it), the stage names grid order's
+# compiled check on cuda hands its results to.
 VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py test/python/test_engine.py \
 	test/python/test_hip_num_programs.py test/python/test_grid_order.py
 
