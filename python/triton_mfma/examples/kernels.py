@@ -30,9 +30,9 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride
 
 
 @triton.jit
-def splitk_gemm(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_cm, stride_cn,
-                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
-    """Split-K decode GEMM: program (n, k-split, m); partial sums are combined with atomics."""
+def _splitk_tile(a_ptr, w_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """Program (n, k-split, m) of a split-K GEMM: its rows, its columns and its partial sum."""
     pid_n = tl.program_id(0)
     pid_k = tl.program_id(1)
     pid_m = tl.program_id(2)
@@ -49,6 +49,15 @@ def splitk_gemm(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, s
         acc += tl.dot(a, w)
         a_ptrs += BLOCK_K * SPLIT_K * stride_ak
         w_ptrs += BLOCK_K * SPLIT_K * stride_wk
+    return rm, rn, acc
+
+
+@triton.jit
+def splitk_gemm(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_cm, stride_cn,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
+    """Split-K decode GEMM: program (n, k-split, m); partial sums are combined with atomics."""
+    rm, rn, acc = _splitk_tile(a_ptr, w_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn,
+                               BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K)
     c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
     tl.atomic_add(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
@@ -338,22 +347,8 @@ def splitk_store(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, 
                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, SPLIT_K: tl.constexpr):
     """splitk_gemm with a plain store (SPLIT_K = 1: a GEMM on a (N tiles, 1, M tiles) grid). At 128x128x32 tiles
     on cuda:90 it needs all 255 registers: without divisibility hints (2-byte loads) ptxas spills."""
-    pid_n = tl.program_id(0)
-    pid_k = tl.program_id(1)
-    pid_m = tl.program_id(2)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    rk = pid_k * BLOCK_K + tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
-    w_ptrs = w_ptr + rk[:, None] * stride_wk + rn[None, :] * stride_wn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K * SPLIT_K)):
-        k_left = K - (k * SPLIT_K + pid_k) * BLOCK_K
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (tl.arange(0, BLOCK_K)[None, :] < k_left), other=0.0)
-        w = tl.load(w_ptrs, mask=(tl.arange(0, BLOCK_K)[:, None] < k_left) & (rn[None, :] < N), other=0.0)
-        acc += tl.dot(a, w)
-        a_ptrs += BLOCK_K * SPLIT_K * stride_ak
-        w_ptrs += BLOCK_K * SPLIT_K * stride_wk
+    rm, rn, acc = _splitk_tile(a_ptr, w_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn,
+                               BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K)
     c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
     tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
 
