@@ -698,7 +698,9 @@ class GenericCompile:
         limit ptxas's code for the same order moved an H200 split-K GEMM by -5..+4% (bench/results/
         grid_order_splitk.txt: the guarded remap 0.95x where stock already spilled), more than the L2 model's
         gain and nothing it can predict. With grid_order="on" (the remap asked for by name) it is dropped only
-        where it costs spills, as on AMD, where the engine drops a remap that costs spills (`HipCompile`)."""
+        where it costs spills, as on AMD, where the engine drops a remap that costs spills (`HipCompile`).
+        Stack bytes are register spills in Triton kernels, except a `tl.device_print`'s argument buffer: such a
+        kernel loses its remap too (the safe side)."""
         applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
         spare = run.spare.get("ttgir_end")
         if not applied or spare is None or not self._grid_check_possible():
