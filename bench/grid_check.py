@@ -48,7 +48,7 @@ def main():
     stages.HipCompile._check_grid_order = recording
     rep = Report()
     rep.emit(f"# {__doc__.splitlines()[0]} -- `PYTHONPATH=python python bench/grid_check.py`")
-    rep.emit(f"# columns: with the remap / without it; SGPR spills delta = with - without")
+    rep.emit("# columns: with the remap / without it; SGPR spills delta = with - without")
     rep.emit(f"{'config':34} {'arch':7} {'SGPRs':>9} {'SGPR spills':>12} {'VGPR spills':>12} {'VGPRs':>9} "
              f"{'waves':>6}  delta  decision")
     deltas = collections.Counter()

@@ -181,6 +181,17 @@ class SameAsBuild(Exception):
         self.point, self.build, self.after = point, build, after
 
 
+def fresh_context(backend):
+    """A Triton MLIR context of its own, with Triton's dialects and `backend`'s loaded: for a copy of a module
+    compiled beside (or instead of) the one Triton's compile holds."""
+    from triton._C.libtriton import ir
+
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    backend.load_dialects(ctx)
+    return ctx
+
+
 def with_waves_per_eu(options, w):
     """A copy of Triton's frozen HIPOptions with another waves_per_eu (no __post_init__ re-run)."""
     opts = copy.copy(options)
@@ -433,12 +444,7 @@ class Engine:
 
     # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
     def _fresh_context(self):
-        from triton._C.libtriton import ir
-
-        ctx = ir.context()
-        ir.load_dialects(ctx)
-        self.backend.load_dialects(ctx)
-        return ctx
+        return fresh_context(self.backend)
 
     def llir_here(self, build: Build) -> None:
         """make_llir of `build`'s own module, on this thread (no copy parsed): for the thread that built it, which

@@ -25,7 +25,7 @@ import functools
 
 from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic, real_module
-from .engine import Engine, trial_threads, with_waves_per_eu
+from .engine import Engine, fresh_context, trial_threads, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
@@ -629,9 +629,9 @@ class GenericCompile:
         self.stock_ttgir = stages.get("ttgir")
         self.stock = {k: stages[k] for k in self.LOWERING if k in stages}
         self.composed = composed
-        # (the TTGIR module handed to Triton, {stage: (its input, its output, metadata after it)}): the variant
-        # the grid-order check compiled (a copy of that module), whose later stages are handed on, not compiled
-        # again; the llir stage knows the module by identity, the others their input by value
+        # {stage: (its input, its output, metadata after it)} of the variant the grid-order check compiled and
+        # handed on (`_hand_off`): the llir stage's input is the TTGIR module handed to Triton (known by identity),
+        # the others' the text the previous stage gave (known by value); None: Triton compiles
         self.handoff = None
 
     def install(self, stages) -> None:
@@ -648,12 +648,16 @@ class GenericCompile:
     def _lowering(self, stage, src, metadata):
         """Triton's stage, or what the grid-order check already compiled for the module it handed on."""
         if self.handoff is not None:
-            module, steps = self.handoff
-            given, out, md = steps[stage]
-            if src is module if stage == "llir" else src is given or src == given:
+            given, out, md = self.handoff[stage]
+            if src is given or (stage != "llir" and src == given):
                 metadata.update(md)
                 return out
         return self.stock[stage](src, metadata)
+
+    def _hand_off(self, module, steps: dict):
+        """`module` is what the ttgir stage returns; `steps` what `_lower` compiled from a copy of it."""
+        self.handoff = {**steps, "llir": (module, *steps["llir"][1:])}
+        return module
 
     def ttgir(self, src, metadata):
         from .pipeline import nvidia_make_ttgir
@@ -709,7 +713,7 @@ class GenericCompile:
 
         try:
             steps = self._lower(run.last_text or export_generic(ours), metadata)
-            self.handoff = (ours, steps)
+            self._hand_off(ours, steps)
             figures = resources.from_cubin(steps["cubin"][1])
             if not figures.stack:
                 return ours
@@ -735,19 +739,12 @@ class GenericCompile:
                    f"limit ptxas's code decides more than the order")
         metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "compiled"}
         kernel_remarks.decide(GRID_ORDER, why)
-        self.handoff = (without, steps_without)
-        return without
+        return self._hand_off(without, steps_without)
 
     def _lower(self, text: str, metadata) -> dict:
         """Triton's llir, ptx and cubin stages on a copy of the TTGIR `text` (in a context of its own):
         {stage: (its input, its output, metadata after it)}."""
-        from triton._C.libtriton import ir
-
-        ctx = ir.context()
-        ir.load_dialects(ctx)
-        self.backend.load_dialects(ctx)
-        module = import_generic(text, ctx, parsed_before=True)
-        md, steps, src = dict(metadata), {}, module
+        md, steps, src = dict(metadata), {}, import_generic(text, fresh_context(self.backend), parsed_before=True)
         for stage in self.LOWERING:
             out = self.stock[stage](src, md)
             steps[stage] = (src, out, dict(md))
