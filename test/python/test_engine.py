@@ -386,6 +386,126 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
     assert late.amdgcn == eng.candidates(llir0, eng._llir0(theirs)[1], [3])[0].amdgcn
 
 
+def _engine_of_one_compile(monkeypatch, name="attn_fwd_d64", arch="gfx942"):
+    """The Engine of one compile with accelerate-dot (Triton's layouts built beside ours: two builds) and the
+    build with Triton's layouts."""
+    from triton_mfma import stages
+
+    engines = []
+    real_decide = stages.HipCompile._decide
+
+    def decide_spy(self, *args):
+        out = real_decide(self, *args)
+        engines.append(self.engine)
+        return out
+
+    monkeypatch.setattr(stages.HipCompile, "_decide", decide_spy)
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
+    fn, sig, cx = CORPUS[name]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
+        warnings.simplefilter("ignore", MFMARemark)
+        compile_kernel(fn, sig, cx, arch)
+    (eng,) = engines
+    return eng, next(b for b in eng._builds.values() if "accelerate_matmul" not in b.choice)
+
+
+def _fresh_copy(eng, build):
+    """`build` in a new Engine of the same kernel: nothing of it lowered or compiled yet."""
+    from triton_mfma import engine
+
+    other = engine.Engine(eng.backend, eng.options, eng.snapshot, eng.context, eng._make_ttgir)
+    return other, engine.Build(build.choice, None, build.text, dict(build.metadata))
+
+
+def test_compiles_of_one_ttgir_started_together_share_one_make_llir(monkeypatch):
+    """A compile and a waves_per_eu candidate of the same TTGIR started at once on two cores (what the grid-order
+    check starts for its variant without the remap): one make_llir, the second waits for it; each amdgcn is
+    what compiling it alone gives."""
+    eng, theirs = _engine_of_one_compile(monkeypatch)
+    fresh, build = _fresh_copy(eng, theirs)
+    lowered = []
+    real = fresh.backend.make_llir
+
+    def slow_llir(src, md, options):  # long enough that both jobs are running before it ends
+        lowered.append(options.waves_per_eu)
+        time.sleep(0.3)
+        return real(src, md, options)
+
+    monkeypatch.setattr(fresh.backend, "make_llir", slow_llir)
+    fresh.prefetch([(build, 0), (build, 2)])
+    c0, c2 = fresh.compile([(build, 0), (build, 2)])
+    assert lowered == [0] and fresh.trials == 2
+    assert c0.amdgcn == eng.compile([(theirs, 0)])[0].amdgcn
+    assert c2.amdgcn == eng.compile([(theirs, 2)])[0].amdgcn
+
+
+def test_beside_only_candidate_started_after_the_llir_stops_and_is_compiled_when_wanted(monkeypatch):
+    """A candidate prefetched `beside_only` runs only beside its TTGIR's first compile: once that TTGIR's LLVM IR
+    exists, it stops before make_amdgcn (no trial counted); asked for after all, it is compiled then, as
+    compiling it alone gives."""
+    from triton_mfma import engine
+
+    eng, theirs = _engine_of_one_compile(monkeypatch)
+    fresh, build = _fresh_copy(eng, theirs)
+    fresh.compile([(build, 0)])
+    fresh.prefetch([(build, 2)], beside_only=True)
+    future = fresh._inflight[(build.text, 2)].future
+    assert isinstance(future.exception(timeout=60), engine.Cancelled) and fresh.trials == 1
+    (late,) = fresh.compile([(build, 2)])
+    assert fresh.trials == 2 and late.amdgcn == eng.compile([(theirs, 2)])[0].amdgcn
+
+
+def test_jobs_beside_a_compile_run_only_while_it_runs(monkeypatch):
+    """Follow-ups started `beside` the compile a decision waits for: nothing starts where that compile is done;
+    one that gets a core only after it ended stops before make_amdgcn (the decision is near; its core may be
+    wanted for the other outcome) and is compiled when asked for."""
+    from triton_mfma import engine
+
+    eng, theirs = _engine_of_one_compile(monkeypatch)
+    fresh, build = _fresh_copy(eng, theirs)
+    fresh.prefetch([(build, 2)], beside=(build, 0))  # (build, 0) was never started: nothing starts
+    assert not fresh._inflight
+    release = threading.Event()
+    first = engine._executor().submit(release.wait)
+    fresh._started[(build.text, 0)] = first  # as a compile started ahead and still running
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
+    blockers = [engine._executor().submit(release.wait) for _ in range(engine._executor()._max_workers)]
+    fresh.prefetch([(build, 2)], beside=(build, 0))  # queued behind the blockers
+    job = fresh._inflight[(build.text, 2)].future
+    release.set()  # the compile it was beside ends before the job gets a core
+    assert isinstance(job.exception(timeout=60), engine.Cancelled) and fresh.trials == 0
+    assert all(b.done() for b in blockers + [first])
+    (late,) = fresh.compile([(build, 2)])
+    assert fresh.trials == 1 and late.amdgcn == eng.compile([(theirs, 2)])[0].amdgcn
+
+
+def test_a_job_queued_behind_busy_workers_runs_on_the_waiting_thread(monkeypatch):
+    """`compile` of a prefetched job that no worker has started yet (all busy) runs it on the calling thread,
+    which would otherwise only wait: it is not queued behind work it does not need."""
+    from triton_mfma import engine
+
+    eng, theirs = _engine_of_one_compile(monkeypatch)
+    fresh, build = _fresh_copy(eng, theirs)
+    release = threading.Event()
+    blockers = [engine._executor().submit(release.wait) for _ in range(engine._executor()._max_workers)]
+    try:
+        fresh.prefetch([(build, 0)])
+        job = fresh._inflight[(build.text, 0)].future
+        threads = []
+        real = fresh._compile_one
+
+        def spy(*args, **kw):
+            threads.append(threading.current_thread())
+            return real(*args, **kw)
+
+        monkeypatch.setattr(fresh, "_compile_one", spy)
+        (c,) = fresh.compile([(build, 0)])
+    finally:
+        release.set()
+    assert job.cancelled() and threads == [threading.current_thread()]
+    assert c.amdgcn == eng.compile([(theirs, 0)])[0].amdgcn and fresh.trials == 1
+
+
 def _record_followups(mp, pick=lambda job: True) -> list:
     """The (build, w) jobs HipCompile._prefetch_followups starts (those `pick` keeps), appended to the list
     returned, while `mp` (a pytest MonkeyPatch) holds."""
@@ -461,6 +581,43 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     assert started, "the variant without the remap starts beside the comparison"
     assert two.metadata.triton_mfma == one.metadata.triton_mfma
     assert "mfma-grid-order" in one.metadata.triton_mfma
+    assert _some_compiles_equal(lambda: compile_with("2").asm["amdgcn"], lambda: compile_with("1").asm["amdgcn"],
+                                two.asm["amdgcn"])
+
+
+def test_candidates_of_the_variant_without_the_remap_start_beside_it_and_change_nothing(monkeypatch):
+    """GEMM 256x128x32 on gfx90a: the remap costs SGPR spills, the check drops it, and "auto" then compiles the
+    candidates of the kernel without it. With an idle core those start beside that kernel's own compile
+    (sharing its make_llir) instead of after the check: the decisions and the amdgcn are the sequential run's."""
+    from triton_mfma import engine
+
+    started = []
+    real = engine.Engine.prefetch
+
+    def spy(self, jobs, **kw):
+        jobs = list(jobs)
+        out = real(self, jobs, **kw)
+        if kw.get("beside_only"):
+            started.extend(job for job in jobs if (job[0].text, job[1]) in self._inflight)
+        return out
+
+    monkeypatch.setattr(engine.Engine, "prefetch", spy)
+    fn, sig, _ = CORPUS["gemm"]
+    cx = dict(BLOCK_M=256, BLOCK_N=128, BLOCK_K=32)
+
+    def compile_with(threads):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, "gfx90a")
+
+    one = compile_with("1")
+    assert one.metadata.triton_mfma_grid_order["decision"] == "dropped", one.metadata.triton_mfma
+    assert not started
+    two = compile_with("2")
+    assert started and all("skip:mfma-grid-order" in b.choice for b, _ in started)
+    assert two.metadata.triton_mfma == one.metadata.triton_mfma
+    assert two.metadata.triton_mfma_waves_per_eu == one.metadata.triton_mfma_waves_per_eu
     assert _some_compiles_equal(lambda: compile_with("2").asm["amdgcn"], lambda: compile_with("1").asm["amdgcn"],
                                 two.asm["amdgcn"])
 
