@@ -38,11 +38,11 @@ the model has told (`cancel`) or not (`release`), so a compile the model made un
 (the stage would otherwise wait for it: make_amdgcn cannot be stopped once started). That pays where the model
 decides before the compile's LLVM IR is done (the stream pipeliner's LDS model); where the model reads another
 compile, a gate would hold make_amdgcn back where it could have run beside that compile's.
-What runs ahead for one outcome of a decision must not hold a core the other outcome needs: follow-ups started
-*beside* the compile a decision waits for start, and go on to make_amdgcn, only while it runs; candidates of a
-variant whose compile has just started run only if they get a core before its make_llir is done (`beside_only`:
-make_llir runs once per TTGIR even when its compiles start together; they wait for it). A job stopped so is
-compiled when it is wanted after all; one still queued when it is wanted runs on the thread that waits for it.
+Tried and measured, not kept (bench/compile_time.py on 2 cores): starting the waves_per_eu candidates of the grid
+check's variant without the remap beside its compile (2.39x -> 1.95x on the two kernels where the remap is
+dropped, but 1.72x -> 2.07x on the eight where it is kept: the candidate's make_amdgcn slows the one the check
+waits for); stopping follow-ups once the compile they run beside has ended, and running a queued job on the
+thread waiting for it (within 0.05x of this scheduling on the kernels above 1.7x: no gain to pay for the code).
 """
 from __future__ import annotations
 
@@ -174,8 +174,7 @@ class _Aside(NamedTuple):
 
 
 class Cancelled(Exception):
-    """A speculative compile dropped before its make_amdgcn (`Engine.cancel`), or one that only runs beside its
-    TTGIR's first compile and started too late for that (`Engine.prefetch(beside_only=True)`)."""
+    """A speculative compile dropped before its make_amdgcn (`Engine.cancel`)."""
 
 
 class SameAsBuild(Exception):
@@ -341,12 +340,10 @@ class Engine:
         self.lower_in_place = lower_in_place
         self._builds: dict[frozenset, Build] = {}
         self._llir: dict[str, tuple[str, dict]] = {}  # TTGIR text -> (w=0 LLVM IR, metadata after make_llir)
-        self._lowering: dict[str, threading.Event] = {}  # TTGIR text -> set when the make_llir running for it ends
         self._compiled: dict[tuple[str, int], Compiled] = {}
         # (TTGIR text, w) -> a speculative compile not yet waited for; cancelled ones still running are in _dropped
         self._inflight: dict[tuple[str, int], _Speculative] = {}
         self._dropped: list = []
-        self._started: dict[tuple[str, int], Future] = {}  # every compile started ahead, by key (`running`)
         self._lock = threading.Lock()
         self._aside: dict[frozenset, _Aside] = {}  # choice -> its TTGIR being built on another core (`aside`)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
@@ -424,7 +421,6 @@ class Engine:
                 self._drop(ahead.job)
             else:
                 self._inflight[key] = ahead.job
-                self._started[key] = ahead.job.future
         return build
 
     def _resume_for(self, choice: frozenset) -> Resume | None:
@@ -462,37 +458,19 @@ class Engine:
         Nothing is done without `lower_in_place` (the variant compiles a parsed copy when a decision asks)."""
         if not self.lower_in_place or self.lowered(build):
             return
-
-        def in_place():
-            module = build.module
-            build.module = LoweredModule(print_module(module), build.text, kernel_name(module), self._fresh_context)
-            return self._lower(build, module)
-
-        self._once(build.text, in_place)  # another thread's make_llir of the same text: the module stays as it is
+        with self._lock:
+            if build.text in self._llir:
+                return
+        module = build.module
+        build.module = LoweredModule(print_module(module), build.text, kernel_name(module), self._fresh_context)
+        self._lower(build, module)
 
     def _llir0(self, build: Build) -> tuple[str, dict]:
-        return self._once(build.text, lambda: self._lower(
-            build, import_generic(build.text, self._fresh_context(), parsed_before=True)))
-
-    def _once(self, text: str, lower) -> tuple[str, dict]:
-        """The memoised w=0 LLVM IR of TTGIR `text`, made by `lower()` unless another thread is making it (a
-        speculative compile and its waves_per_eu candidates start together): then its result, waited for."""
-        while True:
-            with self._lock:
-                hit = self._llir.get(text)
-                if hit is not None:
-                    return hit
-                running = self._lowering.get(text)
-                if running is None:
-                    done = self._lowering[text] = threading.Event()
-                    break
-            running.wait()  # where that make_llir failed, this thread tries (its caller reports the failure)
-        try:
-            return lower()
-        finally:
-            with self._lock:
-                del self._lowering[text]
-            done.set()
+        with self._lock:
+            hit = self._llir.get(build.text)
+        if hit is not None:
+            return hit
+        return self._lower(build, import_generic(build.text, self._fresh_context(), parsed_before=True))
 
     def _lower(self, build: Build, module) -> tuple[str, dict]:
         """make_llir (w=0) of `module`, `build`'s TTGIR, memoised by its text: (LLVM IR, metadata after it)."""
@@ -503,19 +481,18 @@ class Engine:
             return self._llir[build.text]
 
     def _compile_one(self, build: Build, w: int, cancel: threading.Event | None = None,
-                     gate: threading.Event | None = None, beside_only: bool = False, beside=None) -> Compiled:
+                     gate: threading.Event | None = None) -> Compiled:
         key = (build.text, w)
         with self._lock:
             hit = self._compiled.get(key)
-            late = beside_only and build.text in self._llir
         if hit is not None:
             return hit
-        if late or (cancel is not None and cancel.is_set()) or (beside is not None and not self.running(*beside)):
+        if cancel is not None and cancel.is_set():
             raise Cancelled(key[1])
         llir0, md0 = self._llir0(build)
         if gate is not None:
             gate.wait()  # set by release, cancel, compile or settle
-        if (cancel is not None and cancel.is_set()) or (beside is not None and not self.running(*beside)):
+        if cancel is not None and cancel.is_set():
             raise Cancelled(key[1])
 
         def remake(opts):  # the attribute cannot be inserted exactly: let make_llir do it
@@ -553,21 +530,11 @@ class Engine:
             return list(_executor().map(one, ws))
         return [one(w) for w in ws]
 
-    def prefetch(self, jobs, gated: bool = False, beside_only: bool = False, beside=None) -> None:
+    def prefetch(self, jobs, gated: bool = False) -> None:
         """Start compiling [(build, waves_per_eu), ...] in the background, only where a core is idle: the trial a
         decision will need if its model cannot tell, run beside the compile the model reads instead of after it.
         `gated`: each stops after its make_llir until `release` (or `cancel`); `compile` of the same jobs
-        releases and waits for them; `settle` before the stage returns.
-        `beside_only`: candidates of a TTGIR whose first compile is running (or about to), needed only if a
-        decision that waits for that compile goes one way: each runs only if it gets a core before that
-        TTGIR's make_llir is done (it then shares it and its make_amdgcn runs beside the first's); later, the
-        decision would be near and its make_amdgcn likely wasted, so it stops there (`compile` then compiles
-        it, where it is wanted after all).
-        `beside`: (build, w) of a compile started ahead that a decision waits for: each job starts, and goes on
-        to make_amdgcn, only while that compile still runs (after it, the decision is near: a job it makes
-        unnecessary would hold a core the other outcome needs); `compile` compiles a job so stopped."""
-        if beside is not None and not self.running(*beside):
-            return
+        releases and waits for them; `settle` before the stage returns."""
         for b, w in jobs:
             key = (b.text, w)
             if key in self._inflight and not gated:
@@ -577,9 +544,7 @@ class Engine:
             cancel, gate = threading.Event(), threading.Event()
             if not gated:
                 gate.set()
-            future = _executor().submit(self._compile_one, b, w, cancel, gate, beside_only, beside)
-            self._inflight[key] = _Speculative(future, cancel, gate)
-            self._started[key] = future
+            self._inflight[key] = _Speculative(_executor().submit(self._compile_one, b, w, cancel, gate), cancel, gate)
 
     def release(self, jobs) -> None:
         """Let gated speculative compiles of [(build, waves_per_eu), ...] go on to make_amdgcn."""
@@ -632,8 +597,6 @@ class Engine:
         keys = list(dict.fromkeys((b.text, w) for b, w in jobs))
         builds = {b.text: b for b, _ in jobs}
         running = {k: self._take(k) for k in keys if k in self._inflight}
-        # one still queued behind busy workers runs here instead: this thread would only wait for it
-        running = {k: f for k, f in running.items() if not f.cancel()}
         todo = [k for k in keys if k not in self._compiled and k not in running]
         errors = []
         try:
@@ -650,20 +613,15 @@ class Engine:
                     self._compile_one(builds[t], w)
         finally:
             errors += [f.exception() for f in running.values()]
-        for (t, w), f in running.items():  # a job stopped where it would have run too late: wanted now
-            if isinstance(f.exception(), Cancelled):
-                errors.remove(f.exception())
-                self._compile_one(builds[t], w)
         for e in errors:
             if e is not None:
                 raise e
         return [self._compiled[(b.text, w)] for b, w in jobs]
 
     def running(self, build: Build, w: int) -> bool:
-        """Whether a compile of (build, w) started ahead (`prefetch`, `aside`) is still running (waited for or
-        not)."""
-        future = self._started.get((build.text, w))
-        return future is not None and not future.done()
+        """Whether a compile of (build, w) started ahead (`prefetch`, `aside`) is still running."""
+        entry = self._inflight.get((build.text, w))
+        return entry is not None and not entry.future.done()
 
     @staticmethod
     def lowered(build: Build) -> bool:

@@ -394,7 +394,7 @@ class HipCompile:
         jobs = [(without, self.fixed_w)] if without is not None else []
         if self.auto:
             jobs += [(ours, c) for c in self._waves_plan(ours)]
-        self.engine.prefetch(jobs, beside=beside)
+        self.engine.prefetch(jobs)
         return jobs
 
     # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
@@ -409,14 +409,8 @@ class HipCompile:
         f_ours = self._figures_each([(ours, w)])[0]
         self.engine.prefetch([(without, w)])
         speculative = self._prefetch_followups(ours, metadata, beside=(without, w))
-        # where the remap is dropped, "auto" compiles `without`'s candidates next: ours' (most often the same
-        # ones), started where a core is idle so that their make_amdgcn runs beside `without`'s (they share its
-        # make_llir)
-        if_dropped = [(without, c) for c in self._waves_plan(ours)] if self.auto else []
-        self.engine.prefetch(if_dropped, beside_only=True)
         f_without = self._figures_each([(without, w)])[0]
         if isinstance(f_without, Exception):
-            self.engine.cancel(if_dropped)
             return ours
         lost = [f"{k} {a} -> {b}" for k, a, b in (("VGPR spills", f_without.vgpr_spills, f_ours.vgpr_spills),
                                                     ("SGPR spills", f_without.sgpr_spills, f_ours.sgpr_spills))
@@ -424,7 +418,6 @@ class HipCompile:
         if f_ours.occupancy < f_without.occupancy:
             lost.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
         if not lost:
-            self.engine.cancel(if_dropped)
             return ours
         self.engine.cancel(speculative)
         why = f"remap dropped: it costs {'; '.join(lost)}"
