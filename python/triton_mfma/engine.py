@@ -38,11 +38,13 @@ the model has told (`cancel`) or not (`release`), so a compile the model made un
 (the stage would otherwise wait for it: make_amdgcn cannot be stopped once started). That pays where the model
 decides before the compile's LLVM IR is done (the stream pipeliner's LDS model); where the model reads another
 compile, a gate would hold make_amdgcn back where it could have run beside that compile's.
-Tried and measured, not kept (bench/compile_time.py on 2 cores): starting the waves_per_eu candidates of the grid
-check's variant without the remap beside its compile (2.39x -> 1.95x on the two kernels where the remap is
-dropped, but 1.72x -> 2.07x on the eight where it is kept: the candidate's make_amdgcn slows the one the check
-waits for); stopping follow-ups once the compile they run beside has ended, and running a queued job on the
-thread waiting for it (within 0.05x of this scheduling on the kernels above 1.7x: no gain to pay for the code).
+Tried and measured, not kept (commit 7e1c314, 2 cores, compile time / stock): starting the waves_per_eu
+candidates of the grid check's variant without the remap beside its compile, with follow-ups stopped once the
+compile they run beside has ended and a queued job run on the thread waiting for it: where the check drops the
+remap 2.38x -> 1.95x (GEMM 256x128x32 gfx90a) and 2.43x -> 2.12x (attention D128 gfx942); where it keeps it
++0.03..+0.14x (the candidate's make_amdgcn slows the one the check waits for; 1.72x -> 2.07x in the full bench run,
+where a stopped job's stale entry also kept the candidates from starting again); the slowest kernel (a revert,
+2.38x) unchanged, so the bench's maximum does not move: not worth the code.
 """
 from __future__ import annotations
 
