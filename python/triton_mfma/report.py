@@ -21,6 +21,7 @@ class KernelReport:
     accelerate_dot: dict | None = None  # mfma-accelerate-dot's verification decision, when there was one
     decisions: dict | None = None  # what each pass decided for this kernel, and why (metadata.triton_mfma)
     fallback: str | None = None  # why this kernel fell back to stock Triton, when it did
+    trials: int | None = None  # make_amdgcn runs the decisions made (the one Triton got included): compile cost
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -47,6 +48,9 @@ class KernelReport:
         if not self.decisions:  # a kernel compiled before decisions had a summary: the two recorded ones
             rows += [("waves_per_eu auto", self.auto_waves["reason"])] if self.auto_waves else []
             rows += [("mfma-accelerate-dot", self.accelerate_dot["reason"])] if self.accelerate_dot else []
+        if self.trials:
+            rows.append(("trial compiles", f"{self.trials} make_amdgcn (the decisions' compiles, the one handed to "
+                                           f"Triton included; stock Triton runs 1)"))
         if self.fallback:
             rows.append(("fell back to stock", self.fallback))
         return rows
@@ -62,7 +66,7 @@ class KernelReport:
                 "waves_per_eu": self.waves_per_eu, "resources": res, "occupancy": asdict(self.occupancy),
                 "modelled_register_occupancy": self.modelled_register_occupancy,
                 "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot,
-                "decisions": self.decisions, "fallback": self.fallback}
+                "decisions": self.decisions, "fallback": self.fallback, "trials": self.trials}
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -104,4 +108,5 @@ def report(compiled) -> KernelReport:
     auto = getattr(md, "triton_mfma_waves_per_eu", None)
     dot = getattr(md, "triton_mfma_accelerate_dot", None)
     return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot,
-                        getattr(md, "triton_mfma", None), getattr(md, "triton_mfma_fallback", None))
+                        getattr(md, "triton_mfma", None), getattr(md, "triton_mfma_fallback", None),
+                        getattr(md, "triton_mfma_trials", None))

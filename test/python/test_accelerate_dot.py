@@ -471,5 +471,9 @@ def test_verification_decision_is_kept_with_the_kernel_and_reported(tmp_path, mo
     assert first.hash == again.hash
     assert again.metadata.triton_mfma_accelerate_dot == first.metadata.triton_mfma_accelerate_dot
     assert first.metadata.triton_mfma_accelerate_dot["decision"] == "reverted"
-    rows = dict(triton_mfma.report(again).rows())
+    report = triton_mfma.report(again)
+    rows = dict(report.rows())
     assert rows["mfma-accelerate-dot"].startswith("reverted to Triton's dot layouts")
+    # the verification compiled both layouts: what the compile cost, also from a cached kernel
+    assert report.trials == again.metadata.triton_mfma_trials == 2 and rows["trial compiles"].startswith("2 ")
+    assert report.as_dict()["trials"] == 2
