@@ -1,18 +1,20 @@
 """Compile time: stock Triton vs triton-mfma's default passes, on the bench suite (bench/suite.py), three archs.
 
     PYTHONPATH=python python bench/compile_time.py [--arch gfx942 ...] [--reps 3] [--short-reps 16]
-        [--out bench/results/compile_time]
+        [--option verify_grid_order=False ...] [--out bench/results/compile_time]
 
 Every compile is fresh (Triton's cache bypassed); per configuration and arch, after one untimed warm-up compile
 of each, stock and ours are compiled alternately `--reps` times in one run, and the ratio is median(ours) /
 median(stock). A third build, ours with `trial_all=True` (every verified decision taken by trial compiles, never
 by a model alone), checks that the model-first decisions change nothing: its amdgcn must equal the default's, or
 the difference is listed. Also counted: trial compiles (make_amdgcn calls the decisions made) and the thread
-count used for them. Writes <out>.txt (the table) and <out>.json.
+count used for them. Writes <out>.txt (the table) and <out>.json. `--option KEY=VALUE` adds an option of
+`triton_mfma.enabled` to every triton-mfma compile (what a decision's check costs: `verify_grid_order=False`).
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import gc
 import json
 import os
@@ -39,10 +41,13 @@ def _without_debug_lines(amdgcn: str) -> str:
     return "\n".join(line for line in amdgcn.splitlines() if not line.lstrip().startswith(".loc"))
 
 
+OPTIONS: dict = {}  # --option: added to every triton-mfma compile
+
+
 def timed(c, arch, **mfma):
     gc.collect()  # a collection due inside one timed compile is noise of a few ms: the short compiles' whole gap
     t0 = time.perf_counter()
-    with triton_mfma.enabled(**mfma):
+    with triton_mfma.enabled(**OPTIONS, **mfma):
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
     return k, time.perf_counter() - t0
 
@@ -152,15 +157,21 @@ def main():
     ap.add_argument("--short-reps", type=int, default=16,
                     help="reps for kernels without a dot (0.05-0.25 s compiles: a few ms of noise is several %%)")
     ap.add_argument("--only", help="substring of config names")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an option of triton_mfma.enabled for every triton-mfma compile (Python literal value)")
     ap.add_argument("--out", default="bench/results/compile_time")
     args = ap.parse_args()
+    for kv in args.option:
+        key, _, value = kv.partition("=")
+        OPTIONS[key] = ast.literal_eval(value)
     archs = args.arch or list(ARCHS)
     warnings.simplefilter("ignore")
     report = Report()
     rows, emit = report.rows, report.emit
 
     emit(f"# compile time, stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults "
-         f"{list(DEFAULT_PASSES)} -- `PYTHONPATH=python python bench/compile_time.py --reps {args.reps}`"
+         f"{list(DEFAULT_PASSES)}{' with ' + str(OPTIONS) if OPTIONS else ''} -- `PYTHONPATH=python python "
+         f"bench/compile_time.py --reps {args.reps}{''.join(' --option ' + kv for kv in args.option)}`"
          f" (kernels without a dot: {max(args.reps, args.short_reps)} reps)")
     emit(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at start; trial threads now: {trial_threads(8)}; "
          "times in seconds, medians of the reps; ratio = ours / stock")

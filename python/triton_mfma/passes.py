@@ -176,6 +176,9 @@ register(ProjectPass(
                "bound at TTGIR: registers unknown, LDS exact)", low=0, high=64),
         Option("grid_default_trip_count", "default-trip-count", int,
                "trip count assumed for loops whose bounds are unknown at the top of the kernel", low=1, high=1 << 20),
+        Option("verify_grid_order", None, bool, "keep a remap only where the compiled kernel does not lose by it "
+                                                "(hip: spills or occupancy; cuda: ptxas spills) (False: the remap "
+                                                "unchecked, no compile for the check)", default=True),
     ),
 ))
 

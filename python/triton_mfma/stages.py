@@ -432,7 +432,8 @@ class HipCompile:
         """The variant without the remap that the grid-order check compiles for `ours` (compiled: where its
         SGPRs spill or limit occupancy), None where the check compiles nothing."""
         outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
-        if outcome is not None and outcome.status != "applied":
+        if (outcome is not None and outcome.status != "applied") or not self.act.options.get("verify_grid_order",
+                                                                                              True):
             return None
         f_ours = self._figures_each([(ours, self.fixed_w)])[0]
         if isinstance(f_ours, Exception):
@@ -707,7 +708,8 @@ class GenericCompile:
         kernel loses its remap too (the safe side)."""
         applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
         spare = run.spare.get("ttgir_end")
-        if not applied or spare is None or not self._grid_check_possible():
+        if not applied or spare is None or not self._grid_check_possible() \
+                or not self.act.options.get("verify_grid_order", True):
             return ours
         from . import resources
 

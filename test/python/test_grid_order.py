@@ -533,6 +533,54 @@ def test_cuda_remap_dropped_where_ptxas_spills():
     assert not d.remaps and d.guard == "no remap" and "spills registers" in d.reason, str(d)
 
 
+def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypatch):
+    """verify_grid_order=False: the remap goes in unchecked, as Triton compiles it, and nothing is compiled for
+    the check: on cuda the plain-store split-K GEMM, whose remap the check drops (ptxas spills), keeps it and its
+    ttgir stage runs no llir/ptx/cubin of its own; on gfx90a the GEMM 256x128x32, whose remap costs an SGPR
+    spill, keeps it with one make_amdgcn fewer."""
+    from triton.backends.amd.compiler import HIPBackend
+
+    from triton_mfma.compile import compile_kernel
+    from triton_mfma.examples import CORPUS
+
+    from triton_mfma import stages
+
+    stock, _ = _compile_splitk_store(False, "stock")
+    lowered = []
+    real_lower = stages.GenericCompile._lower
+    monkeypatch.setattr(stages.GenericCompile, "_lower", lambda self, *a: lowered.append(1) or real_lower(self, *a))
+    ours, _ = _compile_splitk_store(False, "defaults", verify_grid_order=False)
+    assert not lowered
+    _compile_splitk_store(False, "defaults")
+    assert lowered  # the premise: with the check, that stage compiles the kernel itself
+    assert getattr(ours.metadata, "triton_mfma_grid_order", None) is None
+    assert ours.metadata.triton_mfma["mfma-grid-order"].startswith("applied"), ours.metadata.triton_mfma
+    assert ours.asm["cubin"] != stock.asm["cubin"]
+
+    fn, sig, _ = CORPUS["gemm"]
+    cx = dict(BLOCK_M=256, BLOCK_N=128, BLOCK_K=32)
+    compiles = []
+    real = HIPBackend.make_amdgcn
+    monkeypatch.setattr(HIPBackend, "make_amdgcn",
+                        staticmethod(lambda *a: compiles.append(1) or real(*a)))
+
+    def compile_with(**options):
+        compiles.clear()
+        with warnings.catch_warnings(), triton_mfma.enabled(strict=True, **options):
+            warnings.simplefilter("ignore", MFMARemark)
+            k = compile_kernel(fn, sig, cx, "gfx90a")
+        return k, len(compiles)
+
+    (checked, n_checked), (unchecked, n_unchecked) = compile_with(), compile_with(verify_grid_order=False)
+    assert checked.metadata.triton_mfma_grid_order["decision"] == "dropped", checked.metadata.triton_mfma
+    assert getattr(unchecked.metadata, "triton_mfma_grid_order", None) is None
+    assert unchecked.metadata.triton_mfma["mfma-grid-order"].startswith("applied")
+    assert n_unchecked < n_checked, (n_unchecked, n_checked)
+    with pytest.raises(Exception, match="verify_grid_order"):
+        with triton_mfma.enabled(verify_grid_order="sometimes"):
+            pass
+
+
 def test_cuda_remap_kept_without_spills_compiles_once(monkeypatch):
     """Where the remapped kernel does not spill (the same GEMM with divisibility hints: 16-byte loads, no
     stack), the remap stays, and the cubin the check compiled is the one Triton hands on: Triton's llir, ptx
