@@ -14,7 +14,6 @@ count used for them. Writes <out>.txt (the table) and <out>.json. `--option KEY=
 from __future__ import annotations
 
 import argparse
-import ast
 import gc
 import json
 import os
@@ -34,7 +33,7 @@ import triton_mfma  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.engine import trial_threads  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
-from suite import ARCHS, Report, configs, decisions  # noqa: E402
+from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
 
 
 def _without_debug_lines(amdgcn: str) -> str:
@@ -157,13 +156,10 @@ def main():
     ap.add_argument("--short-reps", type=int, default=16,
                     help="reps for kernels without a dot (0.05-0.25 s compiles: a few ms of noise is several %%)")
     ap.add_argument("--only", help="substring of config names")
-    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                    help="an option of triton_mfma.enabled for every triton-mfma compile (Python literal value)")
+    add_option_argument(ap)
     ap.add_argument("--out", default="bench/results/compile_time")
     args = ap.parse_args()
-    for kv in args.option:
-        key, _, value = kv.partition("=")
-        OPTIONS[key] = ast.literal_eval(value)
+    OPTIONS.update(parsed_options(args))
     archs = args.arch or list(ARCHS)
     warnings.simplefilter("ignore")
     report = Report()
@@ -171,7 +167,7 @@ def main():
 
     emit(f"# compile time, stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults "
          f"{list(DEFAULT_PASSES)}{' with ' + str(OPTIONS) if OPTIONS else ''} -- `PYTHONPATH=python python "
-         f"bench/compile_time.py --reps {args.reps}{''.join(' --option ' + kv for kv in args.option)}`"
+         f"bench/compile_time.py --reps {args.reps}{options_text(args)}`"
          f" (kernels without a dot: {max(args.reps, args.short_reps)} reps)")
     emit(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at start; trial threads now: {trial_threads(8)}; "
          "times in seconds, medians of the reps; ratio = ours / stock")

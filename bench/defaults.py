@@ -1,6 +1,7 @@
 """Stock Triton vs triton-mfma's default passes on the bench suite (bench/suite.py), gfx90a / gfx942 / gfx950.
 
-    PYTHONPATH=python python bench/defaults.py [--arch gfx942 ...] [--out bench/results/defaults]
+    PYTHONPATH=python python bench/defaults.py [--arch gfx942 ...] [--option KEY=VALUE ...]
+        [--out bench/results/defaults]
 
 Both builds go to hsaco in one run; figures from the amdgcn (dot_figures.py): effective waves per SIMD
 (registers and LDS), LDS bytes, VGPR+AGPR registers, VGPR and SGPR spills, and in the main loop the dot's issue
@@ -29,7 +30,7 @@ import triton_mfma  # noqa: E402
 from triton_mfma import dot_figures  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
-from suite import ARCHS, Report, configs, decisions  # noqa: E402
+from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
 
 
 def verdict(s: dot_figures.Figures, o: dot_figures.Figures) -> tuple[str, list[str]]:
@@ -55,14 +56,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
     ap.add_argument("--only")
+    add_option_argument(ap)
     ap.add_argument("--out", default="bench/results/defaults")
     args = ap.parse_args()
+    options = parsed_options(args)
     warnings.simplefilter("ignore")
     report = Report()
     rows, emit = report.rows, report.emit
 
     emit(f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults {list(DEFAULT_PASSES)} "
-         "+ waves_per_eu auto -- `PYTHONPATH=python python bench/defaults.py`")
+         f"+ waves_per_eu auto{' with ' + str(options) if options else ''} -- `PYTHONPATH=python python "
+         f"bench/defaults.py{options_text(args)}`")
     emit("# occ = waves/SIMD (registers+LDS); regs = VGPR+AGPR; sp = VGPR+SGPR spills; cyc / ds = main-loop dot "
          "cycles / LDS ops; stock | ours")
     emit(f"{'config':34} {'arch':7} {'occ':>5} {'LDS':>13} {'regs':>9} {'sp':>9} {'cyc':>11} {'ds':>9}  verdict")
@@ -73,7 +77,7 @@ def main():
                     continue
                 with triton_mfma.disabled():
                     stock = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
-                with triton_mfma.enabled():
+                with triton_mfma.enabled(**options):
                     ours = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
                 s, o = dot_figures.of_kernel(stock), dot_figures.of_kernel(ours)
                 v, why = verdict(s, o)

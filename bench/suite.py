@@ -100,3 +100,22 @@ class Report:
             f.write("\n".join(self.lines) + "\n")
         with open(out + ".json", "w") as f:
             json.dump(self.rows, f, indent=1, default=str)
+
+
+def add_option_argument(ap) -> None:
+    """`--option KEY=VALUE` (repeatable): an option of `triton_mfma.enabled` for every triton-mfma compile of a
+    bench (what a decision's check costs or changes, e.g. `verify_grid_order=False`)."""
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an option of triton_mfma.enabled for every triton-mfma compile (a Python literal value)")
+
+
+def parsed_options(args) -> dict:
+    """The `--option` values as keyword arguments of `triton_mfma.enabled`."""
+    import ast
+
+    return {k: ast.literal_eval(v) for k, _, v in (kv.partition("=") for kv in args.option)}
+
+
+def options_text(args) -> str:
+    """The `--option` arguments as they were given, for a bench's reproduce line."""
+    return "".join(f" --option {kv}" for kv in args.option)
