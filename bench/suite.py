@@ -8,6 +8,7 @@ forward D = 64/128, causal or not, in several tile shapes and with waves_per_eu 
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 from dataclasses import dataclass, field
@@ -111,8 +112,6 @@ def add_option_argument(ap) -> None:
 
 def parsed_options(args) -> dict:
     """The `--option` values as keyword arguments of `triton_mfma.enabled`."""
-    import ast
-
     return {k: ast.literal_eval(v) for k, _, v in (kv.partition("=") for kv in args.option)}
 
 

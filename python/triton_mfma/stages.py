@@ -431,9 +431,10 @@ class HipCompile:
     def _grid_check_variant(self, ours, metadata):
         """The variant without the remap that the grid-order check compiles for `ours` (compiled: where its
         SGPRs spill or limit occupancy), None where the check compiles nothing."""
+        if not self.act.options.get("verify_grid_order", True):
+            return None
         outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
-        if (outcome is not None and outcome.status != "applied") or not self.act.options.get("verify_grid_order",
-                                                                                              True):
+        if outcome is not None and outcome.status != "applied":
             return None
         f_ours = self._figures_each([(ours, self.fixed_w)])[0]
         if isinstance(f_ours, Exception):

@@ -541,10 +541,9 @@ def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypat
     would have compiled one, runs fewer make_amdgcn."""
     from triton.backends.amd.compiler import HIPBackend
 
+    from triton_mfma import stages
     from triton_mfma.compile import compile_kernel
     from triton_mfma.examples import CORPUS
-
-    from triton_mfma import stages
 
     stock, _ = _compile_splitk_store(False, "stock")
     lowered = []
