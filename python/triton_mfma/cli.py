@@ -86,7 +86,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
                        f"{', '.join(CORPUS)}")
     _check_activation(passes_, options)
     ext_passes = list(passes_ or passes.DEFAULT_PASSES)
-    verifies = "mfma-accelerate-dot" in ext_passes and options.get("verify_dot", True)
+    verifies = "mfma-accelerate-dot" in ext_passes and passes.setting(options, "verify_dot")
     text = (lambda *a, **k: None) if as_json else (lambda *a, **k: print(*a, file=out, **k))
     doc = {"arch": arch, "triton": triton_version, "triton_mfma": native.native_version(), "passes": ext_passes,
            "options": options, "kernels": [], "showcase": []}

@@ -273,6 +273,11 @@ def option_names() -> set[str]:
     return {o.name for p in REGISTRY.values() for o in p.options}
 
 
+def setting(options: dict, name: str):
+    """Option `name` as `options` (the user's) set it, else its declared default (the one place for it)."""
+    return options[name] if name in options else find_option(name)[0].default
+
+
 def find_option(name: str) -> tuple[Option, list[str]]:
     """The declaration of option `name` and the passes that use it ([] for activation options)."""
     for o in HOOK_OPTIONS:

@@ -26,7 +26,7 @@ import functools
 from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic, real_module
 from .engine import Engine, fresh_context, trial_threads, with_waves_per_eu
-from .passes import REGISTRY, REPLACING_POINTS
+from .passes import REGISTRY, REPLACING_POINTS, setting
 from .runner import PassFailure, kernel_name, run_passes
 
 INTERIOR_POINTS = ("accelerate_matmul", "pipeline")
@@ -239,7 +239,7 @@ class HipCompile:
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
         if "pipeline" in interior and not self.act.options.get("trial_all") \
-                and self.act.options.get("verify_pipeline", True):
+                and setting(self.act.options, "verify_pipeline"):
             why = self._pipeline_cannot_gain()
             if why:  # the model tells without building our variant
                 interior.discard("pipeline")
@@ -288,9 +288,9 @@ class HipCompile:
     def _first_comparison(self, interior: set) -> str | None:
         """The interior point whose decision compares ours first (the variant without ours there is the first
         one built after ours): the stream pipeliner's, then accelerate-dot's; None where no decision compares."""
-        if "pipeline" in interior and self.act.options.get("verify_pipeline", True):
+        if "pipeline" in interior and setting(self.act.options, "verify_pipeline"):
             return "pipeline"
-        if "accelerate_matmul" in interior and self.act.options.get("verify_dot", True):
+        if "accelerate_matmul" in interior and setting(self.act.options, "verify_dot"):
             return "accelerate_matmul"
         return None
 
@@ -329,7 +329,7 @@ class HipCompile:
         if "accelerate_matmul" in ours.declined:
             why = ours.declined_reason(name)
             return record("declined", f"declined: {why}; Triton's accelerate_matmul ran", "pass", ours)
-        if not self.act.options.get("verify_dot", True):  # no decision taken: metadata only
+        if not setting(self.act.options, "verify_dot"):  # no decision taken: metadata only
             metadata["triton_mfma_accelerate_dot"] = {"decision": "unverified", "evidence": "none",
                                                       "reason": "not verified (verify_dot=False)"}
             return ours
@@ -431,7 +431,7 @@ class HipCompile:
     def _grid_check_variant(self, ours, metadata):
         """The variant without the remap that the grid-order check compiles for `ours` (compiled: where its
         SGPRs spill or limit occupancy), None where the check compiles nothing."""
-        if not self.act.options.get("verify_grid_order", True):
+        if not setting(self.act.options, "verify_grid_order"):
             return None
         outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
         if outcome is not None and outcome.status != "applied":
@@ -476,7 +476,7 @@ class HipCompile:
         if "pipeline" in ours.declined:
             why = ours.declined_reason(name)
             return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
-        if not self.act.options.get("verify_pipeline", True):  # the pass as it is: no decision, metadata only
+        if not setting(self.act.options, "verify_pipeline"):  # the pass as it is: no decision, metadata only
             metadata["triton_mfma_stream_pipeline"] = {"decision": "unverified", "evidence": "none",
                                                        "reason": "not verified (verify_pipeline=False)"}
             return ours
@@ -710,7 +710,7 @@ class GenericCompile:
         applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
         spare = run.spare.get("ttgir_end")
         if not applied or spare is None or not self._grid_check_possible() \
-                or not self.act.options.get("verify_grid_order", True):
+                or not setting(self.act.options, "verify_grid_order"):
             return ours
         from . import resources
 
