@@ -87,20 +87,41 @@ def of_kernel(compiled) -> Resources:
 
 @dataclass(frozen=True)
 class CubinResources:
-    """What ptxas gave one kernel of a cubin: registers per thread and bytes per thread of stack (register spills;
-    Triton kernels keep nothing else there), of local memory and of static shared memory."""
+    """What ptxas gave one kernel of a cubin: registers per thread and bytes per thread of stack, of local memory
+    and of static shared memory; `frame`: the bytes of that stack the PTX itself declared (its local depot: a
+    `tl.device_print`'s argument buffer), so that `spills` is what ptxas added, register spills."""
     regs: int
     stack: int
     local: int
     shared: int
+    frame: int = 0
+
+    @property
+    def spills(self) -> int:
+        return max(0, self.stack - self.frame)
 
 
 _CUBIN_FIGURES = re.compile(r"REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
 
 
-def from_cubin(cubin: bytes) -> CubinResources:
+_PTX_ENTRY = re.compile(r"^\.visible \.entry ", re.MULTILINE)
+_PTX_DEPOT = re.compile(r"^\s*\.local \.align \d+ \.b8\s+__local_depot\d+\[(\d+)\];", re.MULTILINE)
+
+
+def ptx_frame(ptx: str) -> int:
+    """Bytes per thread of local memory the PTX's kernel entry declares (`__local_depot`: allocas, e.g. printf's
+    argument buffer); 0 where it declares none."""
+    start = _PTX_ENTRY.search(ptx)
+    if start is None:
+        return 0
+    end = ptx.find("\n.func", start.end())  # the functions after the entry have depots of their own
+    m = _PTX_DEPOT.search(ptx, start.end(), len(ptx) if end < 0 else end)
+    return int(m.group(1)) if m else 0
+
+
+def from_cubin(cubin: bytes, ptx: str = "") -> CubinResources:
     """The figures of the (first) kernel of a cubin, from Triton's own cuobjdump (ValueError if it cannot be
-    read: no tool, or no figures in its output)."""
+    read: no tool, or no figures in its output); `ptx`, the PTX it was assembled from, gives `frame`."""
     import triton
 
     tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
@@ -117,4 +138,4 @@ def from_cubin(cubin: bytes) -> CubinResources:
     if m is None:
         raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")
     regs, stack, shared, local = (int(x) for x in m.groups())
-    return CubinResources(regs, stack, local, shared)
+    return CubinResources(regs, stack, local, shared, ptx_frame(ptx) if ptx else 0)

@@ -705,8 +705,8 @@ class GenericCompile:
         grid_order_splitk.txt: the guarded remap 0.95x where stock already spilled), more than the L2 model's
         gain and nothing it can predict. With grid_order="on" (the remap asked for by name) it is dropped only
         where it costs spills, as on AMD, where the engine drops a remap that costs spills (`HipCompile`).
-        Stack bytes are register spills in Triton kernels, except a `tl.device_print`'s argument buffer: such a
-        kernel loses its remap too (the safe side)."""
+        Spills are the stack bytes ptxas adds to what the PTX declares (a `tl.device_print`'s argument buffer is
+        stack too, declared by the PTX: not a spill)."""
         applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
         spare = run.spare.get("ttgir_end")
         if not applied or spare is None or not self._grid_check_possible() \
@@ -717,14 +717,14 @@ class GenericCompile:
         try:
             steps = self._lower(run.last_text or export_generic(ours), metadata)
             self._hand_off(ours, steps)
-            figures = resources.from_cubin(steps["cubin"][1])
-            if not figures.stack:
+            figures = resources.from_cubin(steps["cubin"][1], steps["ptx"][1])
+            if not figures.spills:
                 return ours
             skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
                                skip={GRID_ORDER})
             without = skip("ttgir_end", spare)
             steps_without = self._lower(skip.last_text or export_generic(without), metadata)
-            spilled = resources.from_cubin(steps_without["cubin"][1])
+            spilled = resources.from_cubin(steps_without["cubin"][1], steps_without["ptx"][1])
         except Exception as e:  # noqa: BLE001 - the check is ours: the remapped module goes on (compiled or not)
             if self.act.strict:
                 raise
@@ -733,12 +733,12 @@ class GenericCompile:
                          f"unchecked")
             return ours
         if self.act.options.get("grid_order") == "on":  # asked for by name: dropped only where it costs spills
-            if spilled.stack >= figures.stack:
+            if spilled.spills >= figures.spills:
                 return ours
-            why = f"remap dropped: it costs register spills (stack {spilled.stack} -> {figures.stack} B/thread)"
+            why = f"remap dropped: it costs register spills ({spilled.spills} -> {figures.spills} B/thread)"
         else:
-            why = (f"remap dropped: the kernel spills registers with it (stack {figures.stack} B/thread, "
-                   f"{figures.regs} registers; without it {spilled.stack} B, {spilled.regs}): at the register "
+            why = (f"remap dropped: the kernel spills registers with it ({figures.spills} B/thread, "
+                   f"{figures.regs} registers; without it {spilled.spills} B, {spilled.regs}): at the register "
                    f"limit ptxas's code decides more than the order")
         metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "compiled"}
         kernel_remarks.decide(GRID_ORDER, why)

@@ -10,11 +10,14 @@ import re
 import warnings
 
 import pytest
+import triton
+import triton.language as tl
 from irutil import ops, parse
 from mlir import ir
 
 import triton_mfma
 from triton_mfma import MFMARemark, MFMAWarning, PipelineError, l2model, occupancy, run_pipeline_with_diagnostics
+from triton_mfma.examples.kernels import _splitk_tile
 
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "mfma-grid-order.mlir")
 
@@ -481,17 +484,30 @@ def test_atomic_epilogue_keeps_its_order_unless_forced(arch):
     assert line.startswith("unchanged: 'splitk_gemm': its results are written with atomics"), line
 
 
-def _compile_splitk_store(aligned: bool, mode: str, **mfma_options):
+@triton.jit
+def splitk_store_printing(a_ptr, w_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn, stride_cm,
+                          stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                          SPLIT_K: tl.constexpr):
+    """splitk_store with a `tl.device_print`: its argument buffer is stack in the cubin, declared by the PTX."""
+    rm, rn, acc = _splitk_tile(a_ptr, w_ptr, M, N, K, stride_am, stride_ak, stride_wk, stride_wn,
+                               BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K)
+    tl.device_print("K", K)
+    c_ptrs = c_ptr + rm[:, None] * stride_cm + rn[None, :] * stride_cn
+    tl.store(c_ptrs, acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def _compile_splitk_store(aligned: bool, mode: str, fn=None, tiles=None, **mfma_options):
     """splitk_store (128x128x32 tiles, 255 registers on cuda:90) as Triton's launcher specialises it: `aligned`
     gives the pointers, sizes and row strides divisibility 16 (16-byte loads), else none is known (2-byte loads,
-    and ptxas spills). mode: "stock" or the default passes on cuda too."""
-    import triton
+    and ptxas spills). mode: "stock" or the default passes on cuda too. `fn`: another kernel of its signature,
+    `tiles`: other constexprs."""
     from triton.compiler import ASTSource
 
     from triton_mfma.compile import always_compile, target
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
-    fn, sig, cx = GRID_ORDER_KERNELS["splitk_store"]
+    default, sig, cx = GRID_ORDER_KERNELS["splitk_store"]
+    fn, cx = fn or default, dict(cx, **(tiles or {}))
     names = list(sig)
     attrs = {(names.index(n),): [["tt.divisibility", 16]]
              for n in ("a_ptr", "w_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_wk", "stride_cm")} \
@@ -531,6 +547,23 @@ def test_cuda_remap_dropped_where_ptxas_spills():
                 stride_cn=1)
     d = triton_mfma.grid_order_decision(ours, (32, 1, 32), **args)
     assert not d.remaps and d.guard == "no remap" and "spills registers" in d.reason, str(d)
+
+
+def test_cuda_printf_buffer_is_not_a_spill():
+    """A `tl.device_print` makes stack (its argument buffer, declared by the PTX), not register spills: the aligned
+    split-K GEMM with one (64x64x32 tiles: at 128x128x32 the remap costs a real spill of 8 B at 255 registers)
+    keeps its remap on cuda:90: the check compiled it (the stack is there) and found nothing ptxas added."""
+    from triton_mfma import resources
+
+    tiles = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
+    stock, _ = _compile_splitk_store(True, "stock", splitk_store_printing, tiles)
+    figures = resources.from_cubin(stock.asm["cubin"], stock.asm["ptx"])
+    assert figures.stack > 0 and figures.frame == figures.stack and figures.spills == 0, figures  # the premise
+    ours, _ = _compile_splitk_store(True, "defaults", splitk_store_printing, tiles)
+    assert ours.metadata.triton_mfma["mfma-grid-order"].startswith("applied"), ours.metadata.triton_mfma
+    assert getattr(ours.metadata, "triton_mfma_grid_order", None) is None
+    assert resources.from_cubin(ours.asm["cubin"], ours.asm["ptx"]).spills == 0
+    assert resources.ptx_frame(".version 8.0\n.visible .entry k()\n{\n\tret;\n}\n") == 0
 
 
 def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypatch):
@@ -628,7 +661,7 @@ def test_cuda_remap_asked_for_by_name_is_dropped_only_where_it_costs_spills():
         stock, _ = _compile_splitk_store(aligned, "stock")
         stack = resources.from_cubin(stock.asm["cubin"]).stack  # Triton 3.9's ptxas: 0 and 272 B/thread
         on, _ = _compile_splitk_store(aligned, "defaults", grid_order="on")
-        assert f"remap dropped: it costs register spills (stack {stack} -> " in \
+        assert f"remap dropped: it costs register spills ({stack} -> " in \
             on.metadata.triton_mfma["mfma-grid-order"], on.metadata.triton_mfma
         assert on.asm["cubin"] == stock.asm["cubin"]
     kept = _compile_atomic_splitk("cuda:90", grid_order="on")
@@ -657,7 +690,7 @@ def test_cuda_grid_check_failure_keeps_the_remap_with_a_warning(monkeypatch):
     raises it."""
     from triton_mfma import resources
 
-    def unreadable(cubin):
+    def unreadable(cubin, ptx=""):
         raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")
 
     monkeypatch.setattr(resources, "from_cubin", unreadable)
