@@ -45,6 +45,12 @@ remap 2.38x -> 1.95x (GEMM 256x128x32 gfx90a) and 2.43x -> 2.12x (attention D128
 +0.03..+0.14x (the candidate's make_amdgcn slows the one the check waits for; 1.72x -> 2.07x in the full bench run,
 where a stopped job's stale entry also kept the candidates from starting again); the slowest kernel (a revert,
 2.38x) unchanged, so the bench's maximum does not move: not worth the code.
+Weighed, not built: applying the remap to the LLVM IR of the kernel without it (translated from the pass's scalar
+ops and spliced in after make_llir), so that the grid check's two variants share one make_llir. It would save only
+make_llir: on the GEMMs whose check compiles a second variant make_amdgcn takes as long (stock compiles, gfx942
+64x128x64 3 stages: make_llir 0.10 s, make_amdgcn 0.09 s; gfx90a 256x128x32: 0.20 / 0.20 s; gfx942 128x256x32:
+0.17 / 0.16 s), so those stay above 2x stock; only attention (make_llir 1.09 of 1.29 s) would gain, and the remap
+would then reach the GPU through a lowering of our own instead of Triton's.
 """
 from __future__ import annotations
 
