@@ -48,9 +48,9 @@ where a stopped job's stale entry also kept the candidates from starting again);
 Weighed, not built: applying the remap to the LLVM IR of the kernel without it (translated from the pass's scalar
 ops and spliced in after make_llir), so that the grid check's two variants share one make_llir. It would save only
 make_llir: on the GEMMs whose check compiles a second variant make_amdgcn takes as long (stock compiles, gfx942
-64x128x64 3 stages: make_llir 0.10 s, make_amdgcn 0.09 s; gfx90a 256x128x32: 0.20 / 0.20 s; gfx942 128x256x32:
-0.17 / 0.16 s), so those stay above 2x stock; only attention (make_llir 1.09 of 1.29 s) would gain, and the remap
-would then reach the GPU through a lowering of our own instead of Triton's.
+64x128x64 3 stages: make_llir 0.103 s, make_amdgcn 0.096 s; gfx90a 256x128x32: 0.221 / 0.215 s; gfx942 128x256x32:
+0.191 / 0.176 s; bench/results/stage_times.txt), so those stay above 2x stock; only attention (make_llir 1.06 of
+1.25 s) would gain, and the remap would then reach the GPU through a lowering of our own instead of Triton's.
 """
 from __future__ import annotations
 
