@@ -5,8 +5,8 @@ ran them, for stock Triton and the default passes, on configurations of the benc
 
 Stock: the time of each stage (make_llir against make_amdgcn tells what a trial compile sharing make_llir would
 save). Ours: the timeline of every make_llir / make_amdgcn the decisions ran (start-end in seconds from the
-compile's start, the thread, the waves_per_eu of each make_amdgcn), and each pass's decision line. Fresh cache per compile;
-the last of `--reps` compiles is shown (the first warms Python and LLVM up).
+compile's start, the thread, the waves_per_eu of each make_amdgcn), and each pass's decision line. Fresh cache per
+compile; the last of `--reps` compiles is shown (the first warms Python and LLVM up).
 """
 from __future__ import annotations
 

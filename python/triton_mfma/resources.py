@@ -138,4 +138,4 @@ def from_cubin(cubin: bytes, ptx: str = "") -> CubinResources:
     if m is None:
         raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")
     regs, stack, shared, local = (int(x) for x in m.groups())
-    return CubinResources(regs, stack, local, shared, ptx_frame(ptx) if ptx else 0)
+    return CubinResources(regs, stack, local, shared, ptx_frame(ptx))
