@@ -5,7 +5,9 @@
 
 Every compile is fresh (Triton's cache bypassed); per configuration and arch, after one untimed warm-up compile
 of each, stock and ours are compiled alternately `--reps` times in one run, and the ratio is median(ours) /
-median(stock). A third build, ours with `trial_all=True` (every verified decision taken by trial compiles, never
+median(stock), for wall time and for CPU time (user + sys of every thread of the process, trial compiles that
+outlive the call included: what a user pays where every core is busy; bench/cputime.py). The summary gives the
+median, p90 and max of both, with a dot and without, per arch. A third build, ours with `trial_all=True` (every verified decision taken by trial compiles, never
 by a model alone), checks that the model-first decisions change nothing: its amdgcn must equal the default's, or
 the difference is listed. Also counted: trial compiles (make_amdgcn calls the decisions made) and the thread
 count used for them. Writes <out>.txt (the table) and <out>.json. `--option KEY=VALUE` adds an option of
@@ -20,7 +22,6 @@ import os
 import statistics
 from collections import Counter
 import sys
-import time
 import warnings
 
 os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -33,6 +34,7 @@ import triton_mfma  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.engine import trial_threads  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
+from cputime import Measured  # noqa: E402
 from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
 
 
@@ -44,20 +46,18 @@ OPTIONS: dict = {}  # --option: added to every triton-mfma compile
 
 
 def timed(c, arch, **mfma):
+    """(kernel, Measured): wall time of the call, CPU time of every thread (trial compiles that outlive it too)."""
     gc.collect()  # a collection due inside one timed compile is noise of a few ms: the short compiles' whole gap
-    t0 = time.perf_counter()
-    with triton_mfma.enabled(**OPTIONS, **mfma):
+    with triton_mfma.enabled(**OPTIONS, **mfma), Measured() as m:
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
-    return k, time.perf_counter() - t0
-
+    return k, m
 
 
 def stock(c, arch):
     gc.collect()
-    with triton_mfma.disabled():
-        t0 = time.perf_counter()
+    with triton_mfma.disabled(), Measured() as m:
         k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
-        return k, time.perf_counter() - t0
+    return k, m
 
 
 def kwidth_model(rows, emit) -> None:
@@ -113,28 +113,31 @@ def trial_outcomes(rows, emit) -> None:
     emit(f"  grid order: remap dropped by its compiled check (it cost spills or occupancy) in {dropped} kernels")
 
 
+def distribution(values) -> str:
+    """median, p90 (nearest rank), max of ratios."""
+    v = sorted(values)
+    p90 = v[max(0, -(-len(v) * 9 // 10) - 1)]
+    return f"median {statistics.median(v):.2f}x, p90 {p90:.2f}x, max {v[-1]:.2f}x"
+
+
 def summarise(rows, archs, emit) -> None:
-    ratios = [r["ratio"] for r in rows]
-    nodot = [r["ratio"] for r in rows if r["kind"] == "nodot"]
-    dot = [r["ratio"] for r in rows if r["kind"] != "nodot"]
     emit()
-    emit(f"all {len(ratios)}: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x")
-    if dot:
-        emit(f"with a dot {len(dot)}: median {statistics.median(dot):.2f}x, max {max(dot):.2f}x")
-    if nodot:
-        emit(f"without a dot {len(nodot)}: median {statistics.median(nodot):.2f}x, max {max(nodot):.2f}x")
-    for arch in archs:
-        d = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] != "nodot"]
-        n = [r["ratio"] for r in rows if r["arch"] == arch and r["kind"] == "nodot"]
-        if d and n:
-            emit(f"  {arch}: with a dot median {statistics.median(d):.2f}x, max {max(d):.2f}x; "
-                 f"without a dot median {statistics.median(n):.2f}x, max {max(n):.2f}x")
+    for measure, key in (("wall time", "ratio"), ("CPU time", "cpu_ratio")):
+        emit(f"{measure}, ours / stock:")
+        groups = [("all", rows), ("with a dot", [r for r in rows if r["kind"] != "nodot"]),
+                  ("without a dot", [r for r in rows if r["kind"] == "nodot"])]
+        groups += [(f"  {arch} {what}", [r for r in rows if r["arch"] == arch and (r["kind"] != "nodot") == dot])
+                   for arch in archs for what, dot in (("with a dot", True), ("without a dot", False))]
+        for name, group in groups:
+            if group:
+                emit(f"  {name} ({len(group)}): {distribution(r[key] for r in group)}")
     trials = Counter(r["trials"] for r in rows if r["kind"] != "nodot")
     emit("trial compiles per dot kernel (make_amdgcn calls, the one Triton gets included): "
          + ", ".join(f"{k}: {v}" for k, v in sorted(trials.items())))
-    by = {k: [r["ratio"] for r in rows if r["kind"] != "nodot" and r["trials"] == k] for k in sorted(trials)}
-    emit("  compile time by that count (median ratio): "
-         + ", ".join(f"{k}: {statistics.median(v):.2f}x" for k, v in by.items()))
+    for key, measure in (("ratio", "wall"), ("cpu_ratio", "CPU")):
+        by = {k: [r[key] for r in rows if r["kind"] != "nodot" and r["trials"] == k] for k in sorted(trials)}
+        emit(f"  {measure} time by that count (median ratio): "
+             + ", ".join(f"{k}: {statistics.median(v):.2f}x" for k, v in by.items()))
     kwidth_model(rows, emit)
     trial_outcomes(rows, emit)
     diff = [r for r in rows if not r["same_as_trial_all"]]
@@ -170,8 +173,10 @@ def main():
          f"bench/compile_time.py --reps {args.reps}{options_text(args)}`"
          f" (kernels without a dot: {max(args.reps, args.short_reps)} reps)")
     emit(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at start; trial threads now: {trial_threads(8)}; "
-         "times in seconds, medians of the reps; ratio = ours / stock")
-    emit(f"{'config':34} {'arch':7} {'stock':>7} {'ours':>7} {'ratio':>6} {'trials':>6}  decisions same as trial_all")
+         "times in seconds, medians of the reps; ratio = ours / stock; wall time of the call, then CPU time (user + sys "
+         "of every thread, trial compiles that outlive the call included)")
+    emit(f"{'config':34} {'arch':7} {'stock':>7} {'ours':>7} {'ratio':>6} {'cpu st':>7} {'cpu our':>7} {'ratio':>6} "
+         f"{'trials':>6}  decisions same as trial_all")
     with always_compile():
         for arch in archs:
             for c in configs():
@@ -181,10 +186,9 @@ def main():
                 timed(c, arch)
                 ts, to = [], []
                 for _ in range(args.reps if c.has_dot else max(args.reps, args.short_reps)):
-                    s, t = stock(c, arch)
-                    ts.append(t)
-                    ours, t = timed(c, arch)
-                    to.append(t)
+                    ts.append(stock(c, arch)[1])
+                    ours, m = timed(c, arch)
+                    to.append(m)
                 full, _ = timed(c, arch, trial_all=True)
                 md = ours.metadata
                 # the same decisions; Triton's own output varies between compiles of some kernels (splitk_gemm's
@@ -202,9 +206,11 @@ def main():
                 same_code = same or bool({_without_debug_lines(a) for a in seen_ours}
                                          & {_without_debug_lines(a) for a in seen_full})
                 trials = getattr(md, "triton_mfma_trials", 0) or 0
-                ratio = statistics.median(to) / statistics.median(ts)
-                row = dict(config=c.name, arch=arch, kind=c.kind, stock=statistics.median(ts),
-                           ours=statistics.median(to), ratio=ratio, trials=trials, same_as_trial_all=same,
+                wall_s, wall_o = (statistics.median(m.wall for m in x) for x in (ts, to))
+                cpu_s, cpu_o = (statistics.median(m.cpu for m in x) for x in (ts, to))
+                ratio, cpu_ratio = wall_o / wall_s, cpu_o / cpu_s
+                row = dict(config=c.name, arch=arch, kind=c.kind, stock=wall_s, ours=wall_o, ratio=ratio,
+                           stock_cpu=cpu_s, ours_cpu=cpu_o, cpu_ratio=cpu_ratio, trials=trials, same_as_trial_all=same,
                            same_code_as_trial_all=same_code,
                            same_decisions=same_decisions, decisions=decisions(md),
                            full_decisions=decisions(full.metadata), why=getattr(md, "triton_mfma", None),
@@ -213,7 +219,8 @@ def main():
                 rows.append(row)
                 verdict = "yes" if same else "yes, up to debug lines" if same_code else \
                     f"NO: {json.dumps(row['decisions'])[:200]} / {json.dumps(row['full_decisions'])}"
-                emit(f"{c.name:34} {arch:7} {row['stock']:7.3f} {row['ours']:7.3f} {ratio:6.2f} {trials:6d}  {verdict}")
+                emit(f"{c.name:34} {arch:7} {wall_s:7.3f} {wall_o:7.3f} {ratio:6.2f} {cpu_s:7.3f} {cpu_o:7.3f} "
+                     f"{cpu_ratio:6.2f} {trials:6d}  {verdict}")
     summarise(rows, archs, emit)
     report.write(args.out)
 
