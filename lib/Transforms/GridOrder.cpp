@@ -154,8 +154,7 @@ struct GridOrderOptions {
   std::string mode;
   unsigned groupSize;
   int64_t l2Bytes;
-  unsigned l2EffectivePercent, numCUs, numXCDs, defaultTripCount,
-      programsPerCU;
+  unsigned l2EffectivePercent, numCUs, numXCDs, defaultTripCount, programsPerCU;
 };
 
 /// What the decision (steps 3, 5, 6) hands the rewrite (step 4).
@@ -368,8 +367,9 @@ Decline GridOrderPlanner::decideXCDGuard() {
   plan.sharedBytes = constantSharedBytes();
   if (plan.sharedBytes && *plan.sharedBytes <= plan.threshold)
     return "the shared operands (" + sharedNames + ": " +
-           humanBytes(*plan.sharedBytes) + " distinct) fit every XCD's "
-           "effective L2 (" + humanBytes(model.l2Bytes) + " x " +
+           humanBytes(*plan.sharedBytes) +
+           " distinct) fit every XCD's effective L2 (" +
+           humanBytes(model.l2Bytes) + " x " +
            llvm::formatv("{0:F2}", model.l2Effective).str() +
            "): each XCD reads them from beyond its L2 at most once in "
            "any order";
@@ -403,8 +403,7 @@ std::optional<int64_t> GridOrderPlanner::constantSharedBytes() const {
     }
     ops.push_back({o.estimateBytes(defTrips), o.moved});
   }
-  return evaluateSharedBytesExceedL2(sizes, ops, plan.threshold)
-      .distinctBytes;
+  return evaluateSharedBytesExceedL2(sizes, ops, plan.threshold).distinctBytes;
 }
 
 std::string GridOrderPlanner::describeOrder() const {
@@ -433,8 +432,7 @@ std::string GridOrderPlanner::describeOrder() const {
          << llvm::format("%.2f", model.l2Effective) << ")";
     else if (plan.sharedBytes)
       os << "; always: the shared operands (" << sharedNames << ") have "
-         << *plan.sharedBytes << " distinct bytes > " << plan.threshold
-         << " B";
+         << *plan.sharedBytes << " distinct bytes > " << plan.threshold << " B";
   }
   if (plan.guard == Guard::L2)
     os << "; taken at run time when the grid has more than P = "
@@ -454,10 +452,10 @@ std::string GridOrderPlanner::describeOrder() const {
 std::string GridOrderPlanner::describeVerdict(StringRef name) const {
   std::string verdict = "'" + name.str() + "': remapped";
   if (plan.guard == Guard::L2)
-    verdict += " at run time (more than P = " +
-               std::to_string(plan.concurrent) +
-               " programs and the bytes between twin reads > " +
-               std::to_string(plan.threshold) + " B)";
+    verdict +=
+        " at run time (more than P = " + std::to_string(plan.concurrent) +
+        " programs and the bytes between twin reads > " +
+        std::to_string(plan.threshold) + " B)";
   else if (plan.guard == Guard::XCD)
     verdict += " at run time (shared operands' distinct bytes > " +
                std::to_string(plan.threshold) + " B)";
@@ -477,8 +475,8 @@ public:
                const GridOrderOptions &opts)
       : pa(pa), plan(plan), opts(opts), func(pa.getFunc()),
         entry(FuncOp(func).getEntryBlock()), dims(pa.getDims()),
-        nDims(dims.size()), operands(pa.getOperands()),
-        b(func->getContext()), size(nDims) {}
+        nDims(dims.size()), operands(pa.getOperands()), b(func->getContext()),
+        size(nDims) {}
 
   /// The rewrite; the byte unit of the guard it built (1 where none or a
   /// 64-bit one), or failure with an error on the kernel.
@@ -684,8 +682,8 @@ Value GridRemapper::operandBytes(unsigned o) {
   for (const ByteTerm &t : operands[o].terms) {
     Value term = e->constant(t.bytes / unit);
     for (const TripFactor &f : t.loops)
-      term = e->mul(term, tripCount(f, *e, map, pa, entry,
-                                    opts.defaultTripCount));
+      term =
+          e->mul(term, tripCount(f, *e, map, pa, entry, opts.defaultTripCount));
     bytes = e->add(bytes, term);
   }
   return bytes;

@@ -398,12 +398,12 @@ LogicalResult LoopAnalysis::checkBodyEffects(std::string &why) {
   });
   if (!offender)
     return success();
-  why = isAnyOp(offender, opname::For, opname::While)
-            ? "it is not an innermost loop"
-            : ("it writes global memory ('" +
-               offender->getName().getStringRef() +
-               "'): the next iteration's loads cannot be moved above it")
-                  .str();
+  why =
+      isAnyOp(offender, opname::For, opname::While)
+          ? "it is not an innermost loop"
+          : ("it writes global memory ('" + offender->getName().getStringRef() +
+             "'): the next iteration's loads cannot be moved above it")
+                .str();
   return failure();
 }
 
@@ -441,8 +441,8 @@ void LoopAnalysis::considerLoad(Operation &load) {
     Value tile = cand.chain.empty() ? load.getResult(0)
                                     : cand.chain.back()->getResult(0);
     if (failed(planConvertBuffer(cand, tile,
-                                 *cast<DotOperandLayout>(dotLayout.get()),
-                                 info, reason)))
+                                 *cast<DotOperandLayout>(dotLayout.get()), info,
+                                 reason)))
       return reject(cand, reason);
   }
   info.mutableMemory = true;
@@ -480,8 +480,7 @@ LogicalResult LoopAnalysis::planAllocBuffer(Operand &cand, MemDescInfo &info,
   Value memdesc = cand.alloc->getResult(0);
   if (failed(collectReaders(forOp, memdesc, cand.views, reason)))
     return failure();
-  FailureOr<MemDescInfo> allocInfo =
-      getMemDescInfo(memdesc.getType(), &reason);
+  FailureOr<MemDescInfo> allocInfo = getMemDescInfo(memdesc.getType(), &reason);
   if (failed(allocInfo)) {
     reason = "unreadable memdesc type: " + reason;
     return failure();
@@ -495,10 +494,10 @@ LogicalResult LoopAnalysis::planAllocBuffer(Operand &cand, MemDescInfo &info,
   return success();
 }
 
-LogicalResult
-LoopAnalysis::planConvertBuffer(Operand &cand, Value tile,
-                                const DotOperandLayout &dotLayout,
-                                MemDescInfo &info, std::string &reason) {
+LogicalResult LoopAnalysis::planConvertBuffer(Operand &cand, Value tile,
+                                              const DotOperandLayout &dotLayout,
+                                              MemDescInfo &info,
+                                              std::string &reason) {
   auto type = cast<RankedTensorType>(tile.getType());
   auto *blocked = dyn_cast_or_null<BlockedLayout>(getLayout(type).get());
   if (!blocked) {
@@ -624,8 +623,8 @@ class LoopTransform {
 public:
   explicit LoopTransform(LoopPlan &plan)
       : plan(plan), forOp(plan.forOp), loop(plan.forOp), body(plan.body),
-        yield(body->getTerminator()), loc(forOp->getLoc()), b(forOp),
-        g(b, loc), iv(body->getArgument(0)) {}
+        yield(body->getTerminator()), loc(forOp->getLoc()), b(forOp), g(b, loc),
+        iv(body->getArgument(0)) {}
 
   void run() {
     emitBuffersAndPrologue();
@@ -880,9 +879,8 @@ struct MFMAStreamPipeline final
       names += (names.empty() ? "" : ", ") + op.name;
     }
     InFlightDiagnostic remark = plan.forOp->emitRemark();
-    remark << "stream-pipelined " << plan.operands.size()
-           << " dot operand(s) (" << names
-           << ") through one LDS buffer each (" << bytes
+    remark << "stream-pipelined " << plan.operands.size() << " dot operand(s) ("
+           << names << ") through one LDS buffer each (" << bytes
            << " bytes): the next iteration's global loads are "
            << "issued before this iteration's LDS reads and dots";
     if (!leftInPlace.empty())
