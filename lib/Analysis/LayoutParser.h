@@ -41,6 +41,8 @@ struct ParsedValue {
 
 constexpr unsigned kMaxDepth = 64;
 
+class DictReader;
+
 class TextParser {
 public:
   TextParser(StringRef text, std::string *error) : text(text), error(error) {}
@@ -189,6 +191,38 @@ private:
     }
     return true;
   }
+
+  // parseLayoutValue's steps and its builders, one per layout kind
+  // (LayoutBuilders.cpp). A builder reads the kind's parameters up to its
+  // closing '>' (which parseLayoutValue expects), checked as Triton's
+  // parsers and verifiers do; null after failAt. `at`: the dictionary's
+  // offset, for the errors.
+  std::optional<LayoutKind> parseLayoutKind();
+  std::function<std::nullptr_t(size_t, const Twine &)> failFn();
+  LayoutPtr parseDictLayout(LayoutKind kind, const std::string &what,
+                            unsigned depth);
+  LayoutPtr parsePaddedShared(const std::string &what, unsigned depth);
+  LayoutPtr buildPaddedSharedBases(DictReader &r, size_t at,
+                                   const std::string &what,
+                                   std::shared_ptr<PaddedSharedLayout> layout);
+  LayoutPtr buildPaddedSharedShape(DictReader &r, size_t at,
+                                   const std::string &what,
+                                   std::shared_ptr<PaddedSharedLayout> layout);
+  LayoutPtr buildBlocked(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildSlice(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildDotOperand(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildAMDMfma(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildAMDWmma(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildNvidiaMma(DictReader &r, size_t at, const std::string &what);
+  LayoutPtr buildLinear(LayoutKind kind, DictReader &r, size_t at,
+                        const std::string &what);
+  LayoutPtr buildSwizzledShared(LayoutKind kind, DictReader &r, size_t at,
+                                const std::string &what);
+  LayoutPtr buildSharedLinear(DictReader &r, size_t at,
+                              const std::string &what);
+  LayoutPtr buildPartitionedShared(DictReader &r, size_t at,
+                                   const std::string &what);
+  LayoutPtr buildNVMMAShared(DictReader &r, size_t at, const std::string &what);
 
 public:
   bool parseValue(ParsedValue &v, unsigned depth);

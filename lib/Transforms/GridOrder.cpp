@@ -84,6 +84,14 @@
 //  python/triton_mfma/grid.py reads to answer, for a launch, whether the
 //  compiled kernel remaps and why.
 //
+// Code: MFMAGridOrder::runOnKernel runs these steps in order: ProgramAxes
+// (step 1), GridOrderPlanner (checkSafety: 2; readTargetFigures and
+// chooseHeavyOperand: 3; decideL2Guard: 5; decideXCDGuard: 6), GridRemapper
+// (step 4: hoistProgramIds, readGridSizes, computeRowLengths,
+// chooseGuardUnit, buildLaunchGuard, remapCompleteRows -> computeNewIds,
+// redirectUses). Every decline is a remark and a debug line
+// (-debug-only=mfma-grid-order).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/GenericIR.h"
@@ -103,6 +111,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/DebugLog.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -129,10 +138,6 @@ constexpr int64_t kHeavyNum = 3, kHeavyDen = 4;
 // 2^31 x 256 B = 512 GiB.
 constexpr int64_t kMinGuardUnit = 256;
 
-
-
-
-
 /// The run-time condition the remap is taken on, launch-wide.
 enum class Guard {
   None, ///< always (mode=on, a compile-time verdict)
@@ -144,7 +149,15 @@ StringRef guardName(Guard g) {
   return g == Guard::L2 ? "l2" : g == Guard::XCD ? "xcd" : "none";
 }
 
+/// The pass options the analysis and the rewrite read.
+struct GridOrderOptions {
+  std::string mode;
+  unsigned groupSize;
+  int64_t l2Bytes;
+  unsigned l2EffectivePercent, numCUs, numXCDs, defaultTripCount, programsPerCU;
+};
 
+/// What the decision (steps 3, 5, 6) hands the rewrite (step 4).
 struct Plan {
   const LoadedOperand *heavy = nullptr;
   DimMask xMask = 0, yMask = 0;
@@ -160,6 +173,816 @@ struct Plan {
   std::optional<int64_t> sharedBytes; ///< their distinct bytes, if constant
 };
 
+/// Why a kernel is left alone, where it is.
+using Decline = std::optional<std::string>;
+
+//===----------------------------------------------------------------------===//
+// Steps 2, 3, 5, 6: the per-kernel analysis and decision.
+//===----------------------------------------------------------------------===//
+
+/// Decides, from a kernel's ProgramAxes (step 1), whether and how to remap
+/// its program ids. Each step returns why the kernel is left alone, if it is.
+class GridOrderPlanner {
+public:
+  GridOrderPlanner(const GridOrderOptions &opts, ModuleOp module,
+                   Operation *func, const ProgramAxes &pa)
+      : opts(opts), module(module), func(func), pa(pa),
+        operands(pa.getOperands()), defTrips(opts.defaultTripCount),
+        nDims(pa.getDims().size()), all((DimMask(1) << nDims) - 1) {}
+
+  /// Step 2: programs that communicate, ids already permuted, a callee
+  /// reading program ids; in auto mode, atomic result writes; no loads.
+  Decline checkSafety();
+  /// The target's L2 figures, with the option overrides.
+  void readTargetFigures();
+  /// Step 3: the heavy operand H the new order is built for, the sharing
+  /// (X) and moving (Y) dimensions; declines where no order gains.
+  Decline chooseHeavyOperand();
+  /// Step 5 (single-L2 targets): in auto mode, the L2 guard's figures.
+  Decline decideL2Guard();
+  /// Step 6 (multi-XCD targets): whether the XCD remap pays, at compile
+  /// time where the shared bytes are constants, else the XCD guard.
+  Decline decideXCDGuard();
+  /// The remark's account of the heavy operand and its dimensions.
+  const std::string &describeHeavy() const { return why; }
+  /// The remark's account of the new order and its guard.
+  std::string describeOrder() const;
+  /// The pass outcome's account of a remap.
+  std::string describeVerdict(StringRef name) const;
+
+  const Plan &getPlan() const { return plan; }
+  const TargetL2Model &getModel() const { return model; }
+
+private:
+  bool isHeavy(const LoadedOperand &o) const {
+    return o.estimateBytes(defTrips) * kHeavyDen >= maxBytes * kHeavyNum;
+  }
+  /// Some dimension that does not move `o` is slower than one that does.
+  bool suffers(const LoadedOperand &o) const {
+    DimMask sharing = all & ~o.moved;
+    for (unsigned r = 0; r < nDims; ++r)
+      if (sharing & (DimMask(1) << r))
+        for (unsigned s = 0; s < r; ++s)
+          if (o.moved & (DimMask(1) << s))
+            return true;
+    return false;
+  }
+  std::optional<int64_t> constantSharedBytes() const;
+
+  const GridOrderOptions &opts;
+  ModuleOp module;
+  Operation *func;
+  const ProgramAxes &pa;
+  ArrayRef<LoadedOperand> operands;
+  int64_t defTrips;
+  unsigned nDims;
+  DimMask all;
+  std::string target;
+  TargetL2Model model;
+  int64_t maxBytes = 0;
+  Plan plan;
+  std::string why;         ///< H, its bytes and its dimensions
+  std::string sharedNames; ///< the shared heavy operands, for the remarks
+};
+
+Decline GridOrderPlanner::checkSafety() {
+  if (!pa.getOrderHazard().empty())
+    return "programs may communicate (" + pa.getOrderHazard() +
+           "): reordering them could deadlock or change results";
+  if (!pa.getHandSwizzle().empty())
+    return "the kernel already permutes its program ids (" +
+           pa.getHandSwizzle() + ")";
+  if (callsProgramIdReader(module, func))
+    return std::string("it calls a function that reads program ids");
+  // Results written with atomics (whose values no program reads: else the
+  // order hazard above): measured on an H200, the remap the L2 model picks
+  // cost 3-11% on such kernels (bench/grid_order_splitk.py) and gained on
+  // none; the model has no term for the epilogue's read-modify-writes.
+  if (opts.mode == "auto" && !pa.getAtomicWrite().empty())
+    return ("its results are written with atomics (" + pa.getAtomicWrite() +
+            "): the remap measured slower there; mode=on forces")
+        .str();
+  if (operands.empty())
+    return std::string("no global loads");
+  return std::nullopt;
+}
+
+void GridOrderPlanner::readTargetFigures() {
+  target = getTarget(module).value_or("").str();
+  model = getL2Model(target);
+  if (opts.l2Bytes > 0)
+    model.l2Bytes = opts.l2Bytes;
+  if (opts.l2EffectivePercent > 0)
+    model.l2Effective = opts.l2EffectivePercent / 100.0;
+  if (opts.numCUs > 0)
+    model.cus = opts.numCUs;
+  if (opts.numXCDs > 0)
+    model.xcds = opts.numXCDs;
+  plan.numXCDs = std::max(1, model.xcds);
+  plan.hip = StringRef(target).starts_with("hip:");
+}
+
+Decline GridOrderPlanner::chooseHeavyOperand() {
+  for (const LoadedOperand &o : operands)
+    maxBytes = std::max(maxBytes, o.estimateBytes(defTrips));
+  if (maxBytes == 0)
+    return std::string("the loads' sizes are unknown");
+  // The largest shared heavy operand, and the largest one that suffers.
+  const LoadedOperand *shared = nullptr, *suffering = nullptr;
+  for (auto [i, o] : llvm::enumerate(operands)) {
+    if (!isHeavy(o) || (all & ~o.moved) == 0)
+      continue;
+    plan.shared.push_back(i);
+    int64_t b = o.estimateBytes(defTrips);
+    if (!shared || b > shared->estimateBytes(defTrips))
+      shared = &o;
+    if (suffers(o) && (!suffering || b > suffering->estimateBytes(defTrips)))
+      suffering = &o;
+  }
+  if (!shared)
+    return std::string("no heavy operand is shared between programs (every "
+                       "program-id dimension moves each of them)");
+
+  plan.heavy = suffering ? suffering : shared;
+  // In every mode: where no heavy operand suffers, the hardware order is
+  // the one the pass would choose.
+  plan.reorder = suffering != nullptr;
+  plan.xMask = all & ~plan.heavy->moved;
+  plan.yMask = plan.heavy->moved;
+  {
+    llvm::raw_string_ostream os(why);
+    os << plan.heavy->name << " ("
+       << humanBytes(plan.heavy->estimateBytes(defTrips)) << "/program at "
+       << defTrips << " trips per unknown loop) is moved by "
+       << pa.describeMask(plan.heavy->moved)
+       << " and shared by programs that differ in "
+       << pa.describeMask(plan.xMask);
+  }
+  if (plan.reorder)
+    for (unsigned r = 0; r < nDims && plan.farDim < 0; ++r)
+      if ((plan.xMask & (DimMask(1) << r)) &&
+          (plan.yMask & ((DimMask(1) << r) - 1)))
+        plan.farDim = r;
+  for (unsigned i : plan.shared)
+    sharedNames += (sharedNames.empty() ? "" : ", ") + operands[i].name;
+
+  if (plan.numXCDs == 1 && !plan.reorder)
+    return "already in the order the pass would choose: " + why +
+           ", which vary faster";
+  return std::nullopt;
+}
+
+Decline GridOrderPlanner::decideL2Guard() {
+  if (opts.mode != "auto")
+    return std::nullopt;
+  if (model.cus == 0 || model.l2Bytes == 0)
+    return "no L2 figures for target '" + target +
+           "' (set l2-bytes and num-cus, or mode=on)";
+  plan.guard = Guard::L2;
+  plan.perCU = countPrograms(module, func, model, opts.programsPerCU);
+  plan.concurrent = plan.perCU.programs * model.cus;
+  plan.threshold = model.effectiveL2Bytes();
+  return std::nullopt;
+}
+
+Decline GridOrderPlanner::decideXCDGuard() {
+  // What the XCD remap can save is the shared operands' reads into each
+  // XCD's L2.
+  if (llvm::all_of(plan.shared,
+                   [&](unsigned i) { return operands[i].moved == 0; })) {
+    int64_t bytes = 0;
+    for (unsigned i : plan.shared)
+      bytes += operands[i].estimateBytes(defTrips);
+    return "every program reads all of " + sharedNames + " (" +
+           humanBytes(bytes) +
+           "; no grid dimension moves them): no order changes "
+           "what each XCD reads";
+  }
+  if (opts.mode != "auto")
+    return std::nullopt;
+  if (model.l2Bytes == 0)
+    return "no L2 figures for target '" + target +
+           "' (set l2-bytes, or mode=on)";
+  plan.threshold = model.effectiveL2Bytes();
+  plan.sharedBytes = constantSharedBytes();
+  if (plan.sharedBytes && *plan.sharedBytes <= plan.threshold)
+    return "the shared operands (" + sharedNames + ": " +
+           humanBytes(*plan.sharedBytes) +
+           " distinct) fit every XCD's effective L2 (" +
+           humanBytes(model.l2Bytes) + " x " +
+           llvm::formatv("{0:F2}", model.l2Effective).str() +
+           "): each XCD reads them from beyond its L2 at most once in "
+           "any order";
+  if (!plan.sharedBytes)
+    plan.guard = Guard::XCD;
+  return std::nullopt;
+}
+
+/// The shared heavy operands' distinct bytes where they are compile-time
+/// constants: constant trip counts, and every dimension that moves them a
+/// constant size (only the row length of a split axis can be).
+std::optional<int64_t> GridOrderPlanner::constantSharedBytes() const {
+  ArrayRef<GridDim> dims = pa.getDims();
+  SmallVector<int64_t> sizes(dims.size(), 0);
+  SmallVector<L2Operand> ops;
+  for (unsigned i : plan.shared) {
+    const LoadedOperand &o = operands[i];
+    for (const ByteTerm &t : o.terms)
+      for (const TripFactor &f : t.loops)
+        if (!f.constant)
+          return std::nullopt;
+    for (auto [d, dim] : llvm::enumerate(dims)) {
+      if (!(o.moved & (DimMask(1) << d)))
+        continue;
+      std::optional<int64_t> x = dim.kind == GridDim::Kind::Lo
+                                     ? getConstantInt(dim.divisor)
+                                     : std::nullopt;
+      if (!x)
+        return std::nullopt;
+      sizes[d] = std::max<int64_t>(*x, 1);
+    }
+    ops.push_back({o.estimateBytes(defTrips), o.moved});
+  }
+  return evaluateSharedBytesExceedL2(sizes, ops, plan.threshold).distinctBytes;
+}
+
+std::string GridOrderPlanner::describeOrder() const {
+  std::string how;
+  llvm::raw_string_ostream os(how);
+  if (plan.reorder) {
+    os << "new order " << pa.describeMask(plan.xMask) << " fastest";
+    if (opts.groupSize > 0)
+      os << " (groups of " << opts.groupSize << ")";
+    os << ", then " << pa.describeMask(plan.yMask);
+  } else {
+    os << "hardware order kept";
+  }
+  if (plan.numXCDs > 1) {
+    os << "; programs in contiguous chunks per XCD (" << model.device
+       << ": workgroups go round-robin to " << plan.numXCDs
+       << " XCDs with separate " << humanBytes(model.l2Bytes)
+       << " L2s, so programs sharing tiles are on different L2s in "
+          "hardware order)";
+    if (plan.guard == Guard::XCD)
+      os << "; taken at run time when the distinct bytes of the shared "
+            "operands ("
+         << sharedNames << ": bytes/program x the sizes of the dims that "
+         << "move each) exceed " << plan.threshold << " B (" << model.device
+         << " L2 " << humanBytes(model.l2Bytes) << " x "
+         << llvm::format("%.2f", model.l2Effective) << ")";
+    else if (plan.sharedBytes)
+      os << "; always: the shared operands (" << sharedNames << ") have "
+         << *plan.sharedBytes << " distinct bytes > " << plan.threshold << " B";
+  }
+  if (plan.guard == Guard::L2)
+    os << "; taken at run time when the grid has more than P = "
+       << plan.concurrent << " programs (" << model.cus << " CUs x "
+       << plan.perCU.programs << "; " << describe(plan.perCU)
+       << ") and the bytes streamed between twin reads exceed "
+       << plan.threshold << " B (" << model.device << " L2 "
+       << humanBytes(model.l2Bytes) << " x "
+       << llvm::format("%.2f", model.l2Effective)
+       << "): distance = product of the sizes of dims faster than "
+       << pa.getDims()[plan.farDim].name();
+  else if (opts.mode == "on")
+    os << "; forced (mode=on)";
+  return how;
+}
+
+std::string GridOrderPlanner::describeVerdict(StringRef name) const {
+  std::string verdict = "'" + name.str() + "': remapped";
+  if (plan.guard == Guard::L2)
+    verdict +=
+        " at run time (more than P = " + std::to_string(plan.concurrent) +
+        " programs and the bytes between twin reads > " +
+        std::to_string(plan.threshold) + " B)";
+  else if (plan.guard == Guard::XCD)
+    verdict += " at run time (shared operands' distinct bytes > " +
+               std::to_string(plan.threshold) + " B)";
+  return verdict;
+}
+
+//===----------------------------------------------------------------------===//
+// Step 4: the rewrite.
+//===----------------------------------------------------------------------===//
+
+/// Emits the remap of a Plan at the top of the kernel and redirects every
+/// use of the program ids. The methods are the rewrite's steps, called in
+/// this order by run(); sizes and row counts are built where first needed.
+class GridRemapper {
+public:
+  GridRemapper(const ProgramAxes &pa, const Plan &plan,
+               const GridOrderOptions &opts)
+      : pa(pa), plan(plan), opts(opts), func(pa.getFunc()),
+        entry(FuncOp(func).getEntryBlock()), dims(pa.getDims()),
+        nDims(dims.size()), operands(pa.getOperands()), b(func->getContext()),
+        size(nDims) {}
+
+  /// The rewrite; the byte unit of the guard it built (1 where none or a
+  /// 64-bit one), or failure with an error on the kernel.
+  FailureOr<int64_t> run() {
+    hoistProgramIds();
+    readGridSizes();
+    if (failed(computeRowLengths()))
+      return failure();
+    chooseGuardUnit();
+    Value launch = buildLaunchGuard();
+    SmallVector<Value> ids =
+        launch ? branch(launch, [&] { return remapCompleteRows(); })
+               : remapCompleteRows();
+    redirectUses(ids);
+    return unit;
+  }
+
+private:
+  /// One program-id op per axis, moved to the top in axis order; the
+  /// builder after them.
+  void hoistProgramIds();
+  /// tt.get_num_programs (on hip, the implicit argument) per axis read.
+  void readGridSizes();
+  /// Phase A, run by every program: the row lengths of split axes (both
+  /// branches need them). Nothing here reads a program id.
+  LogicalResult computeRowLengths();
+  /// The unit the guard counts bytes in, and so its width.
+  void chooseGuardUnit();
+  /// Steps 5 and 6: the launch-wide guard, null where there is none.
+  Value buildLaunchGuard();
+  Value buildL2Guard();
+  Value buildXCDGuard();
+  /// Phase B, only where the new order is taken: programs past the last
+  /// complete row of a split axis keep their ids (a nested branch: the row
+  /// divisions are on the remapped path only).
+  SmallVector<Value> remapCompleteRows();
+  /// The new ids: hardware linear index, XCD chunks, new order, new ids.
+  SmallVector<Value> computeNewIds();
+  /// L, axis 0 fastest (a split axis counts its complete rows, rows * X
+  /// programs, where hi * X + lo is the id itself).
+  Value linearIndex();
+  /// xcd_chunk(L): contiguous chunks per XCD, ceil/floor sized.
+  Value chunkPerXCD(Value lin);
+  /// The new coordinates: X fastest grouped G at a time, then Y (or the
+  /// hardware order when the plan keeps it).
+  SmallVector<Value> reorderCoordinates(Value lin);
+  /// Per axis: the id and, for a split axis, hi * X + lo, hi, lo.
+  SmallVector<Value> programIdsFrom(ArrayRef<Value> coord);
+  /// Every use of the old ids, outside what we built, sees the new ones;
+  /// the kernel's own `pid // X`, `pid % X` are replaced.
+  void redirectUses(ArrayRef<Value> ids);
+
+  /// scf.if (cond) { then() } else { old ids }, at the insertion point.
+  SmallVector<Value> branch(Value cond,
+                            function_ref<SmallVector<Value>()> then);
+  /// The ids the kernel body reads, per axis: the id and, for a split axis,
+  /// `pid // X` and `pid % X`.
+  SmallVector<Value> oldIds();
+  /// Bytes per program of operand `o` (in units), trip counts computed at
+  /// the top.
+  Value operandBytes(unsigned o);
+  Value getRows(int axis) {
+    if (!rows[axis])
+      rows[axis] = e->udiv(nprog[axis], divisor[axis]);
+    return rows[axis];
+  }
+  Value getSize(unsigned i) {
+    if (size[i])
+      return size[i];
+    const GridDim &d = dims[i];
+    if (d.kind == GridDim::Kind::Whole)
+      size[i] = nprog[d.axis];
+    else if (d.kind == GridDim::Kind::Lo)
+      size[i] = divisor[d.axis];
+    else
+      size[i] = e->max(getRows(d.axis), one);
+    return size[i];
+  }
+  /// Product of the sizes of the dimensions in `mask` (1 if none).
+  Value product(DimMask mask) {
+    Value p;
+    for (unsigned i = 0; i < nDims; ++i)
+      if (mask & (DimMask(1) << i))
+        p = p ? e->mul(p, getSize(i)) : getSize(i);
+    return p ? p : one;
+  }
+  /// Mixed-radix decomposition of `v` over the dimensions in `mask`.
+  void decompose(Value v, DimMask mask, SmallVectorImpl<Value> &coord) {
+    SmallVector<unsigned> idx;
+    for (unsigned i = 0; i < nDims; ++i)
+      if (mask & (DimMask(1) << i))
+        idx.push_back(i);
+    for (auto [k, i] : llvm::enumerate(idx)) {
+      if (k + 1 == idx.size()) {
+        coord[i] = v;
+      } else {
+        coord[i] = e->urem(v, getSize(i));
+        v = e->udiv(v, getSize(i));
+      }
+    }
+  }
+
+  const ProgramAxes &pa;
+  const Plan &plan;
+  const GridOrderOptions &opts;
+  Operation *func;
+  Block *entry;
+  ArrayRef<GridDim> dims;
+  unsigned nDims;
+  ArrayRef<LoadedOperand> operands;
+  OpBuilder b;
+  std::optional<Emitter> e;
+  IRMapping map;
+  Value pid[3], nprog[3], divisor[3], rows[3];
+  SmallVector<Value> size;
+  Value one;
+  SmallVector<Type> idTypes;
+  int64_t unit = 0;
+  Operation *outermostIf = nullptr;
+};
+
+void GridRemapper::hoistProgramIds() {
+  for (int a = 0; a < 3; ++a) {
+    ArrayRef<Operation *> ops = pa.getProgramIdOps(a);
+    if (ops.empty())
+      continue;
+    ops.front()->moveBefore(entry, entry->begin());
+    pid[a] = ops.front()->getResult(0);
+    for (Operation *other : ops.drop_front()) {
+      other->getResult(0).replaceAllUsesWith(pid[a]);
+      other->erase();
+    }
+  }
+  Operation *firstPid = nullptr;
+  for (int a = 0; a < 3 && !firstPid; ++a)
+    if (pid[a])
+      firstPid = pid[a].getDefiningOp();
+  for (int a = 2; a >= 0; --a) // axis order at the top: 0, 1, 2
+    if (pid[a])
+      pid[a].getDefiningOp()->moveBefore(entry, entry->begin());
+  Operation *lastPid = nullptr;
+  for (int a = 0; a < 3; ++a)
+    if (pid[a])
+      lastPid = pid[a].getDefiningOp();
+  b.setInsertionPointAfter(lastPid);
+  e.emplace(b, firstPid->getLoc(), plan.hip);
+}
+
+void GridRemapper::readGridSizes() {
+  for (int a = 0; a < 3; ++a)
+    if (pid[a])
+      nprog[a] = e->numPrograms(a);
+  e->constantsEnd = b.getInsertionPoint()->getPrevNode();
+}
+
+LogicalResult GridRemapper::computeRowLengths() {
+  one = e->c32(1);
+  for (const GridDim &d : dims) {
+    if (d.kind == GridDim::Kind::Whole || divisor[d.axis])
+      continue;
+    FailureOr<Value> x = materialize(d.divisor, *e, map, pa, entry);
+    if (failed(x)) {
+      LDBG() << "cannot compute the row length of split axis " << d.axis;
+      func->emitError() << "mfma-grid-order: cannot compute the row "
+                           "length of split axis "
+                        << d.axis << " at the top of the kernel";
+      return failure();
+    }
+    divisor[d.axis] = e->max(*x, one);
+    e->tag(divisor[d.axis], "divisor:axis" + std::to_string(d.axis));
+  }
+  for (int a = 0; a < 3; ++a)
+    if (pid[a])
+      idTypes.append(divisor[a] ? 3 : 1, pid[a].getType());
+  return success();
+}
+
+// The guard counts bytes in units of `unit` (the gcd of the byte counts it
+// adds up) and computes in 32 bits where that unit is large enough: every
+// value stays exact below 2^31 units (>= 2^31 x kMinGuardUnit bytes
+// streamed, far beyond any launch), and the guard, which every program runs
+// before its first load, is half the instructions of the 64-bit one. Else
+// 64 bits, in bytes.
+void GridRemapper::chooseGuardUnit() {
+  auto addUnit = [&](unsigned o) {
+    for (const ByteTerm &t : operands[o].terms)
+      if (t.bytes > 0)
+        unit = std::gcd(unit, t.bytes);
+  };
+  if (plan.guard == Guard::L2)
+    for (unsigned o = 0; o < operands.size(); ++o)
+      addUnit(o);
+  else
+    for (unsigned o : plan.shared)
+      addUnit(o);
+  if (unit < kMinGuardUnit)
+    unit = 1;
+  e->narrow = unit > 1;
+}
+
+Value GridRemapper::operandBytes(unsigned o) {
+  Value bytes = e->constant(0);
+  for (const ByteTerm &t : operands[o].terms) {
+    Value term = e->constant(t.bytes / unit);
+    for (const TripFactor &f : t.loops)
+      term =
+          e->mul(term, tripCount(f, *e, map, pa, entry, opts.defaultTripCount));
+    bytes = e->add(bytes, term);
+  }
+  return bytes;
+}
+
+Value GridRemapper::buildLaunchGuard() {
+  if (plan.guard == Guard::L2)
+    return buildL2Guard();
+  if (plan.guard == Guard::XCD)
+    return buildXCDGuard();
+  return Value();
+}
+
+Value GridRemapper::buildL2Guard() {
+  SmallVector<Value> sizes(nDims);
+  for (int i = 0; i < plan.farDim; ++i)
+    sizes[i] = getSize(i);
+  // Twins exist where more than one program lies along the far dimension;
+  // for the slow part of a split axis that is a grid longer than one row (a
+  // partial second row shares too), tested without the division the branch
+  // keeps behind it.
+  const GridDim &far = dims[plan.farDim];
+  Value twins =
+      far.kind == GridDim::Kind::Hi
+          ? e->greater(e->widen(nprog[far.axis]), e->widen(divisor[far.axis]))
+          : e->greater(e->widen(getSize(plan.farDim)), e->constant(1));
+  // The whole grid (the remap itself covers the complete rows of split
+  // axes; counting the last row too is what "more than one wave" means).
+  Value total = e->constant(1);
+  for (int a = 0; a < 3; ++a)
+    if (pid[a])
+      total = e->mul(total, e->widen(nprog[a]));
+  StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
+      *e, total, sizes, plan.farDim, operands.size(),
+      [&](unsigned o) { return operandBytes(o); },
+      [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
+      plan.threshold / unit, twins);
+  e->tag(g.totalPrograms, "total_programs");
+  e->tag(g.streamedBytes, "streamed_bytes");
+  e->tag(g.waves, "test:waves");
+  e->tag(g.exceeds, "test:l2");
+  e->tag(g.twins, "test:twins");
+  return g.misses;
+}
+
+Value GridRemapper::buildXCDGuard() {
+  SmallVector<Value> sizes(nDims);
+  for (unsigned o : plan.shared)
+    for (unsigned i = 0; i < nDims; ++i)
+      if (operands[o].moved & (DimMask(1) << i))
+        sizes[i] = getSize(i);
+  SharedFootprint<Value> f = sharedBytesExceedL2<Emitter>(
+      *e, sizes, plan.shared.size(),
+      [&](unsigned k) { return operandBytes(plan.shared[k]); },
+      [&](unsigned k) { return operands[plan.shared[k]].moved; },
+      plan.threshold / unit);
+  e->tag(f.distinctBytes, "distinct_bytes");
+  e->tag(f.exceeds, "test:xcd");
+  return f.exceeds;
+}
+
+SmallVector<Value> GridRemapper::remapCompleteRows() {
+  Value inSub;
+  for (int a = 0; a < 3; ++a) {
+    if (!divisor[a])
+      continue;
+    Value full = e->mul(getRows(a), divisor[a]);
+    Value in = e->cmp(SLT, pid[a], full);
+    inSub = inSub ? e->andi(inSub, in) : in;
+  }
+  return inSub ? branch(inSub, [&] { return computeNewIds(); })
+               : computeNewIds();
+}
+
+SmallVector<Value> GridRemapper::computeNewIds() {
+  Value lin = linearIndex();
+  if (plan.numXCDs > 1)
+    lin = chunkPerXCD(lin);
+  SmallVector<Value> coord = reorderCoordinates(lin);
+  return programIdsFrom(coord);
+}
+
+Value GridRemapper::linearIndex() {
+  Value lin;
+  for (int a = 2; a >= 0; --a) {
+    if (!pid[a])
+      continue;
+    if (!lin) {
+      lin = pid[a];
+      continue;
+    }
+    Value axisSize = nprog[a];
+    if (divisor[a])
+      for (unsigned i = 0; i < nDims; ++i)
+        if (dims[i].axis == a && dims[i].kind == GridDim::Kind::Hi)
+          axisSize = e->mul(getSize(i), divisor[a]);
+    lin = e->add(e->mul(lin, axisSize), pid[a]);
+  }
+  return lin;
+}
+
+Value GridRemapper::chunkPerXCD(Value lin) {
+  Value total = getSize(0);
+  for (unsigned i = 1; i < nDims; ++i)
+    total = e->mul(total, getSize(i));
+  Value nx = e->c32(plan.numXCDs);
+  Value perXcd = e->udiv(e->add(total, e->c32(plan.numXCDs - 1)), nx);
+  Value tall = e->urem(total, nx);
+  tall = e->select(e->cmp(EQ, tall, e->c32(0)), nx, tall);
+  Value xcd = e->urem(lin, nx);
+  Value local = e->udiv(lin, nx);
+  Value inTall = e->add(e->mul(xcd, perXcd), local);
+  // (Operands are built one statement at a time: C++ leaves the order of
+  // argument evaluation open, and the IR should not depend on it.)
+  Value tallEnd = e->mul(tall, perXcd);
+  Value shortIdx = e->sub(xcd, tall);
+  Value shortLen = e->sub(perXcd, one);
+  Value shortStart = e->add(tallEnd, e->mul(shortIdx, shortLen));
+  Value inShort = e->add(shortStart, local);
+  return e->select(e->cmp(SLT, xcd, tall), inTall, inShort);
+}
+
+SmallVector<Value> GridRemapper::reorderCoordinates(Value lin) {
+  SmallVector<Value> coord(nDims);
+  if (!plan.reorder) {
+    decompose(lin, (DimMask(1) << nDims) - 1, coord);
+    return coord;
+  }
+  Value sx = product(plan.xMask), sy = product(plan.yMask);
+  Value x, y;
+  if (opts.groupSize > 0) {
+    // grp = L / (G*SY); first = grp*G; gsz = min(SX - first, G);
+    // r = L - grp*G*SY; x = first + r % gsz; y = r / gsz.
+    Value g = e->c32(opts.groupSize);
+    Value span = e->mul(g, sy);
+    Value group = e->udiv(lin, span);
+    Value first = e->mul(group, g);
+    Value width = e->min(e->sub(sx, first), g);
+    Value r = e->sub(lin, e->mul(group, span));
+    x = e->add(first, e->urem(r, width));
+    y = e->udiv(r, width);
+  } else {
+    x = e->urem(lin, sx);
+    y = e->udiv(lin, sx);
+  }
+  decompose(x, plan.xMask, coord);
+  decompose(y, plan.yMask, coord);
+  return coord;
+}
+
+SmallVector<Value> GridRemapper::programIdsFrom(ArrayRef<Value> coord) {
+  SmallVector<Value> ids;
+  for (int a = 0; a < 3; ++a) {
+    if (!pid[a])
+      continue;
+    Value lo, hi, whole;
+    for (unsigned i = 0; i < nDims; ++i) {
+      if (dims[i].axis != a)
+        continue;
+      if (dims[i].kind == GridDim::Kind::Whole)
+        whole = coord[i];
+      else if (dims[i].kind == GridDim::Kind::Lo)
+        lo = coord[i];
+      else
+        hi = coord[i];
+    }
+    if (whole) {
+      ids.push_back(whole);
+    } else {
+      Value hiX = e->mul(hi, divisor[a]);
+      ids.push_back(e->add(hiX, lo));
+      ids.push_back(hi);
+      ids.push_back(lo);
+    }
+  }
+  return ids;
+}
+
+void GridRemapper::redirectUses(ArrayRef<Value> ids) {
+  auto notOurs = [&](OpOperand &use) {
+    Operation *owner = use.getOwner();
+    return !e->built.contains(owner) &&
+           !(outermostIf && outermostIf->isProperAncestor(owner));
+  };
+  unsigned k = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (!pid[a])
+      continue;
+    Value id = ids[k++];
+    if (divisor[a]) {
+      Value hi = ids[k++], lo = ids[k++];
+      for (auto [op, kind] : pa.getSplitOps(a)) {
+        op->getResult(0).replaceAllUsesWith(kind == GridDim::Kind::Hi ? hi
+                                                                      : lo);
+        op->erase();
+      }
+    }
+    pid[a].replaceUsesWithIf(id, notOurs);
+  }
+}
+
+SmallVector<Value>
+GridRemapper::branch(Value cond, function_ref<SmallVector<Value>()> then) {
+  Operation *ifOp = e->g.ifOp(cond, idTypes);
+  if (!outermostIf)
+    outermostIf = ifOp;
+  Block *thenBlock = new Block();
+  ifOp->getRegion(0).push_back(thenBlock);
+  Block *elseBlock = new Block();
+  ifOp->getRegion(1).push_back(elseBlock);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(thenBlock);
+  e->built.insert(e->yield(then()));
+  b.setInsertionPointToEnd(elseBlock);
+  e->built.insert(e->yield(oldIds()));
+  return SmallVector<Value>(ifOp->result_begin(), ifOp->result_end());
+}
+
+SmallVector<Value> GridRemapper::oldIds() {
+  SmallVector<Value> ids;
+  for (int a = 0; a < 3; ++a) {
+    if (!pid[a])
+      continue;
+    ids.push_back(pid[a]);
+    if (divisor[a]) {
+      ids.push_back(e->div(pid[a], divisor[a]));
+      ids.push_back(e->rem(pid[a], divisor[a]));
+    }
+  }
+  return ids;
+}
+
+/// `tmfma.grid_order` on the remapped kernel: what its guard is and the
+/// figures it was built with (python/triton_mfma/grid.py).
+void recordDecision(const ProgramAxes &pa, const Plan &plan,
+                    const TargetL2Model &model, StringRef mode,
+                    int64_t guardUnit) {
+  Operation *func = pa.getFunc();
+  Builder b(func->getContext());
+  SmallVector<NamedAttribute> a;
+  auto add = [&](StringRef key, Attribute v) { a.push_back({key, v}); };
+  auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+  add("mode", b.getStringAttr(mode));
+  add("guard", b.getStringAttr(guardName(plan.guard)));
+  add("reorder", b.getBoolAttr(plan.reorder));
+  add("heavy", b.getStringAttr(plan.heavy->name));
+  SmallVector<Attribute> dims;
+  for (const GridDim &d : pa.getDims())
+    dims.push_back(b.getStringAttr(d.name()));
+  add("dims", b.getArrayAttr(dims));
+  add("device", b.getStringAttr(model.device));
+  add("xcds", i64(plan.numXCDs));
+  add("l2_bytes", i64(model.l2Bytes));
+  add("l2_effective", b.getF64FloatAttr(model.l2Effective));
+  add("threshold", i64(plan.threshold));
+  if (plan.guard != Guard::None)
+    add("guard_unit", i64(guardUnit));
+  if (plan.guard == Guard::L2) {
+    const ProgramsPerCU &p = plan.perCU;
+    add("far_dim", i64(plan.farDim));
+    add("cus", i64(model.cus));
+    add("num_warps", i64(p.numWarps));
+    add("programs_per_cu", i64(p.programs));
+    add("programs_source",
+        b.getStringAttr(p.given ? "programs-per-cu option" : "lower bound"));
+    add("programs_limiter", b.getStringAttr(p.bound.limiter));
+    add("programs_by_registers", i64(p.bound.byRegisters));
+    add("programs_by_lds", i64(p.bound.byShared));
+    add("programs_by_slots", i64(p.bound.bySlots));
+    add("lds_bytes", i64(p.ldsBytes));
+    add("lds_source", b.getStringAttr(p.ldsSource));
+    add("concurrent_programs", i64(plan.concurrent));
+  }
+  if (plan.numXCDs > 1) {
+    SmallVector<Attribute> names;
+    for (unsigned i : plan.shared)
+      names.push_back(b.getStringAttr(pa.getOperands()[i].name));
+    add("shared", b.getArrayAttr(names));
+    if (plan.sharedBytes)
+      add("shared_bytes", i64(*plan.sharedBytes));
+  }
+  func->setAttr("tmfma.grid_order", b.getDictionaryAttr(a));
+}
+
+/// "dims ... (fastest first); loads: ...": what step 1 found, for every
+/// remark.
+std::string summarize(const ProgramAxes &pa) {
+  std::string summary;
+  llvm::raw_string_ostream os(summary);
+  os << "dims ";
+  llvm::interleave(
+      pa.getDims(), os, [&](const GridDim &d) { os << d.name(); }, ",");
+  os << " (fastest first); loads: ";
+  llvm::interleave(
+      pa.getOperands(), os,
+      [&](const LoadedOperand &o) { os << pa.describe(o); }, "; ");
+  return summary;
+}
+
 struct MFMAGridOrder final
     : mlir::triton_mfma::impl::MFMAGridOrderBase<MFMAGridOrder> {
   using Base::Base;
@@ -168,6 +991,7 @@ struct MFMAGridOrder final
     ModuleOp module = getOperation();
     if (StringRef(mode) != "auto" && StringRef(mode) != "on" &&
         StringRef(mode) != "off") {
+      LDBG() << "invalid mode '" << mode << "'";
       module.emitError() << "mfma-grid-order: mode must be auto, on or off, "
                             "not '"
                          << mode << "'";
@@ -197,688 +1021,65 @@ struct MFMAGridOrder final
   /// Per kernel: "'name': remapped ..." or "'name': unchanged: why", and
   /// whether it was remapped.
   SmallVector<std::pair<std::string, bool>> verdicts;
-  /// Bytes per unit of the last guard emitted (its byte values are in it).
-  int64_t guardUnit = 1;
 
-  std::string kernelName(Operation *func) {
-    StringRef name = FuncOp(func).getName();
-    return name.empty() ? "?" : name.str();
+  GridOrderOptions options() const {
+    return {mode,   groupSize, l2Bytes,          l2EffectivePercent,
+            numCUs, numXCDs,   defaultTripCount, programsPerCU};
   }
 
-
+  /// The header's steps for one public tt.func.
   LogicalResult runOnKernel(ModuleOp module, Operation *func) {
-    ProgramAxes pa(func);
-    std::string name = kernelName(func);
+    StringRef fname = FuncOp(func).getName();
+    std::string name = fname.empty() ? "?" : fname.str();
     auto remark = [&](const Twine &msg) {
       func->emitRemark() << "grid order of '" << name << "': " << msg;
     };
+    // 1. ProgramAxes.
+    ProgramAxes pa(func);
     if (!pa.readsProgramIds()) {
+      LDBG() << "'" << name << "' unchanged: the kernel reads no program id";
       remark("unchanged: the kernel reads no program id");
       verdicts.push_back(
           {"'" + name + "': unchanged: the kernel reads no program id", false});
       return success();
     }
-
-    // What the analysis found, for every remark.
-    std::string summary;
-    {
-      llvm::raw_string_ostream os(summary);
-      os << "dims ";
-      llvm::interleave(
-          pa.getDims(), os, [&](const GridDim &d) { os << d.name(); }, ",");
-      os << " (fastest first); loads: ";
-      llvm::interleave(
-          pa.getOperands(), os,
-          [&](const LoadedOperand &o) { os << pa.describe(o); }, "; ");
-    }
+    std::string summary = summarize(pa);
     auto decline = [&](const Twine &why) {
+      LDBG() << "'" << name << "' unchanged: " << why;
       remark("unchanged: " + why + " [" + summary + "]");
       verdicts.push_back({("'" + name + "': unchanged: " + why).str(), false});
       return success();
     };
-
-    StringRef m = mode;
-    if (m == "off")
+    GridOrderOptions opts = options();
+    if (opts.mode == "off")
       return decline("mode=off");
-    if (!pa.getOrderHazard().empty())
-      return decline("programs may communicate (" + pa.getOrderHazard() +
-                     "): reordering them could deadlock or change results");
-    if (!pa.getHandSwizzle().empty())
-      return decline("the kernel already permutes its program ids (" +
-                     pa.getHandSwizzle() + ")");
-    if (callsProgramIdReader(module, func))
-      return decline("it calls a function that reads program ids");
-    // Results written with atomics (whose values no program reads: else the
-    // order hazard above): measured on an H200, the remap the L2 model picks
-    // cost 3-11% on such kernels (bench/grid_order_splitk.py) and gained on
-    // none; the model has no term for the epilogue's read-modify-writes.
-    if (m == "auto" && !pa.getAtomicWrite().empty())
-      return decline("its results are written with atomics (" +
-                     pa.getAtomicWrite() +
-                     "): the remap measured slower there; mode=on forces");
-    if (pa.getOperands().empty())
-      return decline("no global loads");
-
-    // Target figures, with option overrides.
-    std::string target = getTarget(module).value_or("").str();
-    TargetL2Model model = getL2Model(target);
-    if (l2Bytes > 0)
-      model.l2Bytes = l2Bytes;
-    if (l2EffectivePercent > 0)
-      model.l2Effective = l2EffectivePercent / 100.0;
-    if (numCUs > 0)
-      model.cus = numCUs;
-    if (numXCDs > 0)
-      model.xcds = numXCDs;
-
-    // Heavy operands.
-    ArrayRef<LoadedOperand> operands = pa.getOperands();
-    int64_t defTrips = defaultTripCount;
-    int64_t maxBytes = 0;
-    for (const LoadedOperand &o : operands)
-      maxBytes = std::max(maxBytes, o.estimateBytes(defTrips));
-    if (maxBytes == 0)
-      return decline("the loads' sizes are unknown");
-    unsigned nDims = pa.getDims().size();
-    DimMask all = (DimMask(1) << nDims) - 1;
-    auto isHeavy = [&](const LoadedOperand &o) {
-      return o.estimateBytes(defTrips) * kHeavyDen >= maxBytes * kHeavyNum;
-    };
-    auto suffers = [&](const LoadedOperand &o) {
-      DimMask sharing = all & ~o.moved;
-      for (unsigned r = 0; r < nDims; ++r)
-        if (sharing & (DimMask(1) << r))
-          for (unsigned s = 0; s < r; ++s)
-            if (o.moved & (DimMask(1) << s))
-              return true;
-      return false;
-    };
-    Plan plan;
-    const LoadedOperand *shared = nullptr, *suffering = nullptr;
-    for (auto [i, o] : llvm::enumerate(operands)) {
-      if (!isHeavy(o) || (all & ~o.moved) == 0)
-        continue;
-      plan.shared.push_back(i);
-      int64_t b = o.estimateBytes(defTrips);
-      if (!shared || b > shared->estimateBytes(defTrips))
-        shared = &o;
-      if (suffers(o) && (!suffering || b > suffering->estimateBytes(defTrips)))
-        suffering = &o;
-    }
-    if (!shared)
-      return decline("no heavy operand is shared between programs (every "
-                     "program-id dimension moves each of them)");
-
-    plan.numXCDs = std::max(1, model.xcds);
-    plan.hip = StringRef(target).starts_with("hip:");
-    plan.heavy = suffering ? suffering : shared;
-    // In every mode: where no heavy operand suffers, the hardware order is
-    // the one the pass would choose.
-    plan.reorder = suffering != nullptr;
-    plan.xMask = all & ~plan.heavy->moved;
-    plan.yMask = plan.heavy->moved;
-    std::string why;
-    {
-      llvm::raw_string_ostream os(why);
-      os << plan.heavy->name << " ("
-         << humanBytes(plan.heavy->estimateBytes(defTrips)) << "/program at "
-         << defTrips << " trips per unknown loop) is moved by "
-         << pa.describeMask(plan.heavy->moved)
-         << " and shared by programs that differ in "
-         << pa.describeMask(plan.xMask);
-    }
-    if (plan.reorder)
-      for (unsigned r = 0; r < nDims && plan.farDim < 0; ++r)
-        if ((plan.xMask & (DimMask(1) << r)) &&
-            (plan.yMask & ((DimMask(1) << r) - 1)))
-          plan.farDim = r;
-
-    std::string sharedNames;
-    for (unsigned i : plan.shared)
-      sharedNames += (sharedNames.empty() ? "" : ", ") + operands[i].name;
-
-    if (plan.numXCDs == 1) {
-      if (!plan.reorder)
-        return decline("already in the order the pass would choose: " + why +
-                       ", which vary faster");
-      if (m == "auto") {
-        if (model.cus == 0 || model.l2Bytes == 0)
-          return decline("no L2 figures for target '" + target +
-                         "' (set l2-bytes and num-cus, or mode=on)");
-        plan.guard = Guard::L2;
-        plan.perCU = countPrograms(module, func, model, programsPerCU);
-        plan.concurrent = plan.perCU.programs * model.cus;
-        plan.threshold = model.effectiveL2Bytes();
-      }
-    } else {
-      // Multi-XCD: what the XCD remap can save is the shared operands' reads
-      // into each XCD's L2.
-      if (llvm::all_of(plan.shared,
-                       [&](unsigned i) { return operands[i].moved == 0; })) {
-        int64_t bytes = 0;
-        for (unsigned i : plan.shared)
-          bytes += operands[i].estimateBytes(defTrips);
-        return decline("every program reads all of " + sharedNames + " (" +
-                       humanBytes(bytes) +
-                       "; no grid dimension moves them): no order changes "
-                       "what each XCD reads");
-      }
-      if (m == "auto") {
-        if (model.l2Bytes == 0)
-          return decline("no L2 figures for target '" + target +
-                         "' (set l2-bytes, or mode=on)");
-        plan.threshold = model.effectiveL2Bytes();
-        plan.sharedBytes = constantSharedBytes(pa, plan, defTrips);
-        if (plan.sharedBytes && *plan.sharedBytes <= plan.threshold)
-          return decline(
-              "the shared operands (" + sharedNames + ": " +
-              humanBytes(*plan.sharedBytes) + " distinct) fit every XCD's "
-              "effective L2 (" + humanBytes(model.l2Bytes) + " x " +
-              llvm::formatv("{0:F2}", model.l2Effective).str() +
-              "): each XCD reads them from beyond its L2 at most once in "
-              "any order");
-        if (!plan.sharedBytes)
-          plan.guard = Guard::XCD;
-      }
-    }
-
-    std::string how;
-    {
-      llvm::raw_string_ostream os(how);
-      if (plan.reorder) {
-        os << "new order " << pa.describeMask(plan.xMask) << " fastest";
-        if (groupSize > 0)
-          os << " (groups of " << groupSize << ")";
-        os << ", then " << pa.describeMask(plan.yMask);
-      } else {
-        os << "hardware order kept";
-      }
-      if (plan.numXCDs > 1) {
-        os << "; programs in contiguous chunks per XCD (" << model.device
-           << ": workgroups go round-robin to " << plan.numXCDs
-           << " XCDs with separate " << humanBytes(model.l2Bytes)
-           << " L2s, so programs sharing tiles are on different L2s in "
-              "hardware order)";
-        if (plan.guard == Guard::XCD)
-          os << "; taken at run time when the distinct bytes of the shared "
-                "operands ("
-             << sharedNames << ": bytes/program x the sizes of the dims that "
-             << "move each) exceed " << plan.threshold << " B ("
-             << model.device << " L2 " << humanBytes(model.l2Bytes) << " x "
-             << llvm::format("%.2f", model.l2Effective) << ")";
-        else if (plan.sharedBytes)
-          os << "; always: the shared operands (" << sharedNames << ") have "
-             << *plan.sharedBytes << " distinct bytes > " << plan.threshold
-             << " B";
-      }
-      if (plan.guard == Guard::L2)
-        os << "; taken at run time when the grid has more than P = "
-           << plan.concurrent << " programs (" << model.cus << " CUs x "
-           << plan.perCU.programs << "; " << describe(plan.perCU)
-           << ") and the bytes streamed between twin reads exceed "
-           << plan.threshold << " B (" << model.device << " L2 "
-           << humanBytes(model.l2Bytes) << " x "
-           << llvm::format("%.2f", model.l2Effective)
-           << "): distance = product of the sizes of dims faster than "
-           << pa.getDims()[plan.farDim].name();
-      else if (m == "on")
-        os << "; forced (mode=on)";
-    }
-    if (failed(rewrite(pa, plan)))
+    GridOrderPlanner planner(opts, module, func, pa);
+    // 2. Safety.
+    if (Decline why = planner.checkSafety())
+      return decline(*why);
+    // 3. Decision.
+    planner.readTargetFigures();
+    if (Decline why = planner.chooseHeavyOperand())
+      return decline(*why);
+    // 5. (single L2) or 6. (multi-XCD): whether, or on what run-time
+    // guard, the remap pays.
+    const Plan &plan = planner.getPlan();
+    if (Decline why = plan.numXCDs == 1 ? planner.decideL2Guard()
+                                        : planner.decideXCDGuard())
+      return decline(*why);
+    std::string how = planner.describeOrder();
+    // 4. Rewrite (with the guard of 5 or 6).
+    FailureOr<int64_t> guardUnit = GridRemapper(pa, plan, opts).run();
+    if (failed(guardUnit)) {
+      LDBG() << "'" << name << "': the rewrite failed";
       return failure();
-    recordDecision(pa, plan, model);
-    remark("remapped: " + why + "; " + how + " [" + summary + "]");
-    std::string verdict = "'" + name + "': remapped";
-    if (plan.guard == Guard::L2)
-      verdict += " at run time (more than P = " +
-                 std::to_string(plan.concurrent) +
-                 " programs and the bytes between twin reads > " +
-                 std::to_string(plan.threshold) + " B)";
-    else if (plan.guard == Guard::XCD)
-      verdict += " at run time (shared operands' distinct bytes > " +
-                 std::to_string(plan.threshold) + " B)";
-    verdicts.push_back({verdict, true});
+    }
+    recordDecision(pa, plan, planner.getModel(), opts.mode, *guardUnit);
+    remark("remapped: " + planner.describeHeavy() + "; " + how + " [" +
+           summary + "]");
+    verdicts.push_back({planner.describeVerdict(name), true});
     return success();
   }
-
-  /// The shared heavy operands' distinct bytes where they are compile-time
-  /// constants: constant trip counts, and every dimension that moves them a
-  /// constant size (only the row length of a split axis can be).
-  std::optional<int64_t> constantSharedBytes(const ProgramAxes &pa,
-                                             const Plan &plan,
-                                             int64_t defTrips) {
-    ArrayRef<GridDim> dims = pa.getDims();
-    SmallVector<int64_t> sizes(dims.size(), 0);
-    SmallVector<L2Operand> ops;
-    for (unsigned i : plan.shared) {
-      const LoadedOperand &o = pa.getOperands()[i];
-      for (const ByteTerm &t : o.terms)
-        for (const TripFactor &f : t.loops)
-          if (!f.constant)
-            return std::nullopt;
-      for (auto [d, dim] : llvm::enumerate(dims)) {
-        if (!(o.moved & (DimMask(1) << d)))
-          continue;
-        std::optional<int64_t> x = dim.kind == GridDim::Kind::Lo
-                                       ? getConstantInt(dim.divisor)
-                                       : std::nullopt;
-        if (!x)
-          return std::nullopt;
-        sizes[d] = std::max<int64_t>(*x, 1);
-      }
-      ops.push_back({o.estimateBytes(defTrips), o.moved});
-    }
-    return evaluateSharedBytesExceedL2(sizes, ops, plan.threshold)
-        .distinctBytes;
-  }
-
-  /// `tmfma.grid_order` on the remapped kernel: what its guard is and the
-  /// figures it was built with (python/triton_mfma/grid.py).
-  void recordDecision(const ProgramAxes &pa, const Plan &plan,
-                      const TargetL2Model &model) {
-    Operation *func = pa.getFunc();
-    Builder b(func->getContext());
-    SmallVector<NamedAttribute> a;
-    auto add = [&](StringRef key, Attribute v) { a.push_back({key, v}); };
-    auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
-    add("mode", b.getStringAttr(mode));
-    add("guard", b.getStringAttr(guardName(plan.guard)));
-    add("reorder", b.getBoolAttr(plan.reorder));
-    add("heavy", b.getStringAttr(plan.heavy->name));
-    SmallVector<Attribute> dims;
-    for (const GridDim &d : pa.getDims())
-      dims.push_back(b.getStringAttr(d.name()));
-    add("dims", b.getArrayAttr(dims));
-    add("device", b.getStringAttr(model.device));
-    add("xcds", i64(plan.numXCDs));
-    add("l2_bytes", i64(model.l2Bytes));
-    add("l2_effective", b.getF64FloatAttr(model.l2Effective));
-    add("threshold", i64(plan.threshold));
-    if (plan.guard != Guard::None)
-      add("guard_unit", i64(guardUnit));
-    if (plan.guard == Guard::L2) {
-      const ProgramsPerCU &p = plan.perCU;
-      add("far_dim", i64(plan.farDim));
-      add("cus", i64(model.cus));
-      add("num_warps", i64(p.numWarps));
-      add("programs_per_cu", i64(p.programs));
-      add("programs_source",
-          b.getStringAttr(p.given ? "programs-per-cu option" : "lower bound"));
-      add("programs_limiter", b.getStringAttr(p.bound.limiter));
-      add("programs_by_registers", i64(p.bound.byRegisters));
-      add("programs_by_lds", i64(p.bound.byShared));
-      add("programs_by_slots", i64(p.bound.bySlots));
-      add("lds_bytes", i64(p.ldsBytes));
-      add("lds_source", b.getStringAttr(p.ldsSource));
-      add("concurrent_programs", i64(plan.concurrent));
-    }
-    if (plan.numXCDs > 1) {
-      SmallVector<Attribute> names;
-      for (unsigned i : plan.shared)
-        names.push_back(b.getStringAttr(pa.getOperands()[i].name));
-      add("shared", b.getArrayAttr(names));
-      if (plan.sharedBytes)
-        add("shared_bytes", i64(*plan.sharedBytes));
-    }
-    func->setAttr("tmfma.grid_order", b.getDictionaryAttr(a));
-  }
-
-  /// Emits the remap at the top of the kernel and redirects all uses of the
-  /// program ids.
-  LogicalResult rewrite(const ProgramAxes &pa, const Plan &plan) {
-    Operation *func = pa.getFunc();
-    Block *entry = FuncOp(func).getEntryBlock();
-    ArrayRef<GridDim> dims = pa.getDims();
-    unsigned nDims = dims.size();
-
-    // One program-id op per axis, moved to the top.
-    Value pid[3];
-    for (int a = 0; a < 3; ++a) {
-      ArrayRef<Operation *> ops = pa.getProgramIdOps(a);
-      if (ops.empty())
-        continue;
-      ops.front()->moveBefore(entry, entry->begin());
-      pid[a] = ops.front()->getResult(0);
-      for (Operation *other : ops.drop_front()) {
-        other->getResult(0).replaceAllUsesWith(pid[a]);
-        other->erase();
-      }
-    }
-    Operation *firstPid = nullptr;
-    for (int a = 0; a < 3 && !firstPid; ++a)
-      if (pid[a])
-        firstPid = pid[a].getDefiningOp();
-    for (int a = 2; a >= 0; --a) // axis order at the top: 0, 1, 2
-      if (pid[a])
-        pid[a].getDefiningOp()->moveBefore(entry, entry->begin());
-
-    OpBuilder b(func->getContext());
-    Operation *lastPid = nullptr;
-    for (int a = 0; a < 3; ++a)
-      if (pid[a])
-        lastPid = pid[a].getDefiningOp();
-    b.setInsertionPointAfter(lastPid);
-    Emitter e(b, firstPid->getLoc(), plan.hip);
-    IRMapping map;
-
-    Value nprog[3];
-    for (int a = 0; a < 3; ++a)
-      if (pid[a])
-        nprog[a] = e.numPrograms(a);
-    e.constantsEnd = b.getInsertionPoint()->getPrevNode();
-
-    // Phase A, run by every program: the row lengths of split axes (both
-    // branches need them) and the launch-wide guard. Nothing here reads a
-    // program id.
-    Value one = e.c32(1);
-    Value divisor[3];
-    for (const GridDim &d : dims) {
-      if (d.kind == GridDim::Kind::Whole || divisor[d.axis])
-        continue;
-      FailureOr<Value> x = materialize(d.divisor, e, map, pa, entry);
-      if (failed(x)) {
-        func->emitError() << "mfma-grid-order: cannot compute the row "
-                             "length of split axis "
-                          << d.axis << " at the top of the kernel";
-        return failure();
-      }
-      divisor[d.axis] = e.max(*x, one);
-      e.tag(divisor[d.axis], "divisor:axis" + std::to_string(d.axis));
-    }
-    // Sizes where first needed; rows = nprog / X of a split axis.
-    SmallVector<Value> size(nDims);
-    Value rows[3];
-    auto getRows = [&](int axis) {
-      if (!rows[axis])
-        rows[axis] = e.udiv(nprog[axis], divisor[axis]);
-      return rows[axis];
-    };
-    auto getSize = [&](unsigned i) {
-      if (size[i])
-        return size[i];
-      const GridDim &d = dims[i];
-      if (d.kind == GridDim::Kind::Whole)
-        size[i] = nprog[d.axis];
-      else if (d.kind == GridDim::Kind::Lo)
-        size[i] = divisor[d.axis];
-      else
-        size[i] = e.max(getRows(d.axis), one);
-      return size[i];
-    };
-
-    ArrayRef<LoadedOperand> operands = pa.getOperands();
-    // Bytes per program of operand `o`, trip counts computed at the top.
-    // The guard counts bytes in units of `unit` (the gcd of the byte counts
-    // it adds up) and computes in 32 bits where that unit is large enough:
-    // every value stays exact below 2^31 units (>= 2^31 x kMinGuardUnit
-    // bytes streamed, far beyond any launch), and the guard, which every
-    // program runs before its first load, is half the instructions of the
-    // 64-bit one. Else 64 bits, in bytes.
-    int64_t unit = 0;
-    auto addUnit = [&](unsigned o) {
-      for (const ByteTerm &t : operands[o].terms)
-        if (t.bytes > 0)
-          unit = std::gcd(unit, t.bytes);
-    };
-    if (plan.guard == Guard::L2)
-      for (unsigned o = 0; o < operands.size(); ++o)
-        addUnit(o);
-    else
-      for (unsigned o : plan.shared)
-        addUnit(o);
-    if (unit < kMinGuardUnit)
-      unit = 1;
-    e.narrow = unit > 1;
-    guardUnit = unit;
-    // Bytes per program of operand `o` (in units), trip counts computed at
-    // the top.
-    auto operandBytes = [&](unsigned o) {
-      Value bytes = e.constant(0);
-      for (const ByteTerm &t : operands[o].terms) {
-        Value term = e.constant(t.bytes / unit);
-        for (const TripFactor &f : t.loops)
-          term = e.mul(term, tripCount(f, e, map, pa, entry, defaultTripCount));
-        bytes = e.add(bytes, term);
-      }
-      return bytes;
-    };
-    int64_t threshold = plan.threshold / unit;
-    Value launch;
-    if (plan.guard == Guard::L2) {
-      SmallVector<Value> sizes(nDims);
-      for (int i = 0; i < plan.farDim; ++i)
-        sizes[i] = getSize(i);
-      // Twins exist where more than one program lies along the far
-      // dimension; for the slow part of a split axis that is a grid longer
-      // than one row (a partial second row shares too), tested without the
-      // division the branch keeps behind it.
-      const GridDim &far = dims[plan.farDim];
-      Value twins =
-          far.kind == GridDim::Kind::Hi
-              ? e.greater(e.widen(nprog[far.axis]), e.widen(divisor[far.axis]))
-              : e.greater(e.widen(getSize(plan.farDim)), e.constant(1));
-      // The whole grid (the remap itself covers the complete rows of split
-      // axes; counting the last row too is what "more than one wave" means).
-      Value total = e.constant(1);
-      for (int a = 0; a < 3; ++a)
-        if (pid[a])
-          total = e.mul(total, e.widen(nprog[a]));
-      StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
-          e, total, sizes, plan.farDim, operands.size(), operandBytes,
-          [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
-          threshold, twins);
-      e.tag(g.totalPrograms, "total_programs");
-      e.tag(g.streamedBytes, "streamed_bytes");
-      e.tag(g.waves, "test:waves");
-      e.tag(g.exceeds, "test:l2");
-      e.tag(g.twins, "test:twins");
-      launch = g.misses;
-    } else if (plan.guard == Guard::XCD) {
-      SmallVector<Value> sizes(nDims);
-      for (unsigned o : plan.shared)
-        for (unsigned i = 0; i < nDims; ++i)
-          if (operands[o].moved & (DimMask(1) << i))
-            sizes[i] = getSize(i);
-      SharedFootprint<Value> f = sharedBytesExceedL2<Emitter>(
-          e, sizes, plan.shared.size(),
-          [&](unsigned k) { return operandBytes(plan.shared[k]); },
-          [&](unsigned k) { return operands[plan.shared[k]].moved; },
-          threshold);
-      e.tag(f.distinctBytes, "distinct_bytes");
-      e.tag(f.exceeds, "test:xcd");
-      launch = f.exceeds;
-    }
-
-    // The ids the kernel body reads, per axis: the id and, for a split axis,
-    // `pid // X` and `pid % X` (which replace the kernel's own).
-    SmallVector<Type> idTypes;
-    for (int a = 0; a < 3; ++a)
-      if (pid[a])
-        idTypes.append(divisor[a] ? 3 : 1, pid[a].getType());
-    auto oldIds = [&] {
-      SmallVector<Value> ids;
-      for (int a = 0; a < 3; ++a) {
-        if (!pid[a])
-          continue;
-        ids.push_back(pid[a]);
-        if (divisor[a]) {
-          ids.push_back(e.div(pid[a], divisor[a]));
-          ids.push_back(e.rem(pid[a], divisor[a]));
-        }
-      }
-      return ids;
-    };
-    // scf.if (cond) { then() } else { old ids }, at the insertion point.
-    Operation *outermostIf = nullptr;
-    auto branch = [&](Value cond, function_ref<SmallVector<Value>()> then) {
-      Operation *ifOp = e.g.ifOp(cond, idTypes);
-      if (!outermostIf)
-        outermostIf = ifOp;
-      Block *thenBlock = new Block();
-      ifOp->getRegion(0).push_back(thenBlock);
-      Block *elseBlock = new Block();
-      ifOp->getRegion(1).push_back(elseBlock);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToEnd(thenBlock);
-      e.built.insert(e.yield(then()));
-      b.setInsertionPointToEnd(elseBlock);
-      e.built.insert(e.yield(oldIds()));
-      return SmallVector<Value>(ifOp->result_begin(), ifOp->result_end());
-    };
-
-    // The new ids, from the hardware linear index (axis 0 fastest; a split
-    // axis counts with its complete rows, rows * X programs, where
-    // hi * X + lo is the id itself).
-    auto newIds = [&] {
-      Value lin;
-      for (int a = 2; a >= 0; --a) {
-        if (!pid[a])
-          continue;
-        if (!lin) {
-          lin = pid[a];
-          continue;
-        }
-        Value axisSize = nprog[a];
-        if (divisor[a])
-          for (unsigned i = 0; i < nDims; ++i)
-            if (dims[i].axis == a && dims[i].kind == GridDim::Kind::Hi)
-              axisSize = e.mul(getSize(i), divisor[a]);
-        lin = e.add(e.mul(lin, axisSize), pid[a]);
-      }
-
-      if (plan.numXCDs > 1) {
-        Value total = getSize(0);
-        for (unsigned i = 1; i < nDims; ++i)
-          total = e.mul(total, getSize(i));
-        Value nx = e.c32(plan.numXCDs);
-        Value perXcd = e.udiv(e.add(total, e.c32(plan.numXCDs - 1)), nx);
-        Value tall = e.urem(total, nx);
-        tall = e.select(e.cmp(EQ, tall, e.c32(0)), nx, tall);
-        Value xcd = e.urem(lin, nx);
-        Value local = e.udiv(lin, nx);
-        Value inTall = e.add(e.mul(xcd, perXcd), local);
-        // (Operands are built one statement at a time: C++ leaves the order
-        // of argument evaluation open, and the IR should not depend on it.)
-        Value tallEnd = e.mul(tall, perXcd);
-        Value shortIdx = e.sub(xcd, tall);
-        Value shortLen = e.sub(perXcd, one);
-        Value shortStart = e.add(tallEnd, e.mul(shortIdx, shortLen));
-        Value inShort = e.add(shortStart, local);
-        lin = e.select(e.cmp(SLT, xcd, tall), inTall, inShort);
-      }
-
-      // New coordinates.
-      SmallVector<Value> newCoord(nDims);
-      auto decompose = [&](Value v, DimMask mask) {
-        SmallVector<unsigned> idx;
-        for (unsigned i = 0; i < nDims; ++i)
-          if (mask & (DimMask(1) << i))
-            idx.push_back(i);
-        for (auto [k, i] : llvm::enumerate(idx)) {
-          if (k + 1 == idx.size()) {
-            newCoord[i] = v;
-          } else {
-            newCoord[i] = e.urem(v, getSize(i));
-            v = e.udiv(v, getSize(i));
-          }
-        }
-      };
-      auto product = [&](DimMask mask) {
-        Value p;
-        for (unsigned i = 0; i < nDims; ++i)
-          if (mask & (DimMask(1) << i))
-            p = p ? e.mul(p, getSize(i)) : getSize(i);
-        return p ? p : one;
-      };
-      if (plan.reorder) {
-        Value sx = product(plan.xMask), sy = product(plan.yMask);
-        Value x, y;
-        if (groupSize > 0) {
-          Value g = e.c32(groupSize);
-          Value span = e.mul(g, sy);
-          Value group = e.udiv(lin, span);
-          Value first = e.mul(group, g);
-          Value width = e.min(e.sub(sx, first), g);
-          Value r = e.sub(lin, e.mul(group, span));
-          x = e.add(first, e.urem(r, width));
-          y = e.udiv(r, width);
-        } else {
-          x = e.urem(lin, sx);
-          y = e.udiv(lin, sx);
-        }
-        decompose(x, plan.xMask);
-        decompose(y, plan.yMask);
-      } else {
-        decompose(lin, (DimMask(1) << nDims) - 1);
-      }
-
-      // New program ids per axis.
-      SmallVector<Value> ids;
-      for (int a = 0; a < 3; ++a) {
-        if (!pid[a])
-          continue;
-        Value lo, hi, whole;
-        for (unsigned i = 0; i < nDims; ++i) {
-          if (dims[i].axis != a)
-            continue;
-          if (dims[i].kind == GridDim::Kind::Whole)
-            whole = newCoord[i];
-          else if (dims[i].kind == GridDim::Kind::Lo)
-            lo = newCoord[i];
-          else
-            hi = newCoord[i];
-        }
-        if (whole) {
-          ids.push_back(whole);
-        } else {
-          Value hiX = e.mul(hi, divisor[a]);
-          ids.push_back(e.add(hiX, lo));
-          ids.push_back(hi);
-          ids.push_back(lo);
-        }
-      }
-      return ids;
-    };
-
-    // Phase B, only where the new order is taken. Programs past the last
-    // complete row of a split axis keep their ids (a nested branch: the
-    // row divisions are on the remapped path only).
-    auto remap = [&] {
-      Value inSub;
-      for (int a = 0; a < 3; ++a) {
-        if (!divisor[a])
-          continue;
-        Value full = e.mul(getRows(a), divisor[a]);
-        Value in = e.cmp(SLT, pid[a], full);
-        inSub = inSub ? e.andi(inSub, in) : in;
-      }
-      return inSub ? branch(inSub, newIds) : newIds();
-    };
-    SmallVector<Value> ids = launch ? branch(launch, remap) : remap();
-
-    auto notOurs = [&](OpOperand &use) {
-      Operation *owner = use.getOwner();
-      return !e.built.contains(owner) &&
-             !(outermostIf && outermostIf->isProperAncestor(owner));
-    };
-    unsigned k = 0;
-    for (int a = 0; a < 3; ++a) {
-      if (!pid[a])
-        continue;
-      Value id = ids[k++];
-      if (divisor[a]) {
-        Value hi = ids[k++], lo = ids[k++];
-        for (auto [op, kind] : pa.getSplitOps(a)) {
-          op->getResult(0).replaceAllUsesWith(kind == GridDim::Kind::Hi ? hi
-                                                                        : lo);
-          op->erase();
-        }
-      }
-      pid[a].replaceUsesWithIf(id, notOurs);
-    }
-    return success();
-  }
-
 };
 
 } // namespace

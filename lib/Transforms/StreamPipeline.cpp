@@ -64,6 +64,14 @@
 // loads; loop-carried pointers and offsets come through T. The schedule has
 // two stages whatever num_stages >= 2 says.
 //
+// Code: step 1 is LoopAnalysis (checkLoopShape, checkBodyEffects,
+// considerLoad for each load, collectNextSlice), steps 2-5 are LoopTransform
+// (emitBuffersAndPrologue; emitPrefetchAtTop and emitStoresAtBottom, built
+// before the body rewrite readBuffersInBody / eraseDeadSlices so that
+// emitEpilogue's copy of the body leaves them out; shortenMainLoop). Every
+// loop or load left alone is a remark and a debug line
+// (-debug-only=mfma-stream-pipeline).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/GenericIR.h"
@@ -82,6 +90,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "mfma-stream-pipeline"
 
@@ -264,18 +273,88 @@ const DotOperandLayout *getDotOperandResult(Operation *op, LayoutPtr &keep) {
   return dyn_cast_or_null<DotOperandLayout>(keep.get());
 }
 
-/// Builds the plan for `forOp`, or returns failure with the reason in `why`.
-/// `numStages` is the kernel's num_stages option.
-FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
-                                std::string &why) {
+/// Step 1 for one scf.for: whether it can be stream-pipelined, and the
+/// LoopPlan (operands, slices S and T) if so. run() calls the methods in
+/// order; each failure says why in `why`.
+class LoopAnalysis {
+public:
+  /// `numStages` is the kernel's num_stages option.
+  LoopAnalysis(Operation *forOp, unsigned numStages)
+      : forOp(forOp), loop(forOp), numStages(numStages) {
+    plan.forOp = forOp;
+  }
+
+  FailureOr<LoopPlan> run(std::string &why) {
+    if (failed(checkLoopShape(why)) || failed(checkBodyEffects(why)))
+      return failure();
+    for (Operation &load : opsBeforeTerminator(body))
+      considerLoad(load);
+    if (plan.operands.empty()) {
+      why = rejected.empty()
+                ? "no dot operand is loaded from global memory through LDS "
+                  "in it"
+                : "no operand can be pipelined (" + llvm::join(rejected, "; ") +
+                      ")";
+      return failure();
+    }
+    if (failed(collectNextSlice(why)))
+      return failure();
+    orderSlices();
+    if (!rejected.empty())
+      why = "left in place: " + llvm::join(rejected, "; ");
+    return std::move(plan);
+  }
+
+private:
+  /// Well formed, signed, num_stages >= 2, a positive constant step and an
+  /// integer induction variable.
+  LogicalResult checkLoopShape(std::string &why);
+  /// An innermost loop that writes no global memory.
+  LogicalResult checkBodyEffects(std::string &why);
+  /// A candidate: `load` followed to a local_alloc or a convert to
+  /// #ttg.dot_op that reaches a dot, its buffer, its slice S. A load that is
+  /// not one is left in place (and named in the remark where it looks like
+  /// one we could not follow).
+  void considerLoad(Operation &load);
+  /// Follows `cand.load` through single-use register ops of the body (into
+  /// cand.chain); the local_alloc or convert it ends at, or null.
+  Operation *followChain(Operand &cand, LayoutPtr &dotLayout,
+                         bool &severalUsers);
+  /// Shape (a): the alloc's memdesc is read only inside the loop.
+  LogicalResult planAllocBuffer(Operand &cand, MemDescInfo &info,
+                                std::string &reason);
+  /// Shape (b): the shared layout Triton's pipeliner would choose.
+  LogicalResult planConvertBuffer(Operand &cand, Value tile,
+                                  const DotOperandLayout &dotLayout,
+                                  MemDescInfo &info, std::string &reason);
+  /// S grows by the load's address, mask and `other`.
+  LogicalResult extendLoadSlice(Operation &load, std::string &reason);
+  /// T: the arguments S reads, and the slice computing their next values.
+  LogicalResult collectNextSlice(std::string &why);
+  /// S and T in body order.
+  void orderSlices();
+
+  void reject(const Operand &cand, const std::string &r) {
+    LDBG() << "load " << cand.name << " left in place: " << r;
+    rejected.push_back(cand.name + ": " + r);
+  }
+
+  Operation *forOp;
+  ForOp loop;
+  unsigned numStages;
+  Block *body = nullptr;
   LoopPlan plan;
-  plan.forOp = forOp;
-  ForOp loop(forOp);
+  SmallVector<std::string> rejected;
+  llvm::DenseSet<Operation *> loadSlice, nextSlice;
+  llvm::SmallDenseSet<unsigned> argsRead;
+};
+
+LogicalResult LoopAnalysis::checkLoopShape(std::string &why) {
   if (!loop.isWellFormed()) {
     why = ("malformed " + opname::For).str();
     return failure();
   }
-  Block *body = loop.getBody();
+  body = loop.getBody();
   plan.body = body;
   if (loop.isUnsignedCmp()) {
     why = "it compares its induction variable unsigned";
@@ -307,148 +386,155 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
     why = "its induction variable is not an integer";
     return failure();
   }
+  return success();
+}
 
+LogicalResult LoopAnalysis::checkBodyEffects(std::string &why) {
   Operation *offender = nullptr;
   forOp->getRegion(0).walk([&](Operation *op) {
     if (!offender &&
         (isAnyOp(op, opname::For, opname::While) || mayWriteGlobalMemory(op)))
       offender = op;
   });
-  if (offender) {
-    why = isAnyOp(offender, opname::For, opname::While)
-              ? "it is not an innermost loop"
-              : ("it writes global memory ('" +
-                 offender->getName().getStringRef() +
-                 "'): the next iteration's loads cannot be moved above it")
-                    .str();
+  if (!offender)
+    return success();
+  why =
+      isAnyOp(offender, opname::For, opname::While)
+          ? "it is not an innermost loop"
+          : ("it writes global memory ('" + offender->getName().getStringRef() +
+             "'): the next iteration's loads cannot be moved above it")
+                .str();
+  return failure();
+}
+
+void LoopAnalysis::considerLoad(Operation &load) {
+  if (!isOp(&load, opname::Load) || load.getNumResults() != 1 ||
+      !LoadOp(&load).hasWellFormedOperands())
+    return;
+  Operand cand;
+  cand.load = &load;
+  cand.name = describeLoad(&load, plan.operands.size() + rejected.size());
+  LayoutPtr dotLayout;
+  bool severalUsers = false;
+  Operation *end = followChain(cand, dotLayout, severalUsers);
+  if (!end) {
+    // Not a dot operand through LDS (e.g. a bias): stays where it is. Only
+    // say so when it looks like one that we could not follow.
+    if (severalUsers && reachesDot(forOp, &load))
+      reject(cand, "the loaded tile has several users");
+    else
+      LDBG() << "load " << cand.name << ": not a dot operand through LDS";
+    return;
+  }
+  if (!isa<RankedTensorType>(load.getOperand(0).getType()))
+    return reject(cand, "it is not a load through a tensor of pointers");
+  if (!reachesDot(forOp, end))
+    return reject(cand, "it does not feed a dot");
+  std::string reason;
+  MemDescInfo info;
+  if (isOp(end, opname::LocalAlloc)) {
+    cand.alloc = end;
+    if (failed(planAllocBuffer(cand, info, reason)))
+      return reject(cand, reason);
+  } else {
+    cand.convert = end;
+    Value tile = cand.chain.empty() ? load.getResult(0)
+                                    : cand.chain.back()->getResult(0);
+    if (failed(planConvertBuffer(cand, tile,
+                                 *cast<DotOperandLayout>(dotLayout.get()), info,
+                                 reason)))
+      return reject(cand, reason);
+  }
+  info.mutableMemory = true;
+  cand.bufferType = getMemDescType(forOp->getContext(), info);
+  cand.bytes = memDescBytes(info);
+  cand.layout = info.encoding ? info.encoding->str() : info.encodingText;
+  if (failed(extendLoadSlice(load, reason)))
+    return reject(cand, reason);
+  plan.operands.push_back(std::move(cand));
+}
+
+Operation *LoopAnalysis::followChain(Operand &cand, LayoutPtr &dotLayout,
+                                     bool &severalUsers) {
+  Value v = cand.load->getResult(0);
+  while (true) {
+    if (!v.hasOneUse()) {
+      severalUsers = !v.use_empty();
+      return nullptr;
+    }
+    Operation *user = *v.getUsers().begin();
+    if (user->getBlock() != body)
+      return nullptr;
+    if ((isOp(user, opname::LocalAlloc) && user->getNumOperands() == 1) ||
+        getDotOperandResult(user, dotLayout))
+      return user;
+    if (!isChainOp(user))
+      return nullptr;
+    cand.chain.push_back(user);
+    v = user->getResult(0);
+  }
+}
+
+LogicalResult LoopAnalysis::planAllocBuffer(Operand &cand, MemDescInfo &info,
+                                            std::string &reason) {
+  Value memdesc = cand.alloc->getResult(0);
+  if (failed(collectReaders(forOp, memdesc, cand.views, reason)))
+    return failure();
+  FailureOr<MemDescInfo> allocInfo = getMemDescInfo(memdesc.getType(), &reason);
+  if (failed(allocInfo)) {
+    reason = "unreadable memdesc type: " + reason;
     return failure();
   }
+  info = *allocInfo;
+  for (Operation *user : memdesc.getUsers())
+    plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
+  for (Operation *view : cand.views)
+    for (Operation *user : view->getResult(0).getUsers())
+      plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
+  return success();
+}
 
-  // 1. Candidates: every global load of the body, followed forward through
-  // single-use register ops to a local_alloc or a convert to #ttg.dot_op.
-  SmallVector<std::string> rejected;
-  llvm::DenseSet<Operation *> loadSlice;
-  llvm::SmallDenseSet<unsigned> argsRead;
-  for (Operation &load : opsBeforeTerminator(body)) {
-    if (!isOp(&load, opname::Load) || load.getNumResults() != 1 ||
-        !LoadOp(&load).hasWellFormedOperands())
-      continue;
-    Operand cand;
-    cand.load = &load;
-    cand.name = describeLoad(&load, plan.operands.size() + rejected.size());
-    auto reject = [&](const std::string &r) {
-      rejected.push_back(cand.name + ": " + r);
-    };
-    Value v = load.getResult(0);
-    Operation *end = nullptr;
-    LayoutPtr dotLayout;
-    bool severalUsers = false;
-    while (true) {
-      if (!v.hasOneUse()) {
-        severalUsers = !v.use_empty();
-        break;
-      }
-      Operation *user = *v.getUsers().begin();
-      if (user->getBlock() != body)
-        break;
-      if ((isOp(user, opname::LocalAlloc) && user->getNumOperands() == 1) ||
-          getDotOperandResult(user, dotLayout)) {
-        end = user;
-        break;
-      }
-      if (!isChainOp(user))
-        break;
-      cand.chain.push_back(user);
-      v = user->getResult(0);
-    }
-    if (!end) {
-      // Not a dot operand through LDS (e.g. a bias): stays where it is. Only
-      // say so when it looks like one that we could not follow.
-      if (severalUsers && reachesDot(forOp, &load))
-        reject("the loaded tile has several users");
-      continue;
-    }
-    if (!isa<RankedTensorType>(load.getOperand(0).getType())) {
-      reject("it is not a load through a tensor of pointers");
-      continue;
-    }
-    if (!reachesDot(forOp, end)) {
-      reject("it does not feed a dot");
-      continue;
-    }
-    std::string reason;
-    MemDescInfo info;
-    if (isOp(end, opname::LocalAlloc)) {
-      cand.alloc = end;
-      if (failed(
-              collectReaders(forOp, end->getResult(0), cand.views, reason))) {
-        reject(reason);
-        continue;
-      }
-      FailureOr<MemDescInfo> allocInfo =
-          getMemDescInfo(end->getResult(0).getType(), &reason);
-      if (failed(allocInfo)) {
-        reject("unreadable memdesc type: " + reason);
-        continue;
-      }
-      info = *allocInfo;
-      for (Operation *user : end->getResult(0).getUsers())
-        plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
-      for (Operation *view : cand.views)
-        for (Operation *user : view->getResult(0).getUsers())
-          plan.asyncProxyReads |= isOp(user, opname::WarpGroupDot);
-    } else {
-      cand.convert = end;
-      auto type = cast<RankedTensorType>(v.getType());
-      auto *blocked = dyn_cast_or_null<BlockedLayout>(getLayout(type).get());
-      if (!blocked) {
-        reject("the tile to store is not in a blocked layout");
-        continue;
-      }
-      unsigned bits = type.getElementType().isIntOrFloat()
-                          ? type.getElementType().getIntOrFloatBitWidth()
-                          : 0;
-      FailureOr<SwizzledSharedLayout> shared = chooseDotOperandSharedLayout(
-          type.getShape(), bits, *blocked,
-          *cast<DotOperandLayout>(dotLayout.get()), reason);
-      if (failed(shared)) {
-        reject(reason);
-        continue;
-      }
-      info.shape.assign(type.getShape().begin(), type.getShape().end());
-      info.allocShape = info.shape;
-      llvm::raw_string_ostream(info.elementTypeText) << type.getElementType();
-      info.elementType = type.getElementType();
-      info.encoding = std::make_shared<SwizzledSharedLayout>(*shared);
-      info.encodingText = info.encoding->str();
-      info.memorySpace = std::make_shared<SharedMemorySpace>();
-      info.memorySpaceText = info.memorySpace->str();
-    }
-    info.mutableMemory = true;
-    cand.bufferType = getMemDescType(forOp->getContext(), info);
-    cand.bytes = memDescBytes(info);
-    cand.layout = info.encoding ? info.encoding->str() : info.encodingText;
-    llvm::DenseSet<Operation *> slice = loadSlice;
-    llvm::SmallDenseSet<unsigned> args = argsRead;
-    if (failed(collectSlice(body, llvm::to_vector(load.getOperands()), slice,
-                            args, reason))) {
-      reject(reason);
-      continue;
-    }
-    loadSlice = std::move(slice);
-    argsRead = std::move(args);
-    plan.operands.push_back(std::move(cand));
-  }
-  if (plan.operands.empty()) {
-    why = rejected.empty()
-              ? "no dot operand is loaded from global memory through LDS in it"
-              : "no operand can be pipelined (" + llvm::join(rejected, "; ") +
-                    ")";
+LogicalResult LoopAnalysis::planConvertBuffer(Operand &cand, Value tile,
+                                              const DotOperandLayout &dotLayout,
+                                              MemDescInfo &info,
+                                              std::string &reason) {
+  auto type = cast<RankedTensorType>(tile.getType());
+  auto *blocked = dyn_cast_or_null<BlockedLayout>(getLayout(type).get());
+  if (!blocked) {
+    reason = "the tile to store is not in a blocked layout";
     return failure();
   }
+  unsigned bits = type.getElementType().isIntOrFloat()
+                      ? type.getElementType().getIntOrFloatBitWidth()
+                      : 0;
+  FailureOr<SwizzledSharedLayout> shared = chooseDotOperandSharedLayout(
+      type.getShape(), bits, *blocked, dotLayout, reason);
+  if (failed(shared))
+    return failure();
+  info.shape.assign(type.getShape().begin(), type.getShape().end());
+  info.allocShape = info.shape;
+  llvm::raw_string_ostream(info.elementTypeText) << type.getElementType();
+  info.elementType = type.getElementType();
+  info.encoding = std::make_shared<SwizzledSharedLayout>(*shared);
+  info.encodingText = info.encoding->str();
+  info.memorySpace = std::make_shared<SharedMemorySpace>();
+  info.memorySpaceText = info.memorySpace->str();
+  return success();
+}
 
-  // Arguments the next iteration's addresses read, and the slice computing
-  // their next values.
+LogicalResult LoopAnalysis::extendLoadSlice(Operation &load,
+                                            std::string &reason) {
+  llvm::DenseSet<Operation *> slice = loadSlice;
+  llvm::SmallDenseSet<unsigned> args = argsRead;
+  if (failed(collectSlice(body, llvm::to_vector(load.getOperands()), slice,
+                          args, reason)))
+    return failure();
+  loadSlice = std::move(slice);
+  argsRead = std::move(args);
+  return success();
+}
+
+LogicalResult LoopAnalysis::collectNextSlice(std::string &why) {
   Operation *yield = body->getTerminator();
   SmallVector<Value> nextRoots;
   for (unsigned argNo : argsRead) {
@@ -458,7 +544,6 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
     nextRoots.push_back(yield->getOperand(argNo - 1));
   }
   llvm::sort(plan.argsUsed);
-  llvm::DenseSet<Operation *> nextSlice;
   llvm::SmallDenseSet<unsigned> nextArgsRead;
   std::string reason;
   if (failed(collectSlice(body, nextRoots, nextSlice, nextArgsRead, reason))) {
@@ -467,15 +552,16 @@ FailureOr<LoopPlan> analyzeLoop(Operation *forOp, unsigned numStages,
           reason;
     return failure();
   }
+  return success();
+}
+
+void LoopAnalysis::orderSlices() {
   for (Operation &op : opsBeforeTerminator(body)) {
     if (loadSlice.contains(&op))
       plan.loadSlice.insert(&op);
     if (nextSlice.contains(&op))
       plan.nextSlice.insert(&op);
   }
-  if (!rejected.empty())
-    why = "left in place: " + llvm::join(rejected, "; ");
-  return plan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -530,40 +616,89 @@ void storeToBuffer(OpBuilder &b, Operand &op, Value value) {
   GenericBuilder(b, op.load->getLoc()).localStore(value, op.buffer);
 }
 
-void transform(LoopPlan &plan) {
-  Operation *forOp = plan.forOp;
-  ForOp loop(forOp);
-  Block *body = plan.body;
-  Operation *yield = body->getTerminator();
-  Location loc = forOp->getLoc();
-  OpBuilder b(forOp);
-  GenericBuilder g(b, loc);
-  Value iv = body->getArgument(0);
-  Type ivType = iv.getType();
+/// Steps 2-5 for a LoopPlan. run() calls the methods in the order they build
+/// IR: the main loop's additions (5) before the body rewrite (3), so that the
+/// epilogue's copy of the body (4) leaves them out; the bound last.
+class LoopTransform {
+public:
+  explicit LoopTransform(LoopPlan &plan)
+      : plan(plan), forOp(plan.forOp), loop(plan.forOp), body(plan.body),
+        yield(body->getTerminator()), loc(forOp->getLoc()), b(forOp), g(b, loc),
+        iv(body->getArgument(0)) {}
 
-  // 2. Buffers and prologue.
-  Value hasFirst = g.cmpi(CmpIPredicate::slt, plan.lb, plan.ub);
+  void run() {
+    emitBuffersAndPrologue();
+    emitLastIterationBounds();
+    emitPrefetchAtTop();
+    emitStoresAtBottom();
+    readBuffersInBody();
+    eraseDeadSlices();
+    emitEpilogue();
+    shortenMainLoop();
+  }
+
+private:
+  /// Step 2: one mutable local_alloc per operand; S at iv = lb, the loads
+  /// predicated on lb < ub, the chain, local_store into the buffer.
+  void emitBuffersAndPrologue();
+  /// The last iteration's induction variable, lb + ((ub - lb - 1) / step) *
+  /// step (meaningful only when lb < ub), and the main loop's bound ub - step.
+  void emitLastIterationBounds();
+  /// Step 5, top of the body: T at this iteration, S at iv + step and the
+  /// next arguments, the next iteration's loads, a local barrier.
+  void emitPrefetchAtTop();
+  /// Step 5, bottom of the body: the chain on the prefetched tiles, a local
+  /// barrier, the stores (and the async-proxy fence).
+  void emitStoresAtBottom();
+  /// Step 3: the body reads the buffers; the in-loop load, chain and alloc
+  /// (or convert, which becomes a local_load) go away.
+  void readBuffersInBody();
+  /// Step 3: the slice ops of the original body nothing reads any more.
+  void eraseDeadSlices();
+  /// Step 4: the last iteration after the loop, if there was one, and the
+  /// buffers' deallocation.
+  void emitEpilogue();
+  /// Step 5: every iteration of the main loop has a successor.
+  void shortenMainLoop() { loop.getUpperBoundOperand().set(mainUb); }
+
+  LoopPlan &plan;
+  Operation *forOp;
+  ForOp loop;
+  Block *body;
+  Operation *yield;
+  Location loc;
+  OpBuilder b;
+  GenericBuilder g;
+  Value iv;
+  Value hasFirst; ///< lb < ub
+  SmallVector<Value> lastIvChain;
+  Value lastIv, mainUb;
+  /// What step 5 added to the body (not copied into the epilogue).
+  llvm::DenseSet<Operation *> added;
+};
+
+void LoopTransform::emitBuffersAndPrologue() {
+  hasFirst = g.cmpi(CmpIPredicate::slt, plan.lb, plan.ub);
   for (Operand &op : plan.operands)
     op.buffer = GenericBuilder(b, op.load->getLoc()).localAlloc(op.bufferType);
-  {
-    IRMapping first;
-    first.map(iv, plan.lb);
-    for (unsigned k : plan.argsUsed)
-      first.map(loop.getIterArg(k), loop.getInit(k));
-    for (Operation *op : plan.loadSlice)
-      b.clone(*op, first);
-    for (Operand &op : plan.operands) {
-      Operation *load = cloneLoad(b, op.load, first, hasFirst);
-      if (plan.isHip) // lets AMD's move_up_prologue_loads hoist it
-        load->setAttr(attrname::PipelinerPart, b.getStringAttr("prologue"));
-      storeToBuffer(b, op, applyChain(b, op, load->getResult(0)));
-    }
-    if (plan.asyncProxyReads)
-      g.fenceAsyncShared();
+  IRMapping first;
+  first.map(iv, plan.lb);
+  for (unsigned k : plan.argsUsed)
+    first.map(loop.getIterArg(k), loop.getInit(k));
+  for (Operation *op : plan.loadSlice)
+    b.clone(*op, first);
+  for (Operand &op : plan.operands) {
+    Operation *load = cloneLoad(b, op.load, first, hasFirst);
+    if (plan.isHip) // lets AMD's move_up_prologue_loads hoist it
+      load->setAttr(attrname::PipelinerPart, b.getStringAttr("prologue"));
+    storeToBuffer(b, op, applyChain(b, op, load->getResult(0)));
   }
-  // Last iteration's induction variable: lb + ((ub - lb - 1) / step) * step
-  // (meaningful only when lb < ub), and the main loop's bound ub - step.
-  SmallVector<Value> lastIvChain;
+  if (plan.asyncProxyReads)
+    g.fenceAsyncShared();
+}
+
+void LoopTransform::emitLastIterationBounds() {
+  Type ivType = iv.getType();
   lastIvChain.push_back(g.constantInt(ivType, 1));
   lastIvChain.push_back(g.binary(opname::SubI, plan.ub, plan.lb));
   lastIvChain.push_back(
@@ -571,13 +706,11 @@ void transform(LoopPlan &plan) {
   lastIvChain.push_back(g.binary(opname::DivSI, lastIvChain.back(), plan.step));
   lastIvChain.push_back(g.binary(opname::MulI, lastIvChain.back(), plan.step));
   lastIvChain.push_back(g.binary(opname::AddI, plan.lb, lastIvChain.back()));
-  Value lastIv = lastIvChain.back();
-  Value mainUb = g.binary(opname::SubI, plan.ub, plan.step);
+  lastIv = lastIvChain.back();
+  mainUb = g.binary(opname::SubI, plan.ub, plan.step);
+}
 
-  // 5 (built first, kept apart from the epilogue's copy of the body): the
-  // next iteration's addresses and loads at the top, the stores at the
-  // bottom.
-  llvm::DenseSet<Operation *> added;
+void LoopTransform::emitPrefetchAtTop() {
   Operation *firstOriginal = &body->front();
   b.setInsertionPointToStart(body);
   {
@@ -599,24 +732,25 @@ void transform(LoopPlan &plan) {
   for (Operation *op = &body->front(); op != firstOriginal;
        op = op->getNextNode())
     added.insert(op);
+}
+
+void LoopTransform::emitStoresAtBottom() {
   Operation *lastOriginal = yield->getPrevNode();
   b.setInsertionPoint(yield);
-  {
-    SmallVector<Value> values;
-    for (Operand &op : plan.operands)
-      values.push_back(applyChain(b, op, op.prefetched));
-    GenericBuilder(b, loc).barrierLocal(); // every LDS read of this iteration
-    for (auto [op, value] : llvm::zip(plan.operands, values))
-      storeToBuffer(b, op, value);
-    if (plan.asyncProxyReads)
-      GenericBuilder(b, loc).fenceAsyncShared();
-  }
+  SmallVector<Value> values;
+  for (Operand &op : plan.operands)
+    values.push_back(applyChain(b, op, op.prefetched));
+  GenericBuilder(b, loc).barrierLocal(); // every LDS read of this iteration
+  for (auto [op, value] : llvm::zip(plan.operands, values))
+    storeToBuffer(b, op, value);
+  if (plan.asyncProxyReads)
+    GenericBuilder(b, loc).fenceAsyncShared();
   for (Operation *op = lastOriginal->getNextNode(); op != yield;
        op = op->getNextNode())
     added.insert(op);
+}
 
-  // 3. The body reads the buffers; the in-loop load, chain and alloc (or
-  // convert, which becomes a local_load) go away.
+void LoopTransform::readBuffersInBody() {
   for (Operand &op : plan.operands) {
     if (op.alloc) {
       op.alloc->getResult(0).replaceAllUsesWith(op.buffer);
@@ -643,6 +777,9 @@ void transform(LoopPlan &plan) {
     op.alloc = op.convert = op.load = nullptr;
     op.chain.clear();
   }
+}
+
+void LoopTransform::eraseDeadSlices() {
   SmallVector<Operation *> bodyOps;
   for (Operation &op : opsBeforeTerminator(body))
     bodyOps.push_back(&op);
@@ -651,8 +788,9 @@ void transform(LoopPlan &plan) {
         (plan.loadSlice.contains(op) || plan.nextSlice.contains(op)) &&
         op->use_empty())
       op->erase();
+}
 
-  // 4. Epilogue: the last iteration after the loop, if there was one.
+void LoopTransform::emitEpilogue() {
   b.setInsertionPointAfter(forOp);
   Operation *ifOp = g.ifOp(hasFirst, forOp->getResultTypes());
   b.createBlock(&ifOp->getRegion(0));
@@ -682,14 +820,14 @@ void transform(LoopPlan &plan) {
   b.setInsertionPointAfter(ifOp);
   for (Operand &op : llvm::reverse(plan.operands))
     g.localDealloc(op.buffer);
-
-  loop.getUpperBoundOperand().set(mainUb);
 }
 
 struct MFMAStreamPipeline final
     : mlir::triton_mfma::impl::MFMAStreamPipelineBase<MFMAStreamPipeline> {
   using Base::Base;
 
+  /// Per innermost scf.for: step 1 (LoopAnalysis), then steps 2-5
+  /// (LoopTransform); a module where none is pipelined is declined.
   void runOnOperation() override {
     PassOutcomeScope outcome(*this, "");
     SmallVector<Operation *> loops;
@@ -701,35 +839,24 @@ struct MFMAStreamPipeline final
     std::string firstWhy;
     for (Operation *forOp : loops) {
       std::string why;
-      FailureOr<LoopPlan> plan = analyzeLoop(forOp, numStages, why);
+      FailureOr<LoopPlan> plan = LoopAnalysis(forOp, numStages).run(why);
       if (failed(plan)) {
+        LDBG() << "loop at " << forOp->getLoc()
+               << " not stream-pipelined: " << why;
         forOp->emitRemark() << "loop not stream-pipelined: " << why;
         if (firstWhy.empty())
           firstWhy = why;
         continue;
       }
       ++pipelined;
-      int64_t bytes = 0;
-      std::string names;
-      for (Operand &op : plan->operands) {
-        bytes += op.bytes;
-        names += (names.empty() ? "" : ", ") + op.name;
-      }
-      InFlightDiagnostic remark = forOp->emitRemark();
-      remark << "stream-pipelined " << plan->operands.size()
-             << " dot operand(s) (" << names
-             << ") through one LDS buffer each (" << bytes
-             << " bytes): the next iteration's global loads are "
-             << "issued before this iteration's LDS reads and dots";
-      if (!why.empty())
-        remark << "; " << why;
-      LLVM_DEBUG(llvm::dbgs()
-                 << "[" DEBUG_TYPE "] pipelining " << *forOp << "\n");
-      transform(*plan);
+      remarkPipelined(*plan, why);
+      LDBG() << "pipelining " << *forOp;
+      LoopTransform(*plan).run();
     }
     // Nothing pipelined: Triton's own loop pipeliner, which this pass
     // replaces, runs instead (the hook reads this remark).
     if (pipelined == 0) {
+      LDBG() << "declined: no loop stream-pipelined";
       getOperation()->emitRemark()
           << "mfma-stream-pipeline declined: no loop stream-pipelined; "
              "Triton's loop pipeliner runs instead";
@@ -741,6 +868,23 @@ struct MFMAStreamPipeline final
       outcome.applied(Twine(pipelined) + " of " + Twine(loops.size()) +
                       " loop(s) stream-pipelined");
     }
+  }
+
+  /// "stream-pipelined N dot operand(s) (...)", and the loads left in place.
+  static void remarkPipelined(const LoopPlan &plan, StringRef leftInPlace) {
+    int64_t bytes = 0;
+    std::string names;
+    for (const Operand &op : plan.operands) {
+      bytes += op.bytes;
+      names += (names.empty() ? "" : ", ") + op.name;
+    }
+    InFlightDiagnostic remark = plan.forOp->emitRemark();
+    remark << "stream-pipelined " << plan.operands.size() << " dot operand(s) ("
+           << names << ") through one LDS buffer each (" << bytes
+           << " bytes): the next iteration's global loads are "
+           << "issued before this iteration's LDS reads and dots";
+    if (!leftInPlace.empty())
+      remark << "; " << leftInPlace;
   }
 };
 
