@@ -2,7 +2,8 @@
 
 A mistake must answer one line on stderr, exit status 2, and nothing on stdout (it is caught before any work);
 a correct command must exit 0 with no traceback and no stray LLVM line. The C++ driver mfma-opt keeps mlir-opt's
-conventions for its own mistakes (LLVM's option parser, status 1: "tool-mistake"), without a crash. Prints one line per invocation and a
+conventions for its own mistakes (LLVM's option parser, status 1: "tool-mistake"), without a crash. Prints one
+line per invocation and a
 tally; the recorded output is bench/results/cli_mistakes.txt.
 
     PYTHONPATH=python python bench/cli_mistakes.py [-k SUBSTRING] > bench/results/cli_mistakes.txt
@@ -18,7 +19,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GELU = "examples/matmul_bias_gelu.py:matmul_bias_gelu"
-GELU_SIG = "'*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,128,128,32,8'"
+GELU_SIG = ("'*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,"
+            "128,128,32,8'")
 LIT = "test/lit/mfma-print-layouts.mlir"
 REPORT = f"{{tm}} report {GELU} --signature {GELU_SIG}"
 OPT = "{tm} opt {ttgir}"

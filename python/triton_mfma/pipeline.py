@@ -76,10 +76,10 @@ TRITON_VERSION = check_triton_version()
 # 3.8.0+git... wheels carry upstream 3.8.0's make_ttgir (compared function by function). `python -m
 # triton_mfma.pipeline` prints the installed build's identities.
 KNOWN_BUILDS = {
-    "hip:6d009901af0a": "upstream 3.9.0",
-    "cuda:898c4e095f65": "upstream 3.9.0",
-    "hip:3f4b9bb4cb2a": "upstream 3.8.0",
-    "cuda:4a7a3bc0f806": "upstream 3.8.0",
+    "hip:e3406ddeb6e0": "upstream 3.9.0",
+    "cuda:c273fab7ccdb": "upstream 3.9.0",
+    "hip:bac581aebc22": "upstream 3.8.0",
+    "cuda:8861aee834bc": "upstream 3.8.0",
 }
 
 # OursAt(point, module) -> module: runs the project passes placed at `point` (identity if none).
@@ -189,11 +189,15 @@ def _function_def(fn) -> ast.FunctionDef:
 
 
 def identity(backend_name: str, fn) -> str:
-    """`backend:hash` of the normalized AST of make_ttgir (no decorators, line numbers or comments)."""
+    """`backend:hash` of make_ttgir's normalized AST (no decorators, docstring, line numbers, comments or
+    formatting): the hash of its `ast.unparse` text, which reads the same across Python versions."""
     try:
         node = _function_def(fn)
         node.decorator_list = []
-        text = ast.dump(node, include_attributes=False)
+        if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant) \
+                and isinstance(node.body[0].value.value, str):
+            node.body = node.body[1:]
+        text = ast.unparse(node)
     except NotDerivable:
         text = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
     return f"{backend_name}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
@@ -290,11 +294,9 @@ def _insert_points(body: list, backend_name: str, found: dict) -> list:
 
 
 def _is_run(stmt) -> bool:
+    """Whether a (rewritten) statement runs make_ttgir's pass manager (`_tmfma_c.run(...)`)."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "run"
-               and isinstance(n.func.value, ast.Attribute) and n.func.value.attr == "pm"
-               for n in ast.walk(stmt)) or any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "run"
-        and isinstance(n.func.value, ast.Name) and n.func.value.id == _C for n in ast.walk(stmt))
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == _C for n in ast.walk(stmt))
 
 
 def derive(backend_name: str, fn):

@@ -14,8 +14,8 @@ Triton and triton-mfma (the launch or `triton.compile` call). Filtering works th
 message; works from the shell), and `-W ignore::triton_mfma.MFMARemark` / PYTHONWARNINGS with that category
 (Python reads -W before site-packages are importable and prints "Invalid -W option ignored"; triton-mfma
 applies such options itself when it is imported, so they take effect all the same). Ours print as one line,
-`file:line: Category: message` (warnings.formatwarning, for our categories only). Environment values triton-mfma does not
-accept (ENVIRONMENT) are one warning each, once per process; the command line refuses them.
+`file:line: Category: message` (warnings.formatwarning, for our categories only). Environment values
+triton-mfma does not accept (ENVIRONMENT) are one warning each, once per process; the command line refuses them.
 """
 from __future__ import annotations
 
@@ -163,7 +163,8 @@ def body(text: str) -> str:
 
 
 def _format_warning(message, category, filename, lineno, line=None):
-    """Ours on one line: `file:line: Category: message` (no source line under it); other warnings as Python formats them."""
+    """Ours on one line: `file:line: Category: message` (no source line under it); the others as Python
+    formats them."""
     if isinstance(category, type) and issubclass(category, (MFMARemark, MFMAWarning)):
         return f"{os.path.basename(filename)}:{lineno}: {category.__name__}: {message}\n"
     return _python_format(message, category, filename, lineno, line)

@@ -49,7 +49,8 @@ class KernelReport:
         if not b:
             return []
         return [("Triton build", f"{b.get('triton')}, make_ttgir {b.get('make_ttgir')}: {b.get('pipeline')}"),
-                ("backend flags", f"LLVM {b.get('llvm_flags', '?')}; amdgpu-waves-per-eu=\"{b.get('waves_per_eu_attr', '?')}\"")]
+                ("backend flags", f"LLVM {b.get('llvm_flags', '?')}; "
+                                  f"amdgpu-waves-per-eu=\"{b.get('waves_per_eu_attr', '?')}\"")]
 
     def _decision_rows(self) -> list[tuple[str, str]]:
         rows = [(name, why) for name, why in (self.decisions or {}).items()]

@@ -183,8 +183,9 @@ def test_wrapper_compiles_as_stock_with_one_warning(monkeypatch, tmp_path, kind)
 
 
 def test_failed_proof_compiles_as_stock_naming_the_first_difference(monkeypatch, tmp_path):
-    """A composition derived from another make_ttgir than the one installed (upstream's without remove_layout_conversions) fails the
-    proof at first use: the build compiles as stock, with one warning naming the first difference."""
+    """A composition derived from another make_ttgir than the one installed (upstream's without
+    remove_layout_conversions) fails the proof at first use: the build compiles as stock, with one warning
+    naming the first difference."""
     other = _install(monkeypatch, tmp_path, lambda s: _drop(s, "passes.ttgpuir.add_remove_layout_conversions(pm)"),
                      "other")
     composed, missing = pipeline.derive("hip", other)
