@@ -44,7 +44,7 @@ def _check_activation(passes, options: dict) -> None:
         if name not in passes_mod.REGISTRY:
             raise CliError(f"unknown triton-mfma pass {name!r}{_suggest(name, passes_mod.REGISTRY)}; known: "
                            f"{', '.join(passes_mod.REGISTRY)}")
-    known = passes_mod.option_names()
+    known = passes_mod.option_names() | {o.name for o in passes_mod.HOOK_OPTIONS}
     for name in options:
         if name not in known:
             raise CliError(f"unknown triton-mfma option {name!r}{_suggest(name, known)} (`triton-mfma passes` "
@@ -671,6 +671,8 @@ def _suggest(word: str, choices) -> str:
         if w != word and w in choices:
             return f" (did you mean {w!r}?)"
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:  # a pass option's name without its pass's prefix (mode -> grid_mode)
+        close = [c for c in choices if isinstance(c, str) and c.endswith(("_" + word, "-" + word))][:1]
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
@@ -802,6 +804,12 @@ def _check_opt(args) -> None:
         _check_output_path(args.output, "-o")
     if args.file != "-" and not os.path.isfile(args.file):
         raise CliError(f"no such file: {args.file}")
+    if args.file != "-" and not args.dump_pass:
+        with open(args.file, errors="replace") as f:
+            split = any(ln.startswith("// -----") and not ln.startswith(_DUMP_HEADER) for ln in f)
+        if split:
+            raise CliError(f"{args.file} holds several modules separated by '// -----' (-split-input-file input, "
+                           "as lit tests are; `mfma-opt -split-input-file` reads it): give `opt` one module")
 
 
 def _check_report(args) -> None:
