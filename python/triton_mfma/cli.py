@@ -35,9 +35,20 @@ def _as_list(value, what: str) -> list[str] | None:
 
 
 def _check_activation(passes, options: dict) -> None:
-    """Validate a pass list and options exactly as `triton_mfma.enabled(...)` does (ValueError -> one line)."""
+    """Validate a pass list and options exactly as `triton_mfma.enabled(...)` does (ValueError -> one line);
+    an unknown name first, with the closest known one."""
     from . import hook
+    from . import passes as passes_mod
 
+    for name in passes or []:
+        if name not in passes_mod.REGISTRY:
+            raise CliError(f"unknown triton-mfma pass {name!r}{_suggest(name, passes_mod.REGISTRY)}; known: "
+                           f"{', '.join(passes_mod.REGISTRY)}")
+    known = passes_mod.option_names() | {o.name for o in passes_mod.HOOK_OPTIONS}
+    for name in options:
+        if name not in known:
+            raise CliError(f"unknown triton-mfma option {name!r}{_suggest(name, known)} (`triton-mfma passes` "
+                           "lists them)")
     with hook.enabled(passes=passes, **options):
         pass
 
@@ -230,11 +241,7 @@ def _load_kernel(spec: str):
     """`path/to/file.py:KERNEL` -> the @triton.jit function (an @autotune/@heuristics wrapper is unwrapped)."""
     import importlib.util
 
-    path, sep, name = spec.rpartition(":")
-    if not sep or not path.endswith(".py") or not name:
-        raise CliError(f"expected FILE.py:KERNEL, got {spec!r}")
-    if not os.path.isfile(path):
-        raise CliError(f"no such file: {path}")
+    path, name = _check_kernel_spec(spec)
     mod_name = os.path.splitext(os.path.basename(path))[0]
     mod_spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(mod_spec)
@@ -280,6 +287,28 @@ def _waves_per_eu(text: str):
     return v
 
 
+def _num_warps(text: str) -> int:
+    """A workgroup of 1-16 waves (AMD: at most 1024 lanes), a power of two as Triton requires."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a power of two from 1 to 16, got {text!r}") from None
+    if v < 1 or v > 16 or v & (v - 1):
+        raise argparse.ArgumentTypeError(f"expected a power of two from 1 to 16 (a workgroup of at most 1024 "
+                                         f"lanes), got {text!r}")
+    return v
+
+
+def _num_stages(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return v
+
+
 def _amd_arch(text: str) -> str:
     from .compile import AMD_ARCHS
 
@@ -308,7 +337,7 @@ def report_cmd(args, out=None) -> int:
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     if args.plot:
-        _check_plot_dependency()  # before compiling anything
+        _check_plot(args.plot)  # before compiling anything (main() checked already; report_cmd may be called alone)
     _triton_version_text()
     from . import hook, native
     from .compile import aot_signature, always_compile, compile_kernel
@@ -630,6 +659,197 @@ def opt_cmd(args, out=None) -> int:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# argument checks: main() runs them before any work (no file is parsed, nothing compiled, before they pass)
+
+
+def _suggest(word: str, choices) -> str:
+    """ " (did you mean X?)" for the closest of `choices` (underscores read as hyphens too), else ""."""
+    import difflib
+
+    choices = list(choices)
+    for w in (word, word.replace("_", "-"), word.replace("-", "_")):
+        if w != word and w in choices:
+            return f" (did you mean {w!r}?)"
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:  # a pass option's name without its pass's prefix (mode -> grid_mode)
+        close = [c for c in choices if isinstance(c, str) and c.endswith(("_" + word, "-" + word))][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check_kernel_spec(spec: str) -> tuple[str, str]:
+    path, sep, name = spec.rpartition(":")
+    if not sep or not path.endswith(".py") or not name:
+        raise CliError(f"expected FILE.py:KERNEL, got {spec!r}")
+    if not os.path.isfile(path):
+        raise CliError(f"no such file: {path}")
+    return path, name
+
+
+def _check_output_path(path: str, what: str) -> None:
+    """`path` can be written: its directory exists and it is not a directory."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise CliError(f"{what} {path} is a directory; give a file name")
+    if not os.path.isdir(folder):
+        raise CliError(f"{what} {path}: no such directory {folder}")
+    if not os.access(folder, os.W_OK):
+        raise CliError(f"{what} {path}: the directory {folder} is not writable")
+
+
+PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
+
+
+def _check_plot(path: str) -> None:
+    _check_output_path(path, "--plot")
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    if ext not in PLOT_FORMATS:
+        raise CliError(f"--plot {path}: give one of the file types {', '.join('.' + e for e in PLOT_FORMATS)}")
+    _check_plot_dependency()
+
+
+def _check_constexprs(items) -> None:
+    for c in items or []:
+        k, sep, _ = c.partition("=")
+        if not sep or not k.strip():
+            raise CliError(f"--constexpr expects NAME=VALUE, got {c!r}")
+
+
+def _split_top(text: str, what: str) -> list[str]:
+    """`text` split at its top-level commas; CliError for an unbalanced '{' or '('."""
+    parts, depth, start, opened = [], [], 0, {"{": "}", "(": ")"}
+    for i, ch in enumerate(text):
+        if ch in opened:
+            depth.append((ch, i))
+        elif ch in "})":
+            if not depth or opened[depth[-1][0]] != ch:
+                raise CliError(f"{what}: unmatched {ch!r} at column {i + 1} of {text!r}")
+            depth.pop()
+        elif ch == "," and not depth:
+            parts.append(text[start:i])
+            start = i + 1
+    if depth:
+        ch, i = depth[-1]
+        raise CliError(f"{what}: unclosed {ch!r} at column {i + 1} of {text!r}")
+    parts.append(text[start:])
+    return parts
+
+
+def _option_value_ok(kind: str, value: str) -> bool:
+    if kind == "unsigned":
+        return value.isdigit()
+    if kind == "int64_t":
+        return value.lstrip("-").isdigit()
+    if kind == "bool":
+        return value.lower() in ("true", "false", "1", "0")
+    return True
+
+
+def check_pipeline_text(text: str) -> None:
+    """A --pipeline of our passes, checked without a module: the syntax, the pass names, the option names and
+    value types (from the C++ passes' own registry), then the passes' own option checks on an empty module."""
+    from . import native
+
+    registry = native.pass_registry()
+    body = text.strip()
+    if body.startswith("builtin.module(") and body.endswith(")"):
+        body = body[len("builtin.module("):-1]
+    _split_top(text, "--pipeline")
+    for element in _split_top(body, "--pipeline"):
+        element = element.strip()
+        if not element:
+            raise CliError(f"--pipeline: an empty pass in {text!r}")
+        name, brace, opts = element.partition("{")
+        name = name.strip()
+        if name not in registry:
+            raise CliError(f"--pipeline: no triton-mfma pass {name!r}{_suggest(name, registry)}; known: "
+                           f"{', '.join(registry)}")
+        if brace and not opts.rstrip().endswith("}"):
+            raise CliError(f"--pipeline: {element!r}: text after the options' closing '}}'")
+        declared = {o["argument"]: o.get("type", "") for o in registry[name].get("options", [])}
+        for item in opts.rstrip()[:-1].split() if brace else []:
+            key, eq, value = item.partition("=")
+            if key not in declared:
+                raise CliError(f"--pipeline: {name} has no option {key!r}{_suggest(key, declared)}; its options: "
+                               f"{', '.join(declared) or 'none'}")
+            if not eq or not _option_value_ok(declared[key], value):
+                raise CliError(f"--pipeline: {name} option {key}={value!r}: expected a value of type "
+                               f"{declared[key] or 'string'}")
+    pipeline = text if text.startswith("builtin.module(") else f"builtin.module({text})"
+    from .bridge import _LOCK, _CapturedStderr
+
+    with _LOCK, _CapturedStderr():  # what LLVM's option parser prints to stderr itself is not ours to show
+        try:
+            native.run_pipeline_with_diagnostics("module {}", pipeline)
+        except native.PipelineError as e:
+            diag = next((d for d in e.diagnostics if d.severity == "error"), None)
+            msg = diag.message.splitlines()[0] if diag else str(e).splitlines()[-1]
+            raise CliError(f"--pipeline {text!r}: {msg}") from None
+
+
+def _check_opt(args) -> None:
+    if args.passes and args.pipeline:
+        raise CliError("give --passes or --pipeline, not both")
+    options = dict(args.option or [])
+    if args.pipeline and options:
+        raise CliError("--option goes with --passes (a --pipeline carries its own options)")
+    if options and not args.passes:
+        raise CliError("--option goes with --passes")
+    if args.passes:
+        passes = _as_list(args.passes, "pass")
+        _check_activation(passes, options)
+        opt_pipeline(passes, options, args.num_stages)
+    if args.pipeline:
+        check_pipeline_text(args.pipeline)
+    if args.output and args.output != "-":
+        _check_output_path(args.output, "-o")
+    if args.file != "-" and not os.path.isfile(args.file):
+        raise CliError(f"no such file: {args.file}")
+    if args.file != "-" and not args.dump_pass:
+        with open(args.file, errors="replace") as f:
+            split = any(ln.startswith("// -----") and not ln.startswith(_DUMP_HEADER) for ln in f)
+        if split:
+            raise CliError(f"{args.file} holds several modules separated by '// -----' (-split-input-file input, "
+                           "as lit tests are; `mfma-opt -split-input-file` reads it): give `opt` one module")
+
+
+def _check_report(args) -> None:
+    _check_kernel_spec(args.kernel)
+    _check_constexprs(args.constexpr)
+    _check_activation(_as_list(args.passes, "pass"), dict(args.option or []))
+    if args.plot:
+        _check_plot(args.plot)
+
+
+def _check_environment() -> None:
+    """Environment values triton-mfma does not accept; TRITON_CODEGEN_AMD's was reported at start-up already
+    where the autoload ran (then nothing more is printed)."""
+    from . import remarks
+
+    problems = remarks.environment_problems()
+    if problems:
+        autoload = sys.modules.get("triton_mfma._autoload")
+        if autoload is not None and getattr(autoload, "REPORTED", False) and problems[0].startswith(
+                "TRITON_CODEGEN_AMD="):
+            raise _AlreadyReported()
+        raise CliError(problems[0])
+
+
+class _AlreadyReported(CliError):
+    """A user error whose one line is already on stderr."""
+
+
+def check_args(args) -> None:
+    """Every check that needs no work: the environment, then the command's arguments (CliError, one line)."""
+    _check_environment()
+    if args.cmd == "report":
+        _check_report(args)
+    elif args.cmd == "opt":
+        _check_opt(args)
+    elif args.cmd == "demo":
+        _check_activation(_as_list(args.passes, "pass"), dict(args.option or []))
+
+
+# ---------------------------------------------------------------------------------------------------------
 # main
 
 
@@ -641,10 +861,44 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line on stderr (exit status 2)."""
+    """argparse whose errors are one line on stderr (exit status 2), naming a misspelt flag or command with the
+    closest known one."""
+
+    argv: list = []  # the command line being parsed (main sets it), to name what argparse's message does not
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {self._explain(message)} (see {self.prog} --help)\n")
+
+    def _commands(self) -> dict:
+        sub = next((a for a in self._actions if isinstance(a, argparse._SubParsersAction)), None)
+        return dict(sub.choices) if sub is not None else {}
+
+    def _unknown_flag(self, parser) -> str | None:
+        flags = [t.split("=", 1)[0] for t in self.argv if t.startswith("-") and t != "-"]
+        return next((f for f in flags if f not in parser._option_string_actions), None)
+
+    def _explain(self, message: str) -> str:
+        commands = self._commands()
+        if "the following arguments are required: cmd" in message:
+            flag = self._unknown_flag(self)
+            if flag:
+                return f"unrecognized option {flag!r}{_suggest(flag, self._option_string_actions)}"
+            return f"give a command: {', '.join(commands)}"
+        m = __import__("re").search(r"invalid choice: '([^']*)'", message)
+        if m and commands and message.startswith("argument cmd"):
+            return f"unknown command {m.group(1)!r}{_suggest(m.group(1), commands)}; the commands: " \
+                   f"{', '.join(commands)}"
+        if message.startswith("unrecognized arguments"):
+            at = next((i for i, t in enumerate(self.argv) if t in commands), len(self.argv))
+            for parser, tokens in ((commands.get(self.argv[at]) if at < len(self.argv) else None, self.argv[at:]),
+                                   (self, self.argv[:at])):
+                flags = [t.split("=", 1)[0] for t in tokens if t.startswith("-") and t != "-"]
+                flag = next((f for f in flags if parser is not None and f not in parser._option_string_actions),
+                            None)
+                if flag:
+                    return f"unrecognized option {flag!r} for {parser.prog}" \
+                           f"{_suggest(flag, parser._option_string_actions)}"
+        return message
 
 
 class _Version(argparse.Action):
@@ -721,8 +975,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--arch", default="gfx942", type=_amd_arch, help="gfx90a, gfx942 (default) or gfx950")
     r.add_argument("--signature", required=True, help="'*fp16:16,*fp16:16,i32,...,64' (see above)")
     r.add_argument("--constexpr", action="append", metavar="NAME=VALUE", help="repeatable")
-    r.add_argument("--num-warps", type=int, default=4)
-    r.add_argument("--num-stages", type=int, default=2)
+    r.add_argument("--num-warps", type=_num_warps, default=4, help="1, 2, 4 (default), 8 or 16")
+    r.add_argument("--num-stages", type=_num_stages, default=2, help="a non-negative int (default 2)")
     r.add_argument("--waves-per-eu", type=_waves_per_eu, help="a non-negative int, or 'auto'")
     r.add_argument("--passes", help=_passes_help())
     r.add_argument("--large-tensors", action="store_true",
@@ -748,7 +1002,7 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order; known: "
                                     + ", ".join(__import__("triton_mfma.passes", fromlist=["REGISTRY"]).REGISTRY))
     o.add_argument("--pipeline", help="an MLIR pass pipeline of our passes, e.g. 'mfma-grid-order{mode=on}'")
-    o.add_argument("--num-stages", type=int, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
+    o.add_argument("--num-stages", type=_num_stages, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
     o.add_argument("--dump-pass", metavar="NAME",
                    help="FILE is MLIR_ENABLE_DUMP output: take the module printed before the last pass named like "
                         "NAME (default: the last module that is still Triton IR)")
@@ -786,9 +1040,11 @@ def _error_line(e: BaseException) -> tuple[str, int]:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _Parser.argv = argv
     args = build_parser().parse_args(argv)
     debug = getattr(args, "debug", False)
     try:
+        check_args(args)
         if args.cmd == "demo":
             return demo(args.arch, args.kernel, passes_=args.passes, options=dict(args.option or []),
                         showcase=False if args.no_showcase else None, as_json=args.json)
@@ -807,6 +1063,8 @@ def main(argv=None) -> int:
             raise
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except _AlreadyReported:
+        return 2
     except Exception as e:  # noqa: BLE001 - every error is one line unless --debug
         if debug:
             raise
@@ -821,6 +1079,9 @@ def mfma_opt() -> None:
 
     if not os.path.exists(MFMA_OPT_PATH):
         sys.exit(f"mfma-opt: {MFMA_OPT_PATH} is missing; rebuild with `pip install .`")
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # Python ignores SIGPIPE, and an exec'd process inherits that
     os.execv(MFMA_OPT_PATH, [MFMA_OPT_PATH] + sys.argv[1:])
 
 

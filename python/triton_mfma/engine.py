@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
+from .points import COMPARE_AFTER, POINT_ORDER  # noqa: F401 - the one table of insertion points (points.py)
 from .runner import kernel_name
 
 
@@ -128,15 +129,13 @@ class Build:
         return next((o.reason for o in self.outcomes if o.pass_name == pass_name and o.status == "declined"), "")
 
 
-# The insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether our pass
-# runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
-POINT_ORDER = ("accelerate_matmul", "pipeline", "ttgir_end")
-# Replacing points where a build that resumes there with Triton's step compares its module right after that step
-# with what our pass returned there in other builds: mfma-accelerate-dot builds its ops in the order Triton's
+# POINT_ORDER: the insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether
+# our pass runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
+# COMPARE_AFTER: replacing points where a build that resumes there with Triton's step compares its module right
+# after that step with what our pass returned there in other builds: mfma-accelerate-dot builds its ops in the order Triton's
 # accelerate_matmul does, so where both choose the same layouts the modules are equal there (measured: every
 # "identical" comparison of the bench suite), and the rest of Triton's variant need not be built. The stream
-# pipeliner's output is rarely Triton's, so the export that comparison needs is not paid there.
-COMPARE_AFTER = ("accelerate_matmul",)
+# pipeliner's output is rarely Triton's, so the export that comparison needs is not paid there (points.py).
 
 
 def _at(choice: frozenset, point: str):

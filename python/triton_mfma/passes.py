@@ -9,14 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Named insertion points of the composed make_ttgir (pipeline.py). A pass at a replacing point runs instead of
-# the Triton step of the same name; when it declines a module, Triton's step runs in its place.
-POINTS = {
-    "accelerate_matmul": "make_ttgir, replaces Triton's accelerate_matmul",
-    "pipeline": "make_ttgir, replaces Triton's loop pipeliner (schedule_loops + pipeline)",
-    "ttgir_end": "end of make_ttgir: the TTGIR make_llir receives (before Triton's LDS allocation)",
-}
-REPLACING_POINTS = {"accelerate_matmul", "pipeline"}
+from .points import POINT_DOCS as POINTS, REPLACING_POINTS  # noqa: F401 - the one table of points (points.py)
+
 BACKENDS = ("hip", "cuda")
 
 

@@ -1,28 +1,41 @@
-"""Extended compile stages: Triton's own passes, in Triton's order, with named insertion points.
+"""The installed Triton's make_ttgir composed with the project's insertion points (points.py).
 
-`amd_make_ttgir` is a faithful copy of `HIPBackend.make_ttgir` (third_party/amd/backend/compiler.py) with
-`at(point)` calls between its steps; `nvidia_make_ttgir` is the same for `CUDABackend.make_ttgir`
-(third_party/nvidia/backend/compiler.py), so that passes that are not MFMA-specific (the stream pipeliner)
-also run, and are checked on real hardware, for cuda. Both are composed for the installed Triton: 3.9.x
-(the reference) and 3.8.x (the Triton PyTorch 2.14 pins), whose make_ttgir differ in a few steps, each
-marked `_V38` below. Any other Triton is refused at import with a clear message (SUPPORTED_TRITON). With no
-project pass at any point it builds exactly one pass manager holding exactly Triton's passes, so the result
-is byte-identical to stock (test/python/test_hook.py checks ttgir and amdgcn, on both versions). When a
-point has passes, the pass manager built so far runs, the module crosses the bridge to our C++ passes,
-comes back verified, and a new pass manager continues.
+A Triton build is recognized by what its make_ttgir does, not by its version string. Algorithm, per backend
+(hip; cuda, whose composed pipeline lets passes that are not MFMA-specific run and be checked there too):
+  1. identity: a hash of the normalized AST of the backend's make_ttgir (inspect.getsource), looked up in
+     KNOWN_BUILDS (builds whose composition test_hook.py checks byte-identical to stock);
+  2. derivation: the composed make_ttgir is the installed source itself, rewritten: its pass manager and module
+     become the composer's (`_tmfma_c.pm`, `_tmfma_c.mod`); before the first of the Triton calls a point
+     replaces (points.py), our passes run (`at`: the pass manager built so far runs, the module crosses the bridge,
+     a new pass manager continues); each replaced call is added only where ours is inactive or declined the
+     module; `ttgir_end` follows the last pass-manager run. A point whose calls are missing or out of order is not
+     derived; a make_ttgir that wraps another (no pass calls, `__wrapped__`, a closure) is not derivable;
+  3. proof at first use, for a build not in KNOWN_BUILDS: once per build and arch, the derived make_ttgir with no
+     project pass must give TTGIR byte-identical to stock's (and the same metadata); where it does not, or where
+     nothing was derived, Triton's stage is left alone (our interior points do not run) and one warning names the
+     build and the first difference.
+With no point active the derived function runs exactly Triton's statements on one pass manager, so its output is
+stock's. Any Triton from 3.8 on is accepted at import; a newer one works where its pipeline is known or derivable.
 """
 from __future__ import annotations
 
+import ast
+import hashlib
+import inspect
 import re
+import textwrap
+import threading
+import types
+from dataclasses import dataclass, field
 from typing import Callable
 
-# Triton versions whose make_ttgir this module reproduces (major, minor), and how to get one.
-SUPPORTED_TRITON = ((3, 8), (3, 9))
-SUPPORTED_TRITON_TEXT = "Triton 3.8 or 3.9"
+from .points import INTERIOR_POINTS, POINTS
+
+MIN_TRITON = (3, 8)  # the oldest Triton whose IR and Python API the bridge and the hook read
 
 
 class UnsupportedTritonError(ImportError):
-    """The installed Triton is not one whose compile pipeline triton-mfma reproduces."""
+    """No Triton, or one older than triton-mfma reads."""
 
 
 def triton_version(version: str | None = None) -> tuple:
@@ -32,9 +45,9 @@ def triton_version(version: str | None = None) -> tuple:
             import triton
         except ImportError as e:
             raise UnsupportedTritonError(
-                f"triton-mfma needs {SUPPORTED_TRITON_TEXT}, and no Triton is installed ({e}); install one with "
-                "`pip install 'triton>=3.8,<3.10'` (or `pip install 'triton-mfma[triton]'`), or use the one your "
-                "PyTorch brings") from None
+                f"triton-mfma needs Triton {MIN_TRITON[0]}.{MIN_TRITON[1]} or newer, and no Triton is installed "
+                f"({e}); install one with `pip install 'triton>=3.8'` (or `pip install 'triton-mfma[triton]'`), or "
+                "use the one your PyTorch brings") from None
         version = triton.__version__
     m = re.match(r"(\d+)\.(\d+)", version)
     if not m:
@@ -43,36 +56,59 @@ def triton_version(version: str | None = None) -> tuple:
 
 
 def check_triton_version(version: str | None = None) -> tuple:
-    """(major, minor) of the installed Triton; UnsupportedTritonError (one clear line) if it is not supported."""
+    """(major, minor) of the installed Triton; UnsupportedTritonError (one line) if it is older than MIN_TRITON.
+    A newer version is accepted: whether its pipeline composes is decided from its make_ttgir (build())."""
     v = triton_version(version)
-    if v not in SUPPORTED_TRITON:
+    if v < MIN_TRITON:
         import triton
 
         found = version or f"{triton.__version__} (from {triton.__file__})"
         raise UnsupportedTritonError(
-            f"triton-mfma supports {SUPPORTED_TRITON_TEXT}; the installed Triton is {found}. Install a supported "
-            "one (`pip install 'triton>=3.8,<3.10'`), or the PyTorch that brings one (PyTorch 2.14: Triton 3.8)")
+            f"triton-mfma needs Triton {MIN_TRITON[0]}.{MIN_TRITON[1]} or newer; the installed Triton is {found}. "
+            "Install a newer one (`pip install 'triton>=3.8'`), or the PyTorch that brings one (PyTorch 2.14: 3.8)")
     return v
 
 
 TRITON_VERSION = check_triton_version()
-_V38 = TRITON_VERSION == (3, 8)  # steps where Triton 3.8.0's make_ttgir differs from 3.9.0's
 
-from triton import knobs  # noqa: E402
-from triton._C.libtriton import amd, ir, passes  # noqa: E402
+# identity (backend:hash of make_ttgir's normalized AST) -> the build it is. Their composition is checked
+# byte-identical to stock by test_hook.py (ttgir and amdgcn) on both versions; ROCm's 3.8.x and PyTorch's
+# 3.8.0+git... wheels carry upstream 3.8.0's make_ttgir (compared function by function). `python -m
+# triton_mfma.pipeline` prints the installed build's identities.
+KNOWN_BUILDS = {
+    "hip:e3406ddeb6e0": "upstream 3.9.0",
+    "cuda:c273fab7ccdb": "upstream 3.9.0",
+    "hip:bac581aebc22": "upstream 3.8.0",
+    "cuda:8861aee834bc": "upstream 3.8.0",
+}
 
 # OursAt(point, module) -> module: runs the project passes placed at `point` (identity if none).
 OursAt = Callable[[str, object], object]
+_C = "_tmfma_c"  # the composer's name inside a derived make_ttgir (an added keyword-only parameter)
 
 
+class NotDerivable(Exception):
+    """The installed make_ttgir cannot be composed (one line: why)."""
+
+
+class _Skipped:
+    """make_ttgir's module in the steps before a resume point: its context only (no step runs on it)."""
+
+    def __init__(self, context):
+        self.context = context
+
+
+# -- the composer a derived make_ttgir calls ----------------------------------------------------------------------
 class _Composer:
-    """Accumulates Triton passes in a pass manager; flushes it at insertion points that have work. At a
-    replacing point whose pass declined the module (`declined`, filled by the hook), the caller adds the
-    Triton passes the point replaces, as if the point were not active."""
+    """The pass manager and module of one derived make_ttgir run. At an active point the pass manager built so far
+    runs, our passes run, and a new pass manager continues. At a replacing point whose pass declined the module
+    (`declined`, filled by the hook) Triton's replaced steps are added, as if the point were not active."""
 
     def __init__(self, mod, ours_at: OursAt, active_points: set, declined: set | None = None, resume=None,
                  after_step=None):
-        self.mod = mod
+        # before the resume point the steps only build pass managers (in the resumed module's context)
+        self.mod = mod if resume is None else _Skipped(resume[1].context)
+        self.pm = None  # set by make_ttgir's own `pm = ir.pass_manager(...)`
         self._after_step = after_step
         self._ours_at = ours_at
         self._active = active_points
@@ -80,20 +116,25 @@ class _Composer:
         # (point, module): the steps before `point` are skipped (the passes they add are never run) and the
         # build continues from `module`, the module another build had there
         self._resume = resume
-        self._new_pm()
 
     def _new_pm(self):
+        from triton._C.libtriton import ir
+
         self.pm = ir.pass_manager(self.mod.context)
-        self.dump_enabled = self.pm.enable_debug()
+        self.pm.enable_debug()
 
-    def replaces(self, point: str) -> bool:
-        return point in self._active
+    def run(self, mod, *args):
+        """make_ttgir's own `pm.run(mod, ...)`; skipped before the resume point."""
+        if self._resume is None:
+            self.pm.run(mod, *args)
 
-    def declined(self, point: str) -> bool:
-        """Whether our pass at a replacing point declined the module (then Triton's own pass runs there)."""
-        return point in self._declined
+    def triton_step(self, point: str) -> bool:
+        """Whether Triton's steps replaced by `point` are added: the point is inactive, or ours declined there."""
+        return point not in self._active or point in self._declined
 
     def at(self, point: str) -> None:
+        from triton._C.libtriton import ir  # noqa: F401 - loaded before a pass manager is made
+
         if self._resume is not None:
             if self._resume[0] != point:
                 return  # a step before the resume point: nothing runs
@@ -108,243 +149,400 @@ class _Composer:
     def after(self, point: str) -> None:
         """After Triton's own step at a replacing point: where the caller compares the module there
         (`after_step(point, module)`, which may raise to end the build), the steps so far run first."""
-        if self._after_step is None or self._resume is not None:
+        if self._after_step is None or self._resume is not None or not POINTS[point].compare_after:
             return
         self.pm.run(self.mod, "make_ttgir")
         self._after_step(point, self.mod)
         self._new_pm()
 
-    def finish(self):
+    def finish(self) -> None:
+        """After make_ttgir's last pass-manager run: the passes at ttgir_end."""
         if self._resume is not None:
             raise RuntimeError(f"make_ttgir: the resume point {self._resume[0]!r} is not a step of this pipeline")
-        self.pm.run(self.mod, "make_ttgir")
-        return self.mod
+        self.mod = self._ours_at("ttgir_end", self.mod)
+
+
+# -- identity and derivation --------------------------------------------------------------------------------------
+def installed_make_ttgir(backend_name: str, backend=None):
+    """The make_ttgir function `backend` (default: the backend class of `backend_name`) compiles with."""
+    if backend is not None:
+        cls = type(backend)
+    elif backend_name == "hip":
+        from triton.backends.amd.compiler import HIPBackend as cls
+    else:
+        from triton.backends.nvidia.compiler import CUDABackend as cls
+    raw = inspect.getattr_static(cls, "make_ttgir")
+    return raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+
+
+def _function_def(fn) -> ast.FunctionDef:
+    if getattr(fn, "__wrapped__", None) is not None:
+        raise NotDerivable(f"make_ttgir wraps another function ({fn.__module__}.{fn.__qualname__})")
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError) as e:
+        raise NotDerivable(f"the source of make_ttgir is not readable ({e})") from None
+    tree = ast.parse(source)
+    if not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        raise NotDerivable("make_ttgir is not a plain function")
+    return tree.body[0]
+
+
+def identity(backend_name: str, fn) -> str:
+    """`backend:hash` of make_ttgir's normalized AST (no decorators, docstring, line numbers, comments or
+    formatting): the hash of its `ast.unparse` text, which reads the same across Python versions."""
+    try:
+        node = _function_def(fn)
+        node.decorator_list = []
+        if node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant) \
+                and isinstance(node.body[0].value.value, str):
+            node.body = node.body[1:]
+        text = ast.unparse(node)
+    except NotDerivable:
+        text = f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', repr(fn))}"
+    return f"{backend_name}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def _call_attr(stmt) -> str | None:
+    """`add_x` for a statement `a.b.add_x(...)`."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute):
+        return stmt.value.func.attr
+    return None
+
+
+def _parse_stmt(text: str) -> ast.stmt:
+    return ast.parse(text).body[0]
+
+
+class _Rewrite(ast.NodeTransformer):
+    """The pass manager and module names become the composer's attributes; `pm.run(...)` its run()."""
+
+    def __init__(self, pm_names: set, mod_name: str):
+        self.pm_names, self.mod_name = pm_names, mod_name
+
+    def visit_Call(self, node):
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "run" and isinstance(f.value, ast.Name) \
+                and f.value.id in self.pm_names:
+            node.func = ast.Attribute(ast.Name(_C, ast.Load()), "run", ast.Load())
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.pm_names:
+            return ast.copy_location(ast.Attribute(ast.Name(_C, ast.Load()), "pm", node.ctx), node)
+        if node.id == self.mod_name:
+            return ast.copy_location(ast.Attribute(ast.Name(_C, ast.Load()), "mod", node.ctx), node)
+        return node
+
+    def visit_Lambda(self, node):
+        self._no_capture(node)
+        return node
+
+    def visit_FunctionDef(self, node):
+        self._no_capture(node)
+        return node
+
+    def _no_capture(self, node):
+        used = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if used & (self.pm_names | {self.mod_name}):
+            raise NotDerivable("make_ttgir uses its pass manager or module inside a nested function")
+
+
+def _insert_points(body: list, backend_name: str, found: dict) -> list:
+    """`body` with the interior points at the Triton calls they replace (recursively in nested blocks); `found`:
+    point -> how many blocks have it, or the reason it is malformed."""
+    replaced = {}
+    for name in INTERIOR_POINTS:
+        for call in POINTS[name].replaces.get(backend_name, ()):
+            replaced[call] = name
+    for stmt in body:  # nested blocks first
+        for attr in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, attr, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt) \
+                    and not isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+                setattr(stmt, attr, _insert_points(inner, backend_name, found))
+    calls = {}  # point -> [(index, call)]
+    for i, stmt in enumerate(body):
+        attr = _call_attr(stmt)
+        if attr in replaced:
+            calls.setdefault(replaced[attr], []).append((i, attr))
+    out, starts, lasts = [], {}, {}
+    for point, seq in calls.items():
+        wanted = POINTS[point].replaces[backend_name]
+        if tuple(a for _, a in seq) != wanted:
+            found[point] = (f"its Triton steps {', '.join(wanted)} are not in that order in one block "
+                            f"(found {', '.join(a for _, a in seq)})")
+            continue
+        if not isinstance(found.get(point, 0), str):
+            found[point] = found.get(point, 0) + 1
+        starts[seq[0][0]] = point
+        lasts[seq[-1][0]] = point
+        for i, _ in seq:
+            lasts.setdefault(("member", i), point)
+    for i, stmt in enumerate(body):
+        if i in starts:
+            out.append(_parse_stmt(f"{_C}.at({starts[i]!r})"))
+        point = lasts.get(("member", i))
+        if point is not None and not isinstance(found.get(point), str):
+            guard = _parse_stmt(f"if {_C}.triton_step({point!r}):\n    pass")
+            guard.body = [stmt] + ([_parse_stmt(f"{_C}.after({point!r})")] if lasts.get(i) == point else [])
+            out.append(guard)
+        else:
+            out.append(stmt)
+    return out
+
+
+def _is_run(stmt) -> bool:
+    """Whether a (rewritten) statement runs make_ttgir's pass manager (`_tmfma_c.run(...)`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "run"
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == _C for n in ast.walk(stmt))
+
+
+def derive(backend_name: str, fn):
+    """(the composed make_ttgir, {interior point: reason it is missing}). The composed function is make_ttgir's
+    own code, called with the extra keyword `_tmfma_c` (a _Composer). NotDerivable where nothing composes."""
+    if fn.__code__.co_freevars:
+        raise NotDerivable("make_ttgir is a closure (it wraps another function)")
+    node = _function_def(fn)
+    if any(not (isinstance(d, ast.Name) and d.id == "staticmethod") for d in node.decorator_list):
+        raise NotDerivable("make_ttgir has a decorator (it wraps another function)")
+    node.decorator_list = []
+    args = node.args
+    if not args.args:
+        raise NotDerivable("make_ttgir takes no module")
+    mod_name = args.args[0].arg
+    pm_names = {t.id for n in ast.walk(node) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                and isinstance(n.value.func, ast.Attribute) and n.value.func.attr == "pass_manager"
+                for t in n.targets if isinstance(t, ast.Name)}
+    if not pm_names:
+        raise NotDerivable("make_ttgir builds no pass manager (it wraps another function)")
+    for n in ast.walk(node):  # the pass manager only ever called or passed: an alias would outlive a flush
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in pm_names:
+            raise NotDerivable("make_ttgir aliases its pass manager")
+    rewrite = _Rewrite(pm_names, mod_name)
+    node.body = [rewrite.visit(stmt) for stmt in node.body]
+    found: dict = {}
+    node.body = _insert_points(node.body, backend_name, found)
+    runs = [i for i, s in enumerate(node.body) if _is_run(s)]
+    if not runs:
+        raise NotDerivable("make_ttgir runs no pass manager at its top level")
+    node.body.insert(runs[-1] + 1, _parse_stmt(f"{_C}.finish()"))
+    args.kwonlyargs.append(ast.arg(_C))
+    args.kw_defaults.append(None)
+    module = ast.fix_missing_locations(ast.Module([node], type_ignores=[]))
+    namespace: dict = {}
+    exec(compile(module, f"<triton-mfma composed {fn.__module__}.{fn.__qualname__}>", "exec"), namespace)
+    made = namespace[node.name]
+    composed = types.FunctionType(made.__code__, fn.__globals__, node.name, fn.__defaults__)
+    composed.__kwdefaults__ = fn.__kwdefaults__
+    composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.pipeline --source`)
+    missing = {p: (found[p] if isinstance(found.get(p), str) else
+                   f"its Triton steps {', '.join(POINTS[p].replaces[backend_name])} are not in make_ttgir")
+               for p in INTERIOR_POINTS if not isinstance(found.get(p), int)}
+    return composed, missing
+
+
+@dataclass
+class Build:
+    """One backend's make_ttgir as installed: what it is and what of it composes."""
+    backend: str
+    version: str
+    identity: str
+    known: str | None  # the KNOWN_BUILDS name, or None
+    composed: Callable | None
+    missing: dict  # interior point -> why it is not derived
+    why: str = ""  # why nothing composes ("" where it does)
+    proven: dict = field(default_factory=dict)  # arch -> "" (proven) or the first difference
+
+    def name(self) -> str:
+        return f"Triton {self.version} ({self.identity}{', ' + self.known if self.known else ', unknown pipeline'})"
+
+    def describe(self, arch: str | None = None) -> str:
+        """One line for the report and the metadata."""
+        if self.known:
+            how = f"known ({self.known})"
+        elif self.composed is None:
+            how = f"not composed: {self.why}"
+        elif arch is not None and arch in self.proven:
+            how = "derived, proven" if not self.proven[arch] else f"derived, not composed: {self.proven[arch]}"
+        else:
+            how = "derived"
+        if self.missing and self.composed is not None:
+            how += "; no " + ", ".join(self.missing)
+        return f"Triton {self.version}, make_ttgir {self.identity}: {how}"
+
+
+_BUILDS: dict = {}
+_LOCK = threading.Lock()
+_WARNED: set = set()
+
+
+def build(backend_name: str, backend=None) -> Build:
+    """The installed build of `backend_name` (cached per make_ttgir function)."""
+    fn = installed_make_ttgir(backend_name, backend)
+    with _LOCK:
+        got = _BUILDS.get((backend_name, fn))
+        if got is None:
+            import triton
+
+            ident = identity(backend_name, fn)
+            try:
+                composed, missing = derive(backend_name, fn)
+                why = ""
+            except NotDerivable as e:
+                composed, missing, why = None, {}, str(e)
+            got = _BUILDS[backend_name, fn] = Build(backend_name, triton.__version__, ident,
+                                                    KNOWN_BUILDS.get(ident), composed, missing, why)
+    return got
+
+
+def _warn_once(key, message: str) -> None:
+    from . import remarks
+
+    with _LOCK:
+        if key in _WARNED:
+            return
+        _WARNED.add(key)
+    remarks.warn(message)
+
+
+def _first_difference(a: str, b: str) -> str:
+    for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines())):
+        if x != y:
+            return f"line {i + 1}: stock {x.strip()[:60]!r}, composed {y.strip()[:60]!r}"
+    return f"stock has {len(a.splitlines())} lines, composed {len(b.splitlines())}"
+
+
+def prove(b: Build, arch: str, ttir: str, context, stock_args: tuple, backend=None) -> str:
+    """Stock make_ttgir and the composed one with no project pass, on two copies of the TTIR (generic text):
+    "" where the TTGIR (and the metadata) are byte-identical, else the first difference."""
+    from .bridge import import_generic
+
+    one, two = (import_generic(ttir, context, parsed_before=True) for _ in range(2))
+    md1, md2 = {}, {}
+    stock = installed_make_ttgir(b.backend, backend)(one, md1, *stock_args)
+    try:
+        composed = b.composed(two, md2, *stock_args, _tmfma_c=_Composer(two, lambda _pt, m: m, set()))
+    except Exception as e:  # noqa: BLE001 - a derivation that does not run is one that differs
+        return f"the composed make_ttgir failed: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+    a, c = str(stock), str(composed)
+    if a != c:
+        return _first_difference(a, c)
+    if md1 != md2:
+        return f"metadata differ: stock {md1}, composed {md2}"
+    return ""
+
+
+def usable_points(backend_name: str, ttir: str, context, stock_args: tuple, arch: str, backend=None) -> frozenset:
+    """The interior points the installed build composes for `arch`: all that were derived, once the composition
+    is known or proven (the proof runs here, at first use, on the kernel's TTIR `ttir`); else none, with one
+    warning naming the build."""
+    b = build(backend_name, backend)
+    if b.composed is None:
+        _warn_once((b.identity, "none"), f"triton-mfma: {b.name()}: make_ttgir not composed ({b.why}); Triton's "
+                   "ttgir stage runs as it is (the passes at accelerate_matmul and pipeline do not run)")
+        return frozenset()
+    if b.known is None:
+        with _LOCK:
+            todo = arch not in b.proven
+        if todo:
+            diff = prove(b, arch, ttir, context, stock_args, backend)
+            with _LOCK:
+                b.proven.setdefault(arch, diff)
+        if b.proven[arch]:
+            _warn_once((b.identity, arch), f"triton-mfma: {b.name()} on {arch}: the composed make_ttgir differs "
+                       f"from stock ({b.proven[arch]}); Triton's ttgir stage runs as it is")
+            return frozenset()
+    if b.missing:
+        _warn_once((b.identity, "missing"), f"triton-mfma: {b.name()}: no insertion point "
+                   + "; ".join(f"{p} ({why})" for p, why in b.missing.items()) + "; passes there do not run")
+    return frozenset(p for p in INTERIOR_POINTS if p not in b.missing)
+
+
+# -- backend flags that change code (the report and the metadata name them) --------------------------------------
+def _module_source(name: str) -> str:
+    import importlib
+
+    try:
+        return inspect.getsource(importlib.import_module(name))
+    except (ImportError, OSError, TypeError):
+        return ""
+
+
+def _flag_applies(source: str, flag: str, arch: str) -> bool | None:
+    """Whether the backend source adds the LLVM flag `flag` for `arch`: None where it never names it; where it
+    sits under `if` tests naming targets (string constants), whether `arch` is one of them."""
+    if flag not in source:
+        return None
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and flag in n.value:
+            names, up = [], parents.get(n)
+            while up is not None:
+                if isinstance(up, ast.If):
+                    names += [c.value for c in ast.walk(up.test) if isinstance(c, ast.Constant)
+                              and isinstance(c.value, str) and c.value.startswith("gfx")]
+                up = parents.get(up)
+            if not names or arch in names:
+                return True
+    return False
+
+
+def waves_per_eu_form(backend=None) -> str:
+    """How make_llir spells the amdgpu-waves-per-eu attribute for W waves ("W,W": minimum and maximum; "W":
+    a minimum only), read from the installed source; "" where it is not found."""
+    try:
+        from triton.backends.amd.compiler import HIPBackend
+
+        source = inspect.getsource(type(backend).make_llir if backend is not None else HIPBackend.make_llir)
+    except (ImportError, OSError, TypeError):
+        return ""
+    m = re.search(r"""["']amdgpu-waves-per-eu["']\s*,\s*f?["']([^"']*)["']""", source)
+    return re.sub(r"\{[^}]*\}", "W", m.group(1)) if m else ""
+
+
+def build_record(backend_name: str, arch: str, backend=None) -> dict:
+    """The build a kernel was compiled with (metadata["triton_mfma_build"], the report): version, pipeline
+    identity and how it composes, and on hip the backend flags that change code."""
+    b = build(backend_name, backend)
+    record = {"triton": b.version, "make_ttgir": b.identity, "pipeline": b.describe(arch).split(": ", 1)[1]}
+    if backend_name == "hip":
+        source = _module_source("triton.backends.amd.compiler")
+        flags = [f for f in ("amdgpu-use-amdgpu-trackers",) if _flag_applies(source, f, arch)]
+        record["llvm_flags"] = " ".join(flags) or "none added"
+        record["waves_per_eu_attr"] = waves_per_eu_form(backend) or "unknown"
+    return record
 
 
 def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None,
-                   resume=None, after_step=None):
-    """`HIPBackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points. `resume=(point, module)` starts
-    at an insertion point from the module another build had there (`mod` is then unused): the variant
-    engine's builds share the steps before the first point where they differ."""
-    from triton.backends.amd.compiler import (is_async_copy_enabled, is_fpsan_supported,
-                                              is_in_thread_transpose_enabled, is_pingpong_schedule_enabled)
-    if _V38:
-        def fpsan_on():
-            return options.instrumentation_mode == "fpsan" and is_fpsan_supported(options.arch)
-        base_arch = options.arch
-    else:
-        from triton.backends.amd.compiler import is_enabled
-
-        def fpsan_on():
-            return is_enabled(options, "fpsan") and is_fpsan_supported(options.base_arch)
-        base_arch = options.base_arch
-
-    if resume is None:
-        pm = ir.pass_manager(mod.context)
-        pm.enable_debug()
-        passes.ttir.add_convert_to_ttgpuir(pm, f"hip:{options.arch}", options.num_warps, options.warp_size,
-                                           options.num_ctas)
-        pm.run(mod, "make_ttgir_early")
-    else:
-        mod = resume[1]
-
+                   resume=None, after_step=None, backend=None):
+    """The installed `HIPBackend.make_ttgir` with insertion points. `resume=(point, module)` starts at an
+    insertion point from the module another build had there (`mod` is then unused): the variant engine's builds
+    share the steps before the first point where they differ."""
+    b = build("hip", backend)
+    if b.composed is None:
+        raise NotDerivable(f"{b.name()}: make_ttgir not composed ({b.why})")
     c = _Composer(mod, ours_at, active_points, declined, resume, after_step)
-    pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
-    emuTF32 = False
-    passes.ttgpuir.add_coalesce(pm())
-    passes.ttgpuir.add_f32_dot_tc(pm(), emuTF32)
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    passes.ttgpuir.add_optimize_thread_locality(pm())
-    c.at("pre_accelerate")
-    c.at("accelerate_matmul")
-    if not c.replaces("accelerate_matmul") or c.declined("accelerate_matmul"):
-        amd.passes.ttgpuir.add_accelerate_matmul(pm(), options.arch, options.matrix_instr_nonkdim, options.kpack)
-        c.after("accelerate_matmul")
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    c.at("post_accelerate")
-    amd.passes.ttgpuir.add_optimize_epilogue(pm())
-    amd.passes.ttgpuir.add_optimize_dot_operands(pm(), options.arch)
-    amd.passes.ttgpuir.add_hoist_layout_conversions(pm())
-    amd.passes.ttgpuir.add_sink_layout_conversions(pm())
-
-    passes.ttgpuir.add_fuse_nested_loops(pm())
-    passes.common.add_canonicalizer(pm())
-    passes.ttir.add_triton_licm(pm())
-    passes.common.add_canonicalizer(pm())
-
-    use_async_copy = is_async_copy_enabled(base_arch)  # 3.8: options.arch
-    use_block_pingpong = is_pingpong_schedule_enabled(options.arch, use_async_copy)
-    amd.passes.ttgpuir.add_optimize_descriptor_encoding(pm())
-    c.at("pipeline")
-    if not c.replaces("pipeline") or c.declined("pipeline"):
-        amd.passes.ttgpuir.add_schedule_loops(pm(), options.num_stages)
-        amd.passes.ttgpuir.add_pipeline(pm(), use_async_copy, use_block_pingpong)
-    if use_async_copy:
-        amd.passes.ttgpuir.add_coalesce_async_copy(pm(), options.arch)
-    amd.passes.ttgpuir.add_convert_to_tensor_ops(pm())
-    passes.common.add_canonicalizer(pm())
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    passes.ttgpuir.add_reduce_data_duplication(pm())
-    if is_in_thread_transpose_enabled(options.arch):
-        amd.passes.ttgpuir.add_in_thread_transpose(pm())
-        passes.ttgpuir.add_remove_layout_conversions(pm())
-    amd.passes.ttgpuir.add_move_up_prologue_loads(pm())
-    if use_block_pingpong and options.num_stages > 1:
-        amd.passes.ttgpuir.add_block_pingpong(pm(), options.num_stages)
-
-    if knobs.amd.use_buffer_ops:
-        amd.passes.ttgpuir.add_canonicalize_pointers(pm())
-        passes.common.add_canonicalizer(pm())
-        amd.passes.ttgpuir.add_convert_to_buffer_ops(
-            pm(),
-            options.arch,
-            knobs.amd.use_buffer_atomics,
-            knobs.amd.buffer_ops_analyze_small_tensor_range,
-        )
-        amd.passes.ttgpuir.add_optimize_buffer_op_ptr(pm())
-
-    amd.passes.ttgpuir.add_fold_true_cmpi(pm())
-    amd.passes.ttgpuir.add_prepare_if_combining(pm())
-    passes.common.add_canonicalizer(pm())
-    passes.common.add_cse(pm())
-    passes.common.add_symbol_dce(pm())
-    if fpsan_on():
-        amd.passes.ttgpuir.add_fp_sanitizer(pm())
-        if _V38:
-            passes.ttgpuir.add_fp_sanitizer(pm())
-        else:
-            passes.ttgpuir.add_fp_sanitizer(pm(), options.fpsan_homomorphic_casts)
-    mod = c.finish()
-    mod = ours_at("ttgir_end", mod)
-    metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
-    return mod
+    return b.composed(mod, metadata, options, _tmfma_c=c)
 
 
 def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_points: set,
-                      declined: set | None = None):
-    """`CUDABackend.make_ttgir` (triton 3.9.0 and 3.8.0) with insertion points.
+                      declined: set | None = None, backend=None):
+    """The installed `CUDABackend.make_ttgir` with insertion points (`pipeline` replaces assign_latencies +
+    schedule_loops + pipeline where Triton pipelines: capability 8.x-10.x; below 8.0 there is none)."""
+    b = build("cuda", backend)
+    if b.composed is None:
+        raise NotDerivable(f"{b.name()}: make_ttgir not composed ({b.why})")
+    return b.composed(mod, metadata, opt, capability, _tmfma_c=_Composer(mod, ours_at, active_points, declined))
 
-    `pipeline` replaces `assign_latencies` + `schedule_loops` + `pipeline` (on capability 8.x/9.x after
-    `hopper_warpspec`, on 10.x+ with `warp_specialize` kept between them and ours running first; below
-    8.0 Triton does not pipeline and the point sits after `triton_licm`). Stock Triton runs one pass
-    manager here; with no active point so does this copy, so its output is byte-identical.
-    """
-    from triton._C.libtriton import nvidia
-    if _V38:
-        def fpsan_on():
-            return "fpsan" in opt.instrumentation_mode
-    else:
-        from triton.backends.nvidia.compiler import is_enabled
 
-        def fpsan_on():
-            return is_enabled(opt, "fpsan")
+if __name__ == "__main__":
+    import sys
 
-    # Set maxnreg on all kernels, if it was provided.
-    if opt.maxnreg is not None:
-        mod.set_attr("ttg.maxnreg", ir.builder(mod.context).get_int32_attr(opt.maxnreg))
-
-    c = _Composer(mod, ours_at, active_points, declined)
-    pm = lambda: c.pm  # noqa: E731 - the current pass manager changes at flushed points
-    emuTF32 = (capability // 10 >= 8)
-    passes.ttir.add_convert_to_ttgpuir(pm(), f"cuda:{capability}", opt.num_warps, 32, opt.num_ctas)
-    if not _V38 and opt.clc:
-        nvidia.passes.ttnvgpuir.add_to_clc(pm())
-    # optimize TTGIR
-    passes.ttgpuir.add_coalesce(pm())
-    passes.ttgpuir.add_f32_dot_tc(pm(), emuTF32)
-    if _V38:
-        nvidia.passes.ttnvgpuir.add_plan_cta(pm())
-    else:
-        nvidia.passes.ttnvgpuir.add_assign_cga_layouts(pm())
-        passes.ttgpuir.add_remove_layout_conversions(pm())
-        nvidia.passes.ttnvgpuir.add_optimize_cta_locality(pm())
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    passes.ttgpuir.add_optimize_thread_locality(pm())
-    c.at("pre_accelerate")
-    if c.replaces("accelerate_matmul"):
-        c.at("accelerate_matmul")
-    else:
-        passes.ttgpuir.add_accelerate_matmul(pm())
-    if not _V38:
-        nvidia.passes.ttnvgpuir.add_check_matmul_two_cta(pm())
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    c.at("post_accelerate")
-    passes.ttgpuir.add_optimize_dot_operands(pm(), capability >= 80)
-    nvidia.passes.ttnvgpuir.add_optimize_descriptor_encoding(pm())
-    passes.ttir.add_loop_aware_cse(pm())
-    if capability // 10 in [8, 9]:
-        passes.ttgpuir.add_fuse_nested_loops(pm())
-        passes.common.add_canonicalizer(pm())
-        passes.ttir.add_triton_licm(pm())
-        passes.common.add_canonicalizer(pm())
-        passes.ttgpuir.add_combine_tensor_select_and_if(pm())
-        nvidia.passes.hopper.add_hopper_warpspec(pm(), opt.num_stages, c.dump_enabled)
-        if c.replaces("pipeline"):
-            c.at("pipeline")
-        if not c.replaces("pipeline") or c.declined("pipeline"):
-            passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)
-            passes.ttgpuir.add_schedule_loops(pm())
-            passes.ttgpuir.add_pipeline(pm(), opt.num_stages, c.dump_enabled)
-    elif capability // 10 >= 10:
-        passes.ttgpuir.add_fuse_nested_loops(pm())
-        passes.common.add_canonicalizer(pm())
-        passes.ttir.add_triton_licm(pm())
-        passes.ttgpuir.add_optimize_accumulator_init(pm())
-        passes.ttgpuir.add_hoist_tmem_alloc(pm(), False)
-        nvidia.passes.ttnvgpuir.add_promote_lhs_to_tmem(pm())
-        if c.replaces("pipeline"):
-            c.at("pipeline")
-        if c.replaces("pipeline") and not c.declined("pipeline"):
-            passes.ttgpuir.add_warp_specialize(pm(), opt.num_stages)
-        else:
-            passes.ttgpuir.add_assign_latencies(pm(), opt.num_stages)
-            passes.ttgpuir.add_schedule_loops(pm())
-            passes.ttgpuir.add_warp_specialize(pm(), opt.num_stages)
-            passes.ttgpuir.add_pipeline(pm(), opt.num_stages, c.dump_enabled)
-        passes.ttgpuir.add_optimize_partition_warps(pm())
-        passes.ttgpuir.add_combine_tensor_select_and_if(pm())
-        # hoist again and allow hoisting out of if statements
-        passes.ttgpuir.add_hoist_tmem_alloc(pm(), True)
-        nvidia.passes.ttnvgpuir.add_remove_tmem_tokens(pm())
-    else:
-        passes.ttir.add_triton_licm(pm())
-        c.at("pipeline")
-    passes.common.add_canonicalizer(pm())
-    passes.ttir.add_loop_aware_cse(pm())
-    if capability // 10 == 8:
-        passes.ttgpuir.add_prefetch(pm())
-    passes.ttgpuir.add_optimize_dot_operands(pm(), capability >= 80)
-    passes.ttgpuir.add_coalesce_async_copy(pm())
-    nvidia.passes.ttnvgpuir.add_optimize_tmem_layouts(pm())
-    nvidia.passes.ttnvgpuir.add_tmem_load_reduce(pm())
-    if capability // 10 >= 9:
-        nvidia.passes.ttnvgpuir.add_tma_lowering(pm())
-    if not _V38 and capability // 10 >= 10:
-        nvidia.passes.ttnvgpuir.add_lower_clc(pm())
-    passes.ttgpuir.add_remove_layout_conversions(pm())
-    nvidia.passes.ttnvgpuir.add_interleave_tmem(pm())
-    passes.ttgpuir.add_reduce_data_duplication(pm())
-    passes.ttgpuir.add_reorder_instructions(pm())
-    passes.ttir.add_loop_aware_cse(pm())
-    passes.common.add_symbol_dce(pm())
-    nvidia.passes.ttnvgpuir.add_fence_insertion(pm(), capability)
-    nvidia.passes.ttnvgpuir.add_lower_mma(pm())
-    if not _V38:
-        nvidia.passes.ttnvgpuir.add_hoist_mbarrier_lifecycle(pm(), capability)
-    passes.common.add_sccp(pm())
-    passes.common.add_cse(pm())
-    passes.common.add_canonicalizer(pm())
-    if fpsan_on():
-        if _V38:
-            passes.ttgpuir.add_fp_sanitizer(pm())
-            passes.ttgpuir.add_remove_layout_conversions(pm())
-        else:
-            passes.ttgpuir.add_fp_sanitizer(pm(), opt.fpsan_homomorphic_casts)
-            passes.ttgpuir.add_remove_layout_conversions(pm(), True)
-        passes.common.add_canonicalizer(pm())
-        passes.common.add_cse(pm())
-
-    mod = c.finish()
-    mod = ours_at("ttgir_end", mod)
-    metadata["tensordesc_meta"] = mod.get_tensordesc_metadata()
-    return mod
+    for name in ("hip", "cuda"):
+        b = build(name)
+        print(b.describe())
+        if "--source" in sys.argv[1:] and b.composed is not None:
+            print(b.composed.source)

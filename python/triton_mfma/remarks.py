@@ -2,8 +2,9 @@
 
 Every decision of a pass (what it did to a kernel and why) is a remark. Verbosity, from the `remarks` option or
 the environment variable TRITON_MFMA_REMARKS:
-  summary  (default) one `MFMARemark` per compiled kernel: what changed, and why
-  all      every remark of every pass, then the summary
+  summary  (default) one `MFMARemark` line per compiled kernel (at most SUMMARY_WIDTH characters): each
+           decision's outcome
+  all      every remark of every pass, then the summary with every reason
   none     no remarks (warnings, e.g. a fallback to stock Triton, are still shown)
 
 Remarks are Python warnings of category `triton_mfma.MFMARemark`; they point at the user's code: a remark a pass
@@ -12,7 +13,9 @@ Triton and triton-mfma (the launch or `triton.compile` call). Filtering works th
 `warnings.filterwarnings("ignore", category=triton_mfma.MFMARemark)`, `-W "ignore:triton-mfma remark"` (by
 message; works from the shell), and `-W ignore::triton_mfma.MFMARemark` / PYTHONWARNINGS with that category
 (Python reads -W before site-packages are importable and prints "Invalid -W option ignored"; triton-mfma
-applies such options itself when it is imported, so they take effect all the same).
+applies such options itself when it is imported, so they take effect all the same). Ours print as one line,
+`file:line: Category: message` (warnings.formatwarning, for our categories only). Environment values
+triton-mfma does not accept (ENVIRONMENT) are one warning each, once per process; the command line refuses them.
 """
 from __future__ import annotations
 
@@ -30,10 +33,88 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _INTERNAL_DIRS: tuple[str, ...] | None = None
 
 
+SUMMARY_WIDTH = 160  # the most characters of the one line a kernel's summary takes at the default verbosity
+
+# What triton-mfma's environment variables accept: (the accepted values in words, check of the stripped value).
+_FLAG_WORDS = ("", "0", "1", "false", "true", "no", "yes", "off", "on")
+ENVIRONMENT = {
+    "TRITON_MFMA_REMARKS": ("none, summary or all", lambda v: v.lower() in ("",) + LEVELS),
+    "TRITON_MFMA_STRICT": ("0 or 1 (false/true, no/yes, off/on)", lambda v: v.lower() in _FLAG_WORDS),
+    "TRITON_MFMA_TRIAL_THREADS": ("a positive integer", lambda v: v == "" or (v.isdigit() and int(v) > 0)),
+    "TRITON_CODEGEN_AMD": ("0, 1 or comma-separated pass names (`triton-mfma passes`)", None),
+}
+
+
+def environment_problems() -> list[str]:
+    """One line per environment variable of triton-mfma's whose value it does not accept."""
+    out = []
+    for name, (accepted, check) in ENVIRONMENT.items():
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        v = value.strip()
+        if check is None:  # TRITON_CODEGEN_AMD: a flag word or known pass names
+            if v.lower() in _FLAG_WORDS:
+                continue
+            from .passes import REGISTRY
+
+            bad = [p for p in (x.strip() for x in v.split(",")) if p and p not in REGISTRY]
+            if not bad:
+                continue
+            accepted = f"{accepted}; no pass {', '.join(map(repr, bad))}{_suggestion(bad[0], REGISTRY)}"
+        elif check(v):
+            continue
+        out.append(f"{name}={value!r} is not valid: expected {accepted}")
+    return out
+
+
+def _suggestion(word: str, choices) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_ENV_WARNED = False
+
+
+def check_environment() -> None:
+    """Warn once per process about environment values triton-mfma does not accept (the command line refuses
+    them instead: cli.main)."""
+    global _ENV_WARNED
+    if _ENV_WARNED:
+        return
+    _ENV_WARNED = True
+    for problem in environment_problems():
+        warn(f"triton-mfma: {problem}; using the default")
+
+
 def level(option: str | None = None) -> str:
     """The verbosity in force: the activation's `remarks` option, else TRITON_MFMA_REMARKS, else summary."""
+    check_environment()
     value = option or os.environ.get("TRITON_MFMA_REMARKS", "").strip().lower() or "summary"
     return value if value in LEVELS else "summary"
+
+
+_STATUS = re.compile(r"^(applied|kept|reverted|declined|unchanged|failed|skipped)\b")
+
+
+def short_summary(kernel: str, decisions: dict, width: int = SUMMARY_WIDTH) -> str:
+    """The default remark of one kernel: each decision's name and outcome on one line of at most `width`
+    characters with its prefix (`remarks='all'` and the kernel's metadata keep the reasons)."""
+    parts = []
+    for name, line in decisions.items():
+        m = _STATUS.match(line)
+        if m:
+            parts.append(f"{name.removeprefix('mfma-')} {m.group(1)}")
+        else:  # a decision that is not a pass outcome (waves_per_eu auto): its first clause
+            parts.append(re.sub(r" \([^)]*\)", "", re.split(r"\. |; ", line, maxsplit=1)[0]))
+    tail = " (remarks=all: why)"
+    room = width - len(f"{PREFIX} [{kernel}] ") - len(tail)
+    text = "; ".join(parts)
+    if len(text) > room:
+        text = text[:max(room - 3, 0)].rstrip("; ,") + "..."
+    return text + tail
 
 
 def _internal_dirs() -> tuple[str, ...]:
@@ -81,6 +162,18 @@ def body(text: str) -> str:
     return text
 
 
+def _format_warning(message, category, filename, lineno, line=None):
+    """Ours on one line: `file:line: Category: message` (no source line under it); the others as Python
+    formats them."""
+    if isinstance(category, type) and issubclass(category, (MFMARemark, MFMAWarning)):
+        return f"{os.path.basename(filename)}:{lineno}: {category.__name__}: {message}\n"
+    return _python_format(message, category, filename, lineno, line)
+
+
+_python_format = warnings.formatwarning
+warnings.formatwarning = _format_warning
+
+
 def warn(message: str) -> None:
     """An MFMAWarning (a fallback, a problem): shown at every verbosity, pointing at the user's code."""
     warnings.warn(message, MFMAWarning, stacklevel=_user_stacklevel())
@@ -116,7 +209,8 @@ class KernelRemarks:
 
     def flush(self) -> None:
         if self.decisions and self.verbosity != "none":
-            emit(self.summary(), kernel=self.kernel)
+            emit(self.summary() if self.verbosity == "all" else short_summary(self.kernel, self.decisions),
+                 kernel=self.kernel)
         self.decisions = {}
 
 

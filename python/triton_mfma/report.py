@@ -22,6 +22,7 @@ class KernelReport:
     decisions: dict | None = None  # what each pass decided for this kernel, and why (metadata.triton_mfma)
     fallback: str | None = None  # why this kernel fell back to stock Triton, when it did
     trials: int | None = None  # make_amdgcn runs the decisions made (the one Triton got included): compile cost
+    build: dict | None = None  # the Triton build and its code-changing backend flags (pipeline.build_record)
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -41,7 +42,15 @@ class KernelReport:
             ("global loads", loads),
             ("ds_read / ds_write", f"{r.ds_read} / {r.ds_write}"),
             ("loops", str(r.loops)),
-        ] + self._decision_rows()
+        ] + self._build_rows() + self._decision_rows()
+
+    def _build_rows(self) -> list[tuple[str, str]]:
+        b = self.build
+        if not b:
+            return []
+        return [("Triton build", f"{b.get('triton')}, make_ttgir {b.get('make_ttgir')}: {b.get('pipeline')}"),
+                ("backend flags", f"LLVM {b.get('llvm_flags', '?')}; "
+                                  f"amdgpu-waves-per-eu=\"{b.get('waves_per_eu_attr', '?')}\"")]
 
     def _decision_rows(self) -> list[tuple[str, str]]:
         rows = [(name, why) for name, why in (self.decisions or {}).items()]
@@ -66,7 +75,7 @@ class KernelReport:
                 "waves_per_eu": self.waves_per_eu, "resources": res, "occupancy": asdict(self.occupancy),
                 "modelled_register_occupancy": self.modelled_register_occupancy,
                 "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot,
-                "decisions": self.decisions, "fallback": self.fallback, "trials": self.trials}
+                "decisions": self.decisions, "fallback": self.fallback, "trials": self.trials, "build": self.build}
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -109,4 +118,17 @@ def report(compiled) -> KernelReport:
     dot = getattr(md, "triton_mfma_accelerate_dot", None)
     return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot,
                         getattr(md, "triton_mfma", None), getattr(md, "triton_mfma_fallback", None),
-                        getattr(md, "triton_mfma_trials", None))
+                        getattr(md, "triton_mfma_trials", None), _build(md, arch))
+
+
+def _build(md, arch: str) -> dict | None:
+    """The build the kernel's metadata names; for a stock compile (no such record), the installed one."""
+    recorded = getattr(md, "triton_mfma_build", None)
+    if recorded:
+        return dict(recorded)
+    try:
+        from .pipeline import build_record
+
+        return build_record("hip", arch)
+    except Exception:  # noqa: BLE001 - the report's figures do not depend on it
+        return None

@@ -27,9 +27,9 @@ from . import dot_figures, occupancy, remarks
 from .bridge import export_generic, import_generic, real_module
 from .engine import Engine, fresh_context, trial_threads, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS, setting
+from .points import INTERIOR_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
-INTERIOR_POINTS = ("accelerate_matmul", "pipeline")
 GRID_ORDER = "mfma-grid-order"
 
 
@@ -222,7 +222,8 @@ class HipCompile:
             elif interior or resume is not None:
                 mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined,
                                      (resume.point, resume.module) if resume is not None else None,
-                                     after_step if resume is not None and resume.compare_after else None)
+                                     after_step if resume is not None and resume.compare_after else None,
+                                     backend=self.backend)
             else:
                 mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
         except SameAsBuild as same:  # from here on, that build's steps and module
@@ -235,7 +236,13 @@ class HipCompile:
         return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare)
 
     def _decide(self, src, metadata, snapshot):
+        from . import pipeline
+
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
+        if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
+            interior &= pipeline.usable_points("hip", snapshot, src.context, (self.options,), self.options.arch,
+                                               self.backend)
+        metadata["triton_mfma_build"] = pipeline.build_record("hip", self.options.arch, self.backend)
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
         if "pipeline" in interior and not self.act.options.get("trial_all") \
@@ -669,12 +676,20 @@ class GenericCompile:
         snapshot = export_generic(src)
         interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
             else set()
+        if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
+            from . import pipeline
+
+            interior &= pipeline.usable_points(self.backend_name, snapshot, src.context,
+                                               (self.options, self.capability), str(self.capability), self.backend)
+            metadata["triton_mfma_build"] = pipeline.build_record(self.backend_name, str(self.capability),
+                                                                  self.backend)
         declined, outcomes = set(), []
         try:
             if interior:
                 try:
                     mod = nvidia_make_ttgir(src, metadata, self.options, self.capability,
-                                            lambda pt, m: run(pt, m, declined, outcomes), interior, declined)
+                                            lambda pt, m: run(pt, m, declined, outcomes), interior, declined,
+                                            backend=self.backend)
                 except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
                     _fallback(self.act, "make_ttgir", kernel_name(src), e, metadata)
                     return self.stock_ttgir(import_generic(snapshot, src.context, parsed_before=True), metadata)

@@ -7,23 +7,46 @@ back as a Gluon layout object (`GluonOpBuilder.get_gluon_layout_from_tensor`) an
 The result maps (register, lane, warp) to tensor coordinates: each input bit selects a basis vector and the
 selected vectors are XORed (`position`).
 
-After the first `to_linear_layout` call, nanobind prints a "leaked instances" report when the interpreter
-exits (Triton's binding keeps Python objects alive in statics; four lines of Python calling
-`GluonOpBuilder.to_linear_layout` show it too). It is harmless and does not change the exit status.
+Triton's layout-to-Python conversion (`layoutToGluon` in its gluon_ir binding, behind `to_linear_layout`) keeps
+the Gluon layout classes alive in a function-local static for the life of the process, by design; nanobind then
+reports them as "leaked" when that interpreter finalizes (about 30 lines at the end of the test run). So these
+conversions run in a worker process (`in_oracle`), one for the session, forked from a forkserver: such a worker
+ends with os._exit, without an interpreter finalization, hence without the report; the test process itself never
+calls the conversion.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import functools
-
-from triton._C.libtriton import gluon_ir, ir
-
-import triton_mfma
+import multiprocessing
+from dataclasses import dataclass
 
 _ctx = None
+_oracle = None
+
+
+@dataclass(frozen=True)
+class Linear:
+    """A distributed LinearLayout as Triton gives it (bases per input dimension), as plain lists."""
+    reg_bases: list
+    lane_bases: list
+    warp_bases: list
+    block_bases: list
+    shape: list
+
+
+def in_oracle(fn, *args):
+    """`fn(*args)` in the session's worker process (`fn` a module-level function, its result picklable)."""
+    global _oracle
+    if _oracle is None:
+        _oracle = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+    return _oracle.submit(fn, *args).result()
 
 
 def _context():
     global _ctx
+    from triton._C.libtriton import ir
+
     if _ctx is None:
         _ctx = ir.context()
         ir.load_dialects(_ctx)
@@ -34,7 +57,16 @@ def _context():
 
 
 @functools.lru_cache(maxsize=None)
-def linear_layout(layout: str, shape: tuple, elem: str = "f16", num_warps: int = 4):
+def linear_layout(layout: str, shape: tuple, elem: str = "f16", num_warps: int = 4) -> Linear:
+    return in_oracle(_linear_layout, layout, shape, elem, num_warps)
+
+
+def _linear_layout(layout: str, shape: tuple, elem: str, num_warps: int) -> Linear:
+    """In the worker process: Triton's LinearLayout of `layout` over `shape`."""
+    from triton._C.libtriton import gluon_ir
+
+    import triton_mfma
+
     shape_txt = "x".join(str(s) for s in shape)
     text = (f'module attributes {{"ttg.num-warps" = {num_warps} : i32, "ttg.threads-per-warp" = 64 : i32, '
             f'ttg.target = "hip:gfx942"}} {{\n'
@@ -44,7 +76,9 @@ def linear_layout(layout: str, shape: tuple, elem: str = "f16", num_warps: int =
     builder = gluon_ir.GluonOpBuilder(ctx)
     value = module.get_function("f").args(0)
     gluon_layout = builder.get_gluon_layout_from_tensor(value)
-    return builder.to_linear_layout(gluon_layout._to_ir(builder), list(shape))
+    ll = builder.to_linear_layout(gluon_layout._to_ir(builder), list(shape))
+    return Linear(list(ll.reg_bases), list(ll.lane_bases), list(ll.warp_bases), list(ll.block_bases),
+                  list(ll.shape))
 
 
 def position(ll, register: int, lane: int, warp: int = 0) -> tuple:

@@ -20,6 +20,7 @@ from triton_mfma.examples.kernels import matmul
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNELS_PY = os.path.join(os.path.dirname(triton_mfma.__file__), "examples", "kernels.py")
 EXAMPLES = os.path.join(ROOT, "examples")
+LIT_INPUT = os.path.join(ROOT, "test", "lit", "mfma-print-layouts.mlir")  # several modules: not one Triton parses
 MATMUL_SIG = "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32"
 MATMUL_CX = ["--constexpr", "BLOCK_M=64", "--constexpr", "BLOCK_N=64", "--constexpr", "BLOCK_K=32"]
 # Triton's AOT form of a launch on 16-byte-aligned fp16 tensors, sizes multiple of 16, unit inner strides
@@ -80,10 +81,85 @@ def assert_user_error(r, *fragments):
     (["demo", "--passes", "mfma-bogus"], ["mfma-bogus", "mfma-accelerate-dot"]),
     (["demo", "--arch", "gfx1100"], ["unsupported arch 'gfx1100'"]),
     (["opt", "no-such-file.ttgir"], ["no such file"]),
-    (["bogus-command"], ["invalid choice"]),
+    (["bogus-command"], ["unknown command 'bogus-command'"]),
+    (["reprot"], ["did you mean 'report'?"]),
+    (["--versoin"], ["'--versoin'", "did you mean '--version'?"]),
+    (["demo", "--kernal", "gemm"], ["'--kernal'", "did you mean '--kernel'?"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--num-warps", "3"] + MATMUL_CX,
+     ["--num-warps", "power of two", "'3'"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--num-warps", "32"] + MATMUL_CX,
+     ["--num-warps", "1024 lanes"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--num-stages", "-1"] + MATMUL_CX,
+     ["--num-stages", "non-negative"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--plot", "/nonexistent_dir/x.png"] + MATMUL_CX,
+     ["no such directory /nonexistent_dir"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--plot", "x.txt"] + MATMUL_CX, [".png"]),
+    (["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, "--passes", "mfma-grid-ordr"] + MATMUL_CX,
+     ["did you mean 'mfma-grid-order'?"]),
+    # opt: the arguments before the file (the project's lit input is not one module Triton parses)
+    (["opt", LIT_INPUT, "--passes", "mfma-grid-ordr"], ["did you mean 'mfma-grid-order'?"]),
+    (["opt", LIT_INPUT, "--pipeline", "mfma-grid-ordr"], ["did you mean 'mfma-grid-order'?"]),
+    (["opt", LIT_INPUT, "--pipeline", "mfma-grid-order{mode=on"], ["unclosed '{'"]),
+    (["opt", LIT_INPUT, "--pipeline", "mfma-grid-order{mode=bogus}"],
+     ["mode must be auto, on or off"]),
+    (["opt", LIT_INPUT, "--pipeline", "mfma-grid-order{group_size=4}"],
+     ["no option 'group_size'", "did you mean 'group-size'?"]),
+    (["opt", LIT_INPUT, "--pipeline", "mfma-stream-pipeline{num-stages=-1}"],
+     ["num-stages='-1'", "unsigned"]),
+    (["opt", LIT_INPUT, "--passes", "mfma-stream-pipeline", "--num-stages", "-1"],
+     ["--num-stages", "non-negative"]),
 ])
 def test_user_errors_are_one_line_with_status_2(args, fragments):
-    assert_user_error(run_cli(*args), *fragments)
+    line = assert_user_error(run_cli(*args), *fragments)
+    assert "could not parse" not in line and "alloc shape" not in line
+
+
+@pytest.mark.parametrize("name,value,fragment", [
+    ("TRITON_MFMA_REMARKS", "bogus", "none, summary or all"),
+    ("TRITON_MFMA_STRICT", "maybe", "0 or 1"),
+    ("TRITON_MFMA_TRIAL_THREADS", "-3", "a positive integer"),
+])
+def test_environment_values_are_checked(name, value, fragment):
+    env = dict(_env(), **{name: value})
+    code = "import sys\nfrom triton_mfma.cli import main\nsys.exit(main(sys.argv[1:]))"
+    r = subprocess.run([sys.executable, "-c", code, "demo", "--kernel", "gemm"], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert_user_error(r, name, fragment)
+    from triton_mfma import remarks
+
+    with pytest.MonkeyPatch.context() as mp, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mp.setenv(name, value)
+        mp.setattr(remarks, "_ENV_WARNED", False)
+        remarks.check_environment()
+        remarks.check_environment()
+    assert [str(w.message) for w in caught] == [f"triton-mfma: {name}={value!r} is not valid: expected "
+                                                f"{remarks.ENVIRONMENT[name][0]}; using the default"]
+
+
+def test_default_remark_is_one_short_line(tmp_path):
+    """At the default verbosity a kernel's remark is one line of at most 160 characters (message), and the
+    warning prints on one line; remarks='all' keeps the reasons."""
+    from triton_mfma import remarks
+
+    code = ("import triton_mfma\nfrom triton_mfma.compile import compile_kernel\n"
+            "from triton_mfma.examples import CORPUS\nfn, sig, cx = CORPUS['gemm']\n"
+            "with triton_mfma.enabled():\n    compile_kernel(fn, sig, cx, 'gfx942')\n")
+    env = {k: v for k, v in _env().items() if k != "TRITON_MFMA_REMARKS"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "MFMARemark" in lines[0], r.stderr
+    message = lines[0].split("MFMARemark: ", 1)[1]
+    assert len(message) <= remarks.SUMMARY_WIDTH and "accelerate-dot" in message, message
+    decisions = {"mfma-accelerate-dot": "kept: " + "x" * 300, "waves_per_eu auto": "waves_per_eu=auto chose 0 (...)"}
+    assert len(remarks.PREFIX + " [k] " + remarks.short_summary("k", decisions)) <= remarks.SUMMARY_WIDTH
+
+
+def test_mfma_opt_help_into_a_closed_pipe_is_quiet():
+    code = "from triton_mfma.cli import mfma_opt; mfma_opt()"
+    r = subprocess.run(f"{sys.executable} -c '{code}' --help | head -2", shell=True, capture_output=True, text=True,
+                       env=_env(), timeout=120)
+    assert r.returncode == 0 and r.stderr == "" and r.stdout.startswith("OVERVIEW"), r.stderr
 
 
 def test_triton_compilation_error_is_one_line():
@@ -431,11 +507,13 @@ def test_example_pytorch_without_an_amd_gpu_says_so():
 
 
 def test_supported_triton_versions():
+    """A version string only refuses a Triton older than 3.8: a newer one is judged by its make_ttgir."""
     from triton_mfma import pipeline
 
-    assert pipeline.TRITON_VERSION in pipeline.SUPPORTED_TRITON
+    assert pipeline.TRITON_VERSION >= pipeline.MIN_TRITON
     assert pipeline.check_triton_version("3.8.0") == (3, 8)
     assert pipeline.check_triton_version("3.9.1+git0123abcd") == (3, 9)
-    for v in ("3.7.1", "3.10.0", "2.3.1"):
-        with pytest.raises(pipeline.UnsupportedTritonError, match="supports Triton 3.8 or 3.9"):
+    assert pipeline.check_triton_version("3.10.0") == (3, 10)
+    for v in ("3.7.1", "2.3.1"):
+        with pytest.raises(pipeline.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
             pipeline.check_triton_version(v)

@@ -129,13 +129,20 @@ def _replicated_across_warps(linear_text):
     return "[0]" in warp or "[0, 0]" in warp
 
 
-def test_random_converts_against_triton():
+def _triton_linear_texts(layouts, shape):
+    """In the linear-layout worker process (linear_layouts.in_oracle): Triton's LinearLayout of each layout."""
     from triton._C.libtriton import gluon_ir
     from ldsutil import triton_context
 
-    rng = random.Random(20261129)
     ctx = triton_context()  # must outlive the builder
     builder = gluon_ir.GluonOpBuilder(ctx)
+    return [_linear_text(builder.to_linear_layout(_gluon(p, builder), shape)) for p in layouts]
+
+
+def test_random_converts_against_triton():
+    from linear_layouts import in_oracle
+
+    rng = random.Random(20261129)
     exact = conservative = 0
     for _ in range(120):
         arch, nw, shape, elt, src, dst = _random_case(rng)
@@ -146,14 +153,14 @@ def test_random_converts_against_triton():
         except Exception:  # noqa: BLE001 - Triton rejects the pair (invalid layout): nothing to compare
             continue
         c = model(text)["converts"][0]
-        for p, mine in ((src, c["src_linear"]), (dst, c["dst_linear"])):
-            assert mine == _linear_text(builder.to_linear_layout(_gluon(p, builder), shape)), _text(p)
+        theirs = in_oracle(_triton_linear_texts, (src, dst), shape)
+        for p, mine, ref_text in ((src, c["src_linear"], theirs[0]), (dst, c["dst_linear"], theirs[1])):
+            assert mine == ref_text, _text(p)
         if c["scratch"] == ref:
             exact += 1
             continue
         assert _replicated_across_warps(c["src_linear"]) and c["scratch"] > ref, \
             f"{arch} {shape} {elt} {nw} warps {_text(src)} -> {_text(dst)}: model {c['scratch']}, Triton {ref}"
         conservative += 1
-    del builder, ctx
     print(f"random converts: {exact} exact, {conservative} conservative (source replicated across warps)")
     assert exact >= 100 and conservative <= 5, (exact, conservative)
