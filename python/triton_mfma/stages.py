@@ -26,7 +26,7 @@ import functools
 
 from . import remarks
 from .bridge import export_generic, import_generic, real_module
-from .decisions import REGISTRY as DECISIONS, by_name
+from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
 from .decisions.context import Context
 from .engine import Engine, Made, Policy, fresh_context, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS, setting
@@ -455,8 +455,8 @@ class GenericCompile:
             why = (f"remap dropped: the kernel spills registers with it ({figures.spills} B/thread, "
                    f"{figures.regs} registers; without it {spilled.spills} B, {spilled.regs}): at the register "
                    f"limit ptxas's code decides more than the order")
-        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "compiled"}
-        kernel_remarks.decide(GRID_ORDER, why)
+        record(Verdict("dropped", why, "compiled", without, remark=why), GRID_ORDER, "triton_mfma_grid_order",
+               metadata, kernel_remarks)
         return self._hand_off(without, steps_without)
 
     def _lower(self, text: str, metadata) -> dict:

@@ -22,7 +22,7 @@ class WavesPerEu(Decision):
     def present(self, ctx, interior):
         return ctx.auto
 
-    def candidates(self, ctx, base) -> list[int]:
+    def waves_to_try(self, ctx, base) -> list[int]:
         """The w the decision compiles for a base (w=0) compile: the model's, or every one the caps allow."""
         promising, _, possible = autowaves.plan(ctx.arch, ctx.num_warps,
                                                 autowaves.candidate(ctx.arch, ctx.num_warps, base))
@@ -30,7 +30,7 @@ class WavesPerEu(Decision):
 
     def followups(self, ctx, ours):
         base = ctx.compiled(ours, 0)
-        return [(ours, w) for w in self.candidates(ctx, base)] if base is not None else []
+        return [(ours, w) for w in self.waves_to_try(ctx, base)] if base is not None else []
 
     def decide(self, ctx, base, compile_many) -> Verdict:
         """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
