@@ -1,7 +1,9 @@
 """The variant-compile engine: variants of one kernel compiled once each, sharing what they have in common.
 
-Every decision that compares compiled kernels (mfma-accelerate-dot's verification, waves_per_eu "auto",
-lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one kernel's variants share:
+Every decision that compares compiled kernels (decisions/: mfma-accelerate-dot's verification, the stream
+pipeliner's check, grid order's check, waves_per_eu "auto"; lds_limit "occupancy") gets its variants from this
+engine, through `Policy`, which runs the decisions and alone decides, from what each declares, what is built aside,
+prefetched, gated or cancelled (docs/architecture.md). One kernel's variants share:
 
   TTIR ─ make_ttgir(choice) ─► TTGIR ─ make_llir ─► LLVM IR (w=0) ─ + "amdgpu-waves-per-eu"="w,w" ─► make_amdgcn(w)
 
