@@ -2,6 +2,7 @@
 
     PYTHONPATH=python python bench/decisions.py [--arch gfx942 ...] [--only NAME] [--option KEY=VALUE ...]
         [--out bench/results/decisions]
+    python bench/decisions.py --diff BEFORE.json AFTER.json
 
 One fresh compile per configuration with the defaults (Triton's cache bypassed, strict mode). Printed per
 configuration: each pass's decision line from the kernel's metadata (`triton_mfma`: pass -> outcome), each
@@ -10,7 +11,8 @@ trial-compile count (`triton_mfma_trials`: make_amdgcn calls the decisions made)
 trees, diffed, show whether a change kept every decision and its cost. The trial count depends on how many
 trial threads run (speculative compiles started beside others, then dropped): run it with
 TRITON_MFMA_TRIAL_THREADS set (1: sequential, the count is the decisions' own) to compare trees.
-Writes <out>.txt and <out>.json.
+Writes <out>.txt and <out>.json. `--diff` compares two such JSON files (no compile): per configuration and arch,
+the records that differ and the trial counts that differ.
 """
 from __future__ import annotations
 
@@ -38,13 +40,40 @@ def records(md) -> dict:
     return {k: v for k, v in sorted(fields.items()) if k.startswith("triton_mfma")}
 
 
+def diff(before: str, after: str) -> int:
+    """Print what differs between two runs' JSON (per configuration x arch); the number of rows that differ."""
+    a, b = ({(r["config"], r["arch"]): r for r in json.load(open(p))} for p in (before, after))
+    if a.keys() != b.keys():
+        print(f"different configurations: {sorted(a.keys() ^ b.keys())}")
+        return len(a.keys() ^ b.keys())
+    records = trials = 0
+    for k, x in a.items():
+        y = b[k]
+        fields = [f for f in sorted((x.keys() | y.keys()) - {"config", "arch", "triton_mfma_trials"})
+                  if x.get(f) != y.get(f)]
+        if fields:
+            records += 1
+            print(f"records differ: {k[0]} | {k[1]}: {', '.join(fields)}")
+        tx, ty = x.get("triton_mfma_trials", 0), y.get("triton_mfma_trials", 0)
+        if tx != ty:
+            trials += 1
+            print(f"trials differ: {k[0]} | {k[1]}: {tx} -> {ty}")
+    total = [sum(r.get("triton_mfma_trials", 0) for r in d.values()) for d in (a, b)]
+    print(f"{len(a)} compiles: decision records differing {records}, trial counts differing {trials}; "
+          f"trial compiles in all {total[0]} -> {total[1]}")
+    return records + trials
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arch", action="append")
     ap.add_argument("--only")
     add_option_argument(ap)
     ap.add_argument("--out", default="bench/results/decisions")
+    ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two runs' JSON; no compile")
     args = ap.parse_args()
+    if args.diff:
+        sys.exit(1 if diff(*args.diff) else 0)
     options = parsed_options(args)
     warnings.simplefilter("ignore")
     report = Report()
