@@ -89,7 +89,7 @@ FAST = (
     "test_occupancy.py::test_model_rules", "test_occupancy.py::test_auto_plan_at_one_wave",
     "test_split_epilogue_cvt.py::test_lds_limit_validation",
     # representative compiles
-    "test_decisions.py::test_a_replaced_judge_decides",
+    "test_decisions.py::test_a_replaced_judge_decides", "test_decisions.py::test_a_new_decision",
     "test_engine.py::test_handed_off_compile_equals_a_plain_compile_of_the_choice[1]",
     "test_accelerate_dot.py::test_verification_reverts_where_ours_is_worse",
     "test_stream_pipeline.py::test_decided_per_kernel_declines_where_no_lds_can_be_saved",

@@ -11,7 +11,7 @@ import pytest
 import triton_mfma
 from triton_mfma import MFMARemark, decisions, remarks
 from triton_mfma.compile import compile_kernel
-from triton_mfma.decisions import REGISTRY, Verdict, record
+from triton_mfma.decisions import REGISTRY, Decision, Verdict, record
 from triton_mfma.decisions.accelerate_dot import AccelerateDot
 from triton_mfma.decisions.grid_order import lost
 from triton_mfma.dot_figures import Figures
@@ -105,3 +105,45 @@ def test_a_replaced_judge_decides(judge, decision, monkeypatch):
     assert (dot["decision"], dot["evidence"]) == (decision, "trial"), dot
     assert ("a figure" in dot["reason"]) == (decision == "reverted")
     assert k.metadata.triton_mfma["mfma-accelerate-dot"].startswith(decision)
+
+
+class _DotCycles(Decision):
+    """A decision added as one class and one registry entry: it compares ours with the build with Triton's dot
+    layouts (the very variant accelerate-dot compares) and records the main-loop dot cycles ours saves."""
+    name = "dot-cycles"
+    key = "triton_mfma_dot_cycles"
+    judge = staticmethod(lambda theirs, ours: theirs.loop_cycles - ours.loop_cycles)
+
+    def present(self, ctx, interior):
+        return "accelerate_matmul" in interior
+
+    def compared(self, ctx, ours):
+        return ctx.variant(ours.choice - {"accelerate_matmul"}) if "accelerate_matmul" in ours.choice else None
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours):
+        why = f"ours saves {self.judge(f_theirs, f_ours)} main-loop dot cycles"
+        return Verdict("measured", why, "trial", ours, remark=why)
+
+
+def test_a_new_decision_is_one_class_and_one_registry_entry(monkeypatch):
+    """Registered after accelerate-dot, the new decision is run by the engine's policy, recorded in the metadata
+    and the remarks, and its variant's compile is the one accelerate-dot's trial made (no trial more)."""
+    from triton_mfma import stages
+    from triton_mfma.examples import kernels as K
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+
+    def compile_defaults():
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(K.matmul, K._gemm_sig(), dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), "gfx90a")
+
+    base = compile_defaults()
+    assert base.metadata.triton_mfma_accelerate_dot["evidence"] == "trial", base.metadata.triton_mfma_accelerate_dot
+    monkeypatch.setattr(stages, "DECISIONS", REGISTRY[:2] + (_DotCycles(),) + REGISTRY[2:])
+    k = compile_defaults()
+    rec = k.metadata.triton_mfma_dot_cycles
+    assert (rec["decision"], rec["evidence"]) == ("measured", "trial") and "dot cycles" in rec["reason"], rec
+    assert k.metadata.triton_mfma["dot-cycles"] == rec["reason"]
+    assert k.metadata.triton_mfma_trials == base.metadata.triton_mfma_trials
+    assert k.metadata.triton_mfma_accelerate_dot == base.metadata.triton_mfma_accelerate_dot
