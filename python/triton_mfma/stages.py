@@ -27,6 +27,7 @@ import functools
 from . import remarks
 from .bridge import export_generic, import_generic, real_module
 from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
+from .decisions import first_line as _first_line
 from .decisions.context import Context
 from .engine import Engine, Made, Policy, fresh_context, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS, setting
@@ -39,10 +40,6 @@ WAVES = by_name("waves_per_eu auto")
 
 def _has_dot(generic_text: str) -> bool:
     return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
-
-
-def _first_line(e: BaseException) -> str:
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def _record_lines(metadata, unchanged: dict, decisions: dict) -> None:
