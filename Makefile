@@ -7,15 +7,22 @@ LIT ?= lit
 VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py test/python/test_engine.py \
 	test/python/test_hip_num_programs.py test/python/test_grid_order.py
 
-.PHONY: test lit pytest pytest-versions build
+.PHONY: test test-fast lit pytest pytest-fast pytest-versions build
 
 test: lit pytest
+
+# The edit-test loop: lit, the pytest tests that compile no kernel and a few representative compiles (the `fast`
+# marker, test/python/conftest.py FAST); about 2 minutes on an idle 2-core machine. `make test` stays the full suite.
+test-fast: lit pytest-fast
 
 lit:
 	$(LIT) -v test/lit
 
 pytest:
 	$(PYTHON) -m pytest test/python -q -p no:cacheprovider
+
+pytest-fast:
+	$(PYTHON) -m pytest test/python -q -p no:cacheprovider -m fast
 
 # The Triton-version-dependent subset (CI runs it on the second Triton version: PYTHON=<venv>/bin/python).
 pytest-versions:

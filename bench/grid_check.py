@@ -3,7 +3,7 @@
     PYTHONPATH=python python bench/grid_check.py [--arch gfx942 ...] [--out bench/results/grid_check]
 
 Where the kernel compiled with the remap spills SGPRs or is SGPR-limited, the default passes compile it once more
-without the remap and drop the remap if it cost spills or occupancy (stages.HipCompile._check_grid_order). That
+without the remap and drop the remap if it cost spills or occupancy (decisions/grid_order.py). That
 compile comes after ours' make_amdgcn (its trigger is ours' SGPR figures), so it is the longest sequential step
 of the kernels that need it (bench/compile_time.py: 1.9-2.45x stock there). This bench records, over the bench
 suite on three archs, each kernel the check compiles: both variants' SGPRs, SGPR and VGPR spills, VGPRs and
@@ -23,7 +23,7 @@ os.environ["TRITON_MFMA_STRICT"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import triton_mfma  # noqa: E402
-from triton_mfma import stages  # noqa: E402
+from triton_mfma import engine  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from suite import ARCHS, Report, configs  # noqa: E402
 
@@ -35,17 +35,19 @@ def main():
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     checked = []
-    check = stages.HipCompile._check_grid_order
+    decide = engine.Policy.decide
 
-    def recording(self, ours, metadata):  # the figures of both variants, read from the engine's own compiles
-        without = self._grid_check_variant(ours, metadata)
-        chosen = check(self, ours, metadata)
+    def recording(self, decision, ours):  # the figures of both variants, read from the engine's own compiles
+        if decision.name != "mfma-grid-order":
+            return decide(self, decision, ours)
+        without = decision.compared(self.ctx, ours)
+        chosen = decide(self, decision, ours)
         if without is not None:
-            f_ours, f_without = self._figures_each([(ours, self.fixed_w), (without, self.fixed_w)])
+            f_ours, f_without = self.figures_each([(ours, self.ctx.w), (without, self.ctx.w)])
             checked.append((f_ours, f_without, chosen is without))
         return chosen
 
-    stages.HipCompile._check_grid_order = recording
+    engine.Policy.decide = recording
     rep = Report()
     rep.emit(f"# {__doc__.splitlines()[0]} -- `PYTHONPATH=python python bench/grid_check.py`")
     rep.emit("# columns: with the remap / without it; SGPR spills delta = with - without")

@@ -141,8 +141,9 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
     return promising, skipped, possible
 
 
-def choose(arch: str, num_warps: int, base_compiled, compile_many, trial_all: bool = False) -> Choice:
-    """`compile_many([w, ...]) -> [engine.Compiled, ...]` compiles candidates of the same TTGIR."""
+def choose(arch: str, num_warps: int, base_compiled, compile_many, trial_all: bool = False, better=better) -> Choice:
+    """`compile_many([w, ...]) -> [engine.Compiled, ...]` compiles candidates of the same TTGIR; `better(base,
+    candidate)`: the judge (decisions/waves_per_eu.py)."""
     base = candidate(arch, num_warps, base_compiled)
     promising, skipped, possible = plan(arch, num_warps, base)
     todo = possible if trial_all else promising

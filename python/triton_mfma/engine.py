@@ -1,7 +1,9 @@
 """The variant-compile engine: variants of one kernel compiled once each, sharing what they have in common.
 
-Every decision that compares compiled kernels (mfma-accelerate-dot's verification, waves_per_eu "auto",
-lds_limit "occupancy", the stream pipeliner's check) asks this engine, so one kernel's variants share:
+Every decision that compares compiled kernels (decisions/: mfma-accelerate-dot's verification, the stream
+pipeliner's check, grid order's check, waves_per_eu "auto"; lds_limit "occupancy") gets its variants from this
+engine, through `Policy`, which runs the decisions and alone decides, from what each declares, what is built aside,
+prefetched, gated or cancelled (docs/architecture.md). One kernel's variants share:
 
   TTIR ─ make_ttgir(choice) ─► TTGIR ─ make_llir ─► LLVM IR (w=0) ─ + "amdgpu-waves-per-eu"="w,w" ─► make_amdgcn(w)
 
@@ -96,6 +98,18 @@ def same_code(a: str, b: str) -> bool:
     return a == b or _canonical(a) == _canonical(b)
 
 
+class Made(NamedTuple):
+    """What the stage's make_ttgir callback returns for one variant (fields as in `Build`; `text`: the module's
+    generic text where the last step printed it, else "")."""
+    module: object
+    declined: set
+    outcomes: list
+    text: str
+    before: dict
+    after: dict
+    spare: dict
+
+
 @dataclass
 class Build:
     """One TTGIR variant: the module (handed to Triton if chosen), its generic text, what our passes said."""
@@ -113,13 +127,11 @@ class Build:
     spare: dict = field(default_factory=dict, repr=False)
 
     @classmethod
-    def made(cls, choice: frozenset, metadata: dict, made: tuple) -> "Build":
-        """The Build of make_ttgir's (module, declined, outcomes, text, before, after, spare). The library's output
-        is the module's generic text (Triton prints it back identically: test_bridge.py), so a TTGIR that ends
-        with our passes is not printed again."""
-        module, declined, outcomes, text, before, after, spare = made
-        return cls(choice, module, text or export_generic(module), metadata, set(declined), list(outcomes), before,
-                   after, spare)
+    def made(cls, choice: frozenset, metadata: dict, made: "Made") -> "Build":
+        """The Build of what make_ttgir made. The library's output is the module's generic text (Triton prints it
+        back identically: test_bridge.py), so a TTGIR that ends with our passes is not printed again."""
+        return cls(choice, made.module, made.text or export_generic(made.module), metadata, set(made.declined),
+                   list(made.outcomes), made.before, made.after, made.spare)
 
     def same_code(self, other: "Build") -> bool:
         return same_code(self.text, other.text)
@@ -330,11 +342,9 @@ def _executor() -> ThreadPoolExecutor:
 class Engine:
     """Variants of one hip kernel in one `triton.compile`.
 
-    `make_ttgir(module, metadata, choice, resume=None) -> (module, declined, outcomes, text, before, after, spare)`
-    builds a TTGIR from a TTIR module (or from `resume`, a `Resume`) with our passes at the points in `choice`
-    (`text`: its generic text where the last step printed it, else ""; `before`, `after`, `spare`: as in `Build`);
-    with `aside=True` it runs on another thread and returns one more item, a callable that replays the remarks
-    its passes made, on the thread that adopts the build;
+    `make_ttgir(module, metadata, choice, resume=None) -> Made` builds a TTGIR from a TTIR module (or from
+    `resume`, a `Resume`) with our passes at the points in `choice`; with `aside=True` it runs on another thread
+    and returns (Made, a callable that replays the remarks its passes made, on the thread that adopts the build);
     `backend`/`options` are Triton's; `lower_in_place`: whether a module may be lowered in place (`llir_here`),
     i.e. whether the stage handing the chosen TTGIR on only asks it for its text."""
 
@@ -397,8 +407,8 @@ class Engine:
         def job():
             try:
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
-                *made, replay = self._make_ttgir(src, md, choice, aside=True)
-                build = Build.made(choice, md, tuple(made))
+                made, replay = self._make_ttgir(src, md, choice, aside=True)
+                build = Build.made(choice, md, made)
                 if w is not None and self.lower_in_place:  # lowered below: no later build may start from its modules
                     build.spare = {}
             except BaseException as e:
@@ -637,3 +647,163 @@ class Engine:
 
     def compiled(self, build: Build, w: int) -> Compiled | None:
         return self._compiled.get((build.text, w))
+
+
+class Policy:
+    """The engine's speculation policy for one hip compile: runs the registered decisions (decisions/) on the
+    variants the engine builds, and from what each declares (`decisions.Speculation`, its `compared` variant, its
+    `followups`) decides what is built aside, what compiles beside what, what is dropped once a model has told.
+    Every verdict is written by `decisions.record`, here only."""
+
+    def __init__(self, engine: Engine, decisions, metadata: dict, kernel_remarks):
+        self.engine = engine
+        self.decisions = decisions
+        self.metadata = metadata
+        self.kernel_remarks = kernel_remarks
+        self.ctx = None  # decisions.context.Context, set by the stage (its callables are this policy's)
+        self.interior: set = set()
+        self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
+
+    # -- what decisions read -----------------------------------------------------------------------------------
+    def figures(self, build):
+        return self.figures_each([(build, self.ctx.w)])[0]
+
+    def figures_each(self, jobs):
+        """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
+        from . import dot_figures
+
+        out = []
+        for (build, w), c in zip(jobs, self.compile_each(jobs)):
+            try:
+                if isinstance(c, Exception):
+                    raise c
+                key = (id(c), w)
+                if key not in self._figures:
+                    self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
+                                                                   self.ctx.num_warps, w))
+                out.append(self._figures[key][1])
+            except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
+                out.append(e)
+        return out
+
+    def compile_each(self, jobs):
+        try:
+            return self.engine.compile(jobs)
+        except Exception:  # noqa: BLE001 - find which one failed
+            out = []
+            for job in jobs:
+                try:
+                    out.append(self.engine.compile([job])[0])
+                except Exception as e:  # noqa: BLE001
+                    out.append(e)
+            return out
+
+    def record(self, decision, verdict) -> None:
+        from .decisions import record
+
+        record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
+
+    # -- the TTGIR decisions -------------------------------------------------------------------------------------
+    def ttgir(self, src, interior: set):
+        """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
+        left running. `interior`: the interior points where our passes act on this kernel."""
+        ctx, engine, w = self.ctx, self.engine, self.ctx.w
+        for d in self.decisions:  # decided from the kernel's options: ours is not built with it
+            if d.point in interior:
+                v = d.unbuilt(ctx)
+                if v is not None:
+                    interior.discard(d.point)
+                    self.record(d, v)
+        self.interior = interior
+        present = [d for d in self.decisions if d.present(ctx, interior)]
+        first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
+        if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
+            engine.aside(interior - {first.point}, self.metadata, w)
+        chosen = engine.ttgir(interior, self.metadata, first=src)
+        # ours compiled: a decision's model or trial reads it, or Triton gets it. Its LLVM IR on this thread, from
+        # the module itself (the variant it is compared with builds and compiles aside meanwhile): at once, except
+        # where a decision's model reads the TTGIRs only and may decline ours without a trial
+        if interior and not any(d.speculation.lower_after_model for d in present if d.point is not None):
+            engine.llir_here(chosen)
+        for d in present:
+            if d.stage != "ttgir":
+                continue
+            ours = chosen
+            chosen = self.decide(d, ours)
+            if d.speculation.lower_after_model:
+                if chosen is not ours:
+                    engine.cancel([(ours, w)])
+                else:
+                    engine.llir_here(ours)
+                engine.release([(chosen, w)])
+                engine.prefetch([(chosen, w)])  # kept without a trial: start it
+        if engine.lowered(chosen) and engine.compiled(chosen, w) is None:
+            self.compile_each([(chosen, w)])  # no decision compiled it: its LLVM IR is made
+        engine.settle()
+        return chosen
+
+    def decide(self, d, ours):
+        """One decision on `ours`: the build it chooses (recorded)."""
+        v = d.settled(self.ctx, ours)
+        if v is None:
+            theirs = d.compared(self.ctx, ours)
+            if theirs is None:
+                return ours
+            v = d.identical(self.ctx, ours, theirs) if theirs.same_code(ours) else self._compare(d, ours, theirs)
+        self.record(d, v)
+        return v.chosen if v is not None else ours
+
+    def _compare(self, d, ours, theirs):
+        ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
+        if d.model_applies(ctx, ours, theirs):
+            if spec.compared_beside_model:  # the trial, if the model cannot tell, then costs no wait
+                engine.prefetch([(theirs, w)])
+            v = d.model(ctx, ours, theirs)
+            if v is not None:
+                if spec.compared_beside_model:
+                    engine.cancel([(theirs, w)])
+                return v
+        if spec.compared_beside_trial:  # running while ours' follow-ups wait for ours
+            engine.prefetch([(theirs, w)])
+        speculative = self._followups(d, ours, beside=(theirs, w)) if spec.followups_beside_trial else []
+        if spec.lower_after_model:  # the trial compiles ours here, from its own module
+            engine.llir_here(ours)
+        f_theirs, f_ours = self.figures_each([(theirs, w), (ours, w)])
+        v = d.trial(ctx, ours, theirs, f_theirs, f_ours)
+        if v is not None and v.chosen is not ours:
+            engine.cancel(speculative)
+        return v
+
+    def _followups(self, d, ours, beside) -> list:
+        """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
+        or compiled) and start on a free core what the decisions after `d` will compile if `ours` is kept (their
+        `followups`, in registry order: the grid check's variant, a whole compile, before the waves_per_eu
+        candidates). Ours is kept more often than not; where it is not, `_compare` cancels them (a make_llir
+        started cannot be stopped: the stage waits for it). Nothing is started where `beside` is done by then:
+        the decision is taken first. The jobs started."""
+        later = [e for e in self.decisions[self.decisions.index(d) + 1:] if e.present(self.ctx, self.interior)]
+        if trial_threads(2) < 2 or not later:
+            return []
+        first = self.figures(ours)
+        if isinstance(first, Exception) or not self.engine.running(*beside):
+            return []
+        jobs = [job for e in later for job in e.followups(self.ctx, ours)]
+        self.engine.prefetch(jobs)
+        return jobs
+
+    # -- waves_per_eu "auto": in the llir stage ----------------------------------------------------------------
+    def waves(self, d, base, chosen_build, compile_at_zero):
+        """`d`'s verdict (recorded) on the chosen TTGIR: `base` its w=0 compile (None: compiled here by
+        `compile_at_zero()`); `chosen_build` the engine's Build of it where the decisions compiled it. Its
+        candidates share the base's make_llir: the engine's where the build is the engine's (compiled once, some
+        maybe already), else the base's LLVM IR with the attribute."""
+        if base is None:
+            base = compile_at_zero()
+        if chosen_build is not None and base is self.engine.compiled(chosen_build, 0):
+            compile_many = lambda ws: self.engine.compile([(chosen_build, w) for w in ws])  # noqa: E731
+        else:
+            md0 = {k: v for k, v in base.metadata.items() if k != "name"}
+            compile_many = lambda ws: self.engine.candidates(base.llir, md0, ws)  # noqa: E731
+        v = d.decide(self.ctx, base, compile_many)
+        self.record(d, v)
+        return base, v

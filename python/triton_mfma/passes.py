@@ -1,12 +1,15 @@
 """The project's passes as Python sees them: flag, insertion point, targets, options — one registry line each.
 
 One pass = one name in four places: the Passes.td def (flag `mfma-<kebab>`, its options), lib/Transforms/<Name>.cpp,
-its lit file test/lit/<kebab>.mlir, and one `register(...)` here. The pass options a user may set from Python are
-declared here once, with their checks (type, range, allowed values); test_passes.py checks every declaration
-against Passes.td (flag and type). Values reach the pass pipeline text only after their check.
+its lit file test/lit/<kebab>.mlir, and one `register(...)` here. A pass option is declared in Passes.td (its type,
+default and description reach Python through the passes.json the build generates from it); here it gets only what
+Python owns: its Python name, the values Python lets through (range, allowed values, symbolic values resolved per
+kernel) and where it comes from (the kernel's Triton options). Options handled in Python alone (flag None: verify_*,
+the activation's policies) are declared here in full. Values reach the pass pipeline text only after their check.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from .points import POINT_DOCS as POINTS, REPLACING_POINTS  # noqa: F401 - the one table of points (points.py)
@@ -14,13 +17,19 @@ from .points import POINT_DOCS as POINTS, REPLACING_POINTS  # noqa: F401 - the o
 BACKENDS = ("hip", "cuda")
 
 
+# Passes.td's C++ option types (passes.json "type") as Python checks them
+CPP_KINDS = {"bool": bool, "unsigned": int, "int": int, "int64_t": int, "uint64_t": int, "std::string": str}
+
+
 @dataclass(frozen=True)
 class Option:
-    """A user-facing option: Python name, the pass option it sets (None: handled in Python), its check."""
+    """A user-facing option: Python name, the pass option it sets (None: handled in Python), its check. For a pass
+    option `kind` and `doc` are Passes.td's (filled in by `register`); `doc` given here: what the Python value means
+    where it differs from the pass's (a symbolic value)."""
     name: str
     flag: str | None
-    kind: type  # int, bool or str
-    doc: str
+    kind: type | None = None  # int, bool or str
+    doc: str = ""
     choices: tuple = ()  # allowed values (str or int); empty: any value of `kind` within [low, high]
     low: int | None = None
     high: int | None = None
@@ -37,11 +46,14 @@ class Option:
             hi = "" if self.high is None else str(self.high)
             text = f"int in [{lo}, {hi}]" if hi else f"int >= {lo}" if lo else "int"
         else:
-            text = self.kind.__name__
+            text = getattr(self.kind, "__name__", "?")
         return text + "".join(f" | {s!r}" for s in self.symbolic)
 
     def check(self, value):
         """`value` if allowed, else ValueError naming the option, the value and what is allowed."""
+        if self.kind is None:
+            raise ValueError(f"triton-mfma option {self.name}: pass option {self.flag!r} is not in the native "
+                             f"library's passes.json (build the package)")
         ok = value in self.symbolic if isinstance(value, str) and self.symbolic else False
         if not ok:
             if self.kind is int:
@@ -117,9 +129,33 @@ class ProjectPass:
 REGISTRY: dict[str, ProjectPass] = {}
 
 
+def _declared_options(pass_name: str) -> dict:
+    """Passes.td's options of `pass_name` by flag (passes.json); {} where the native library is not built (every
+    use of a pass option then fails with check()'s message)."""
+    from . import native
+
+    try:
+        return {o["argument"]: o for o in native.pass_registry().get(pass_name, {}).get("options", [])}
+    except ImportError:
+        return {}
+
+
+def _from_passes_td(pass_name: str, opt: Option, declared: dict) -> Option:
+    td = declared.get(opt.flag)
+    if td is None:
+        if declared:
+            raise ValueError(f"{pass_name}: option {opt.flag!r} is not declared in Passes.td")
+        return opt
+    first = td["description"].split("\n\n")[0].replace("\n", " ")
+    return dataclasses.replace(opt, kind=opt.kind or CPP_KINDS[td["type"]], doc=opt.doc or first)
+
+
 def register(p: ProjectPass) -> ProjectPass:
     if p.point not in POINTS:
         raise ValueError(f"{p.name}: unknown insertion point {p.point!r}")
+    declared = _declared_options(p.name)
+    p = dataclasses.replace(p, options=tuple(_from_passes_td(p.name, o, declared) if o.flag else o
+                                             for o in p.options))
     REGISTRY[p.name] = p
     return p
 
@@ -138,10 +174,9 @@ register(ProjectPass(
     summary="MFMA layouts for tt.dot from an instruction table and a cost model (instruction, warps, kWidth, "
             "transposition), chain dots kept in registers; replaces Triton's accelerate_matmul",
     options=(
-        Option("matrix_instr_nonkdim", "matrix-instr-nonkdim", int, "force the MFMA M/N size (0: the cost model)",
-               choices=(0, 4, 16, 32)),
-        Option("kpack", "kpack", int, "force kpack (0: the cost model)", choices=(0, 1, 2)),
-        Option("chain_dots", "chain-dots", bool, "choose the layouts of dot chains jointly (P stays in registers)"),
+        Option("matrix_instr_nonkdim", "matrix-instr-nonkdim", choices=(0, 4, 16, 32)),
+        Option("kpack", "kpack", choices=(0, 1, 2)),
+        Option("chain_dots", "chain-dots"),
         Option("verify_dot", None, bool, "keep our layouts only where the compiled kernel is not worse than with "
                                          "Triton's", default=True),
     ),
@@ -155,21 +190,14 @@ register(ProjectPass(
             "decided by the L2 model (at run time where sizes are only known then)",
     targets=("hip", "cuda"),
     options=(
-        Option("grid_order", "mode", str, "auto: the L2 model decides; on: reorder whenever an operand is shared; "
-                                          "off: analysis and remarks only", choices=("auto", "on", "off")),
-        Option("grid_group_size", "group-size", int, "values of the fast dimension(s) per group (0: no grouping)",
-               low=0, high=1024),
-        Option("grid_l2_bytes", "l2-bytes", int, "L2 bytes per XCD (0: the target's)", low=0, high=1 << 40),
-        Option("grid_l2_effective_percent", "l2-effective-percent", int,
-               "percent of L2 a shared tile can count on (0: the target's)", low=0, high=100),
-        Option("grid_num_cus", "num-cus", int, "CUs/SMs of the device (0: the target's)", low=0, high=4096),
-        Option("grid_num_xcds", "num-xcds", int, "L2 domains workgroups go round-robin to (0: the target's)",
-               low=0, high=64),
-        Option("grid_programs_per_cu", "programs-per-cu", int,
-               "programs resident per CU/SM for the run-time guard's P = programs per CU x CUs (0: the model's lower "
-               "bound at TTGIR: registers unknown, LDS exact)", low=0, high=64),
-        Option("grid_default_trip_count", "default-trip-count", int,
-               "trip count assumed for loops whose bounds are unknown at the top of the kernel", low=1, high=1 << 20),
+        Option("grid_order", "mode", choices=("auto", "on", "off")),
+        Option("grid_group_size", "group-size", low=0, high=1024),
+        Option("grid_l2_bytes", "l2-bytes", low=0, high=1 << 40),
+        Option("grid_l2_effective_percent", "l2-effective-percent", low=0, high=100),
+        Option("grid_num_cus", "num-cus", low=0, high=4096),
+        Option("grid_num_xcds", "num-xcds", low=0, high=64),
+        Option("grid_programs_per_cu", "programs-per-cu", low=0, high=64),
+        Option("grid_default_trip_count", "default-trip-count", low=1, high=1 << 20),
         Option("verify_grid_order", None, bool, "keep a remap only where the compiled kernel does not lose by it "
                                                 "(hip: spills or occupancy; cuda: ptxas spills) (False: the remap "
                                                 "unchecked, no compile for the check)", default=True),
@@ -218,7 +246,8 @@ register(ProjectPass(
             "LDS allocation",
     targets=("hip", "cuda"),
     options=(
-        Option("lds_limit", "lds-limit", int, LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),
+        # the doc is Python's: 'occupancy' is resolved here, per kernel
+        Option("lds_limit", "lds-limit", doc=LDS_LIMIT_DOC, low=0, high=1 << 20, symbolic=("occupancy",)),
     ),
     resolve=_resolve_split_options,
 ))

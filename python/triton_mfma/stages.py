@@ -3,8 +3,9 @@
 hip, Triton language (`HipCompile`: every decision of one kernel's compile is taken in its ttgir stage)
   ttgir   Triton's make_ttgir when the kernel has no dot (our interior points have nothing to act on), else the
           composed copy (pipeline.amd_make_ttgir) with our passes at `accelerate_matmul` / `pipeline`; then the
-          passes at `ttgir_end`. Decisions that compare compiled variants (mfma-accelerate-dot's verification,
-          waves_per_eu "auto") compile them through the variant engine (engine.py).
+          passes at `ttgir_end`. The decisions (decisions/: one module each, on one protocol) compare variants
+          the engine builds and compiles; the engine's policy (engine.Policy) runs them and owns what compiles
+          beside what (docs/architecture.md).
   llir    the chosen variant's LLVM IR when a decision already compiled it (hand-off), else Triton's make_llir
           (with the forced / kernel waves_per_eu)
   amdgcn  likewise
@@ -23,22 +24,22 @@ from __future__ import annotations
 
 import functools
 
-from . import dot_figures, occupancy, remarks
+from . import remarks
 from .bridge import export_generic, import_generic, real_module
-from .engine import Engine, fresh_context, trial_threads, with_waves_per_eu
+from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
+from .decisions import first_line as _first_line
+from .decisions.context import Context
+from .engine import Engine, Made, Policy, fresh_context, with_waves_per_eu
 from .passes import REGISTRY, REPLACING_POINTS, setting
 from .points import INTERIOR_POINTS
 from .runner import PassFailure, kernel_name, run_passes
 
 GRID_ORDER = "mfma-grid-order"
+WAVES = by_name("waves_per_eu auto")
 
 
 def _has_dot(generic_text: str) -> bool:
     return '"tt.dot"' in generic_text or '"tt.dot_scaled"' in generic_text
-
-
-def _first_line(e: BaseException) -> str:
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 def _record_lines(metadata, unchanged: dict, decisions: dict) -> None:
@@ -133,8 +134,8 @@ class HipCompile:
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
+        self.policy = None  # engine.Policy: the decisions of this compile
         self._unchanged = {}  # metadata lines of the passes that left the chosen TTGIR as it was
-        self._figures = {}  # (id(engine.Compiled), w) -> (the Compiled, kept alive, its Figures): read amdgcn once
         self._stages = None  # Triton's stage dict, once installed
 
     def needed(self) -> bool:
@@ -173,7 +174,7 @@ class HipCompile:
         if aside:
             buffer = remarks.RemarkBuffer()
             built = self._build_ttgir(src, md, choice, resume, buffer)
-            return (*built, lambda: buffer.replay(self.kernel_remarks))
+            return built, lambda: buffer.replay(self.kernel_remarks)
         return self._build_ttgir(src, md, choice, resume, self.kernel_remarks)
 
     def _build_ttgir(self, src, md, choice, resume, kernel_remarks):
@@ -231,9 +232,9 @@ class HipCompile:
             carry(other, POINT_ORDER[at + 1 if same.after else at:])
             md.clear()
             md.update(other.metadata)
-            return other.module, declined, outcomes, other.text, dict(run.before), dict(run.after), {}
+            return Made(other.module, declined, outcomes, other.text, dict(run.before), dict(run.after), {})
         # ttgir_end is make_ttgir's last step
-        return mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare)
+        return Made(mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare))
 
     def _decide(self, src, metadata, snapshot):
         from . import pipeline
@@ -245,39 +246,8 @@ class HipCompile:
         metadata["triton_mfma_build"] = pipeline.build_record("hip", self.options.arch, self.backend)
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
-        if "pipeline" in interior and not self.act.options.get("trial_all") \
-                and setting(self.act.options, "verify_pipeline"):
-            why = self._pipeline_cannot_gain()
-            if why:  # the model tells without building our variant
-                interior.discard("pipeline")
-                metadata["triton_mfma_stream_pipeline"] = {"decision": "declined", "reason": why, "evidence": "model"}
-                self.kernel_remarks.decide("mfma-stream-pipeline", f"declined: {why}")
-        first = self._first_comparison(interior)
-        if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
-            self.engine.aside(interior - {first}, metadata, self.fixed_w)
-        chosen = self.engine.ttgir(interior, metadata, first=src)
-        # ours compiled: accelerate-dot's verification reads it, a pipeline trial compares it, or Triton gets it.
-        # Its LLVM IR on this thread, from the module itself (the variant it is compared with builds and compiles
-        # aside meanwhile): at once, except with the stream pipeliner in, whose LDS model reads the two TTGIRs
-        # and may decline ours without a trial (ours' make_llir first would hold that decision back)
-        if interior and "pipeline" not in interior:
-            self.engine.llir_here(chosen)
-        if "pipeline" in interior:
-            ours = chosen
-            chosen = self._decide_pipeline(ours, metadata)
-            if chosen is not ours:
-                self.engine.cancel([(ours, self.fixed_w)])
-            else:
-                self.engine.llir_here(ours)
-            self.engine.release([(chosen, self.fixed_w)])
-            self.engine.prefetch([(chosen, self.fixed_w)])  # Triton's pipeliner kept without a trial: start it
-        if "accelerate_matmul" in interior:
-            chosen = self._verify_dot(chosen, metadata)
-        if self._grid_order_on():
-            chosen = self._check_grid_order(chosen, metadata)
-        if self.engine.lowered(chosen) and self.engine.compiled(chosen, self.fixed_w) is None:
-            self._compile_each([(chosen, self.fixed_w)])  # no decision compiled it: its LLVM IR is made
-        self.engine.settle()
+        self.policy = self._policy(metadata)
+        chosen = self.policy.ttgir(src, interior)
         compiled = self.engine.compiled(chosen, self.fixed_w)
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
@@ -286,20 +256,19 @@ class HipCompile:
         self._record(metadata, chosen.outcomes)
         return chosen.module
 
+    def _policy(self, metadata) -> Policy:
+        """The engine's policy over the registered decisions, and what they read of this compile."""
+        policy = Policy(self.engine, DECISIONS, metadata, self.kernel_remarks)
+        policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
+                             variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
+                             compiled=self.engine.compiled, note=self.kernel_remarks.decide)
+        return policy
+
     def _llir_stage_is_ours(self) -> bool:
         """Whether Triton's llir stage is still ours (a later stages hook may have put in a function that
         compiles the TTGIR module itself): only then is a module lowered in place never asked for more than its
         text."""
         return self._stages is not None and self._stages.get("llir") == self.llir
-
-    def _first_comparison(self, interior: set) -> str | None:
-        """The interior point whose decision compares ours first (the variant without ours there is the first
-        one built after ours): the stream pipeliner's, then accelerate-dot's; None where no decision compares."""
-        if "pipeline" in interior and setting(self.act.options, "verify_pipeline"):
-            return "pipeline"
-        if "accelerate_matmul" in interior and setting(self.act.options, "verify_dot"):
-            return "accelerate_matmul"
-        return None
 
     def _record(self, metadata, outcomes=None):
         if outcomes is not None:  # the chosen TTGIR's outcomes; the llir stage records again without them
@@ -320,247 +289,6 @@ class HipCompile:
         return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
                             stock_amdgcn, kernel_remarks.decide)
 
-    # -- mfma-accelerate-dot, verified --------------------------------------------------------------------------
-    def _verify_dot(self, ours, metadata):
-        """Ours is kept where the kernel is not worse than with Triton's dot layouts (dot_figures.worse_on);
-        the comparison compiles both only where the TTGIRs differ."""
-        name = "mfma-accelerate-dot"
-
-        def record(decision, reason, evidence, chosen, compared=None):
-            # compared: what a trial compared (the model's margins are measured from its registers)
-            metadata["triton_mfma_accelerate_dot"] = {"decision": decision, "reason": reason, "evidence": evidence,
-                                                      **(compared or {})}
-            self.kernel_remarks.decide(name, reason if reason.startswith(decision) else f"{decision}: {reason}")
-            return chosen
-
-        if "accelerate_matmul" in ours.declined:
-            why = ours.declined_reason(name)
-            return record("declined", f"declined: {why}; Triton's accelerate_matmul ran", "pass", ours)
-        if not setting(self.act.options, "verify_dot"):  # no decision taken: metadata only
-            metadata["triton_mfma_accelerate_dot"] = {"decision": "unverified", "evidence": "none",
-                                                      "reason": "not verified (verify_dot=False)"}
-            return ours
-        theirs = self.engine.ttgir(ours.choice - {"accelerate_matmul"}, metadata)
-        if theirs.same_code(ours):
-            return record("kept", "the same TTGIR as with Triton's dot layouts (up to value names and locations)",
-                          "identical", ours)
-        w = self.fixed_w
-        kwidth_only = dot_figures.only_kwidth_differs(ours.text, theirs.text)
-        if not self.act.options.get("trial_all") and kwidth_only:
-            from .lds_budget import lds_total
-
-            # model first: our compile (the one Triton then gets) may show that theirs cannot do better; where a
-            # core is idle, theirs compiles beside it (the trial, if the model cannot tell, then costs no wait).
-            # Not gated: the model cannot tell more often than it can (26 of 42 on the bench suite), and a gate
-            # would hold theirs' make_amdgcn until ours' is done, where they now overlap
-            self.engine.prefetch([(theirs, w)])
-            f_ours = self._figures_each([(ours, w)])[0]
-            other_lds = lds_total(theirs.text)
-            why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
-                f_ours, other_lds, self.options.arch, self.options.num_warps, w)
-            if why is not None:
-                self.engine.cancel([(theirs, w)])
-                return record("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
-        self.engine.prefetch([(theirs, w)])  # running while ours' follow-ups wait for ours
-        speculative = self._prefetch_followups(ours, metadata, beside=(theirs, w))
-        f_theirs, f_ours = self._figures_each([(theirs, w), (ours, w)])
-        if isinstance(f_theirs, Exception):
-            self.engine.cancel(speculative)
-            return record("unverified", f"not verified (the comparison compile failed: {_first_line(f_theirs)}); "
-                                        "keeping its layouts", "trial", ours)
-        if isinstance(f_ours, Exception):
-            if self.act.strict:
-                raise f_ours
-            remarks.warn(f"triton-mfma: {name}'s layouts could not be compiled or measured on kernel "
-                         f"'{kernel_name(ours.module)}' ({_first_line(f_ours)}); using Triton's dot layouts")
-            metadata["triton_mfma_fallback"] = f"{name}: {_first_line(f_ours)}"
-            return record("failed", _first_line(f_ours), "trial", theirs)
-        worse = dot_figures.worse_on(f_theirs, f_ours)
-        figures = dot_figures.summary(f_theirs, f_ours)
-        compared = {"kwidth_only": kwidth_only,
-                    "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)}}
-        if worse:
-            self.engine.cancel(speculative)
-            return record("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
-                                      f"({figures})", "trial", theirs, compared)
-        return record("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)
-
-    def _prefetch_followups(self, ours, metadata, beside) -> list:
-        """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
-        or compiled) and start on a free core what the decisions after this one will compile if `ours` is kept —
-        the grid-order check's variant without the remap (a whole compile: first) and the waves_per_eu
-        candidates. Ours is kept more often than not; where it is not, the caller cancels them (a make_llir
-        started cannot be stopped: the stage waits for it). Nothing is started where `beside` is done by then:
-        the decision is taken first. The jobs started."""
-        if trial_threads(2) < 2 or not (self.auto or self._grid_order_on()):
-            return []
-        first = self._figures_each([(ours, self.fixed_w)])[0]
-        if isinstance(first, Exception) or not self.engine.running(*beside):
-            return []
-        without = self._grid_check_variant(ours, metadata)
-        jobs = [(without, self.fixed_w)] if without is not None else []
-        if self.auto:
-            jobs += [(ours, c) for c in self._waves_plan(ours)]
-        self.engine.prefetch(jobs)
-        return jobs
-
-    # -- mfma-grid-order: the remap must not cost registers ------------------------------------------------------
-    def _check_grid_order(self, ours, metadata):
-        """The remap's index arithmetic is scalar: where the compiled kernel spills SGPRs or is limited by its
-        SGPRs, the kernel is compiled without the remap too and the remap is dropped if it cost spills or
-        occupancy (its gain is in L2, which no static figure shows). Elsewhere a few more SGPRs cost nothing."""
-        w = self.fixed_w
-        without = self._grid_check_variant(ours, metadata)
-        if without is None:
-            return ours
-        f_ours = self._figures_each([(ours, w)])[0]
-        self.engine.prefetch([(without, w)])
-        speculative = self._prefetch_followups(ours, metadata, beside=(without, w))
-        f_without = self._figures_each([(without, w)])[0]
-        if isinstance(f_without, Exception):
-            return ours
-        lost = [f"{k} {a} -> {b}" for k, a, b in (("VGPR spills", f_without.vgpr_spills, f_ours.vgpr_spills),
-                                                    ("SGPR spills", f_without.sgpr_spills, f_ours.sgpr_spills))
-                if b > a]
-        if f_ours.occupancy < f_without.occupancy:
-            lost.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
-        if not lost:
-            return ours
-        self.engine.cancel(speculative)
-        why = f"remap dropped: it costs {'; '.join(lost)}"
-        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "trial"}
-        self.kernel_remarks.decide(GRID_ORDER, why)
-        return without
-
-    def _grid_order_on(self) -> bool:
-        return any(p.name == GRID_ORDER for p in self.points.get("ttgir_end", ()))
-
-    def _grid_check_variant(self, ours, metadata):
-        """The variant without the remap that the grid-order check compiles for `ours` (compiled: where its
-        SGPRs spill or limit occupancy), None where the check compiles nothing."""
-        if not setting(self.act.options, "verify_grid_order"):
-            return None
-        outcome = next((o for o in ours.outcomes if o.pass_name == GRID_ORDER), None)
-        if outcome is not None and outcome.status != "applied":
-            return None
-        f_ours = self._figures_each([(ours, self.fixed_w)])[0]
-        if isinstance(f_ours, Exception):
-            raise f_ours
-        limiter = occupancy.occupancy(self.options.arch, self.options.num_warps, f_ours.vgpr_total, f_ours.sgpr,
-                                      f_ours.lds, self.fixed_w).limiter
-        if not f_ours.sgpr_spills and limiter != "sgpr":
-            return None
-        without = self.engine.ttgir(ours.choice | {f"skip:{GRID_ORDER}"}, metadata)
-        return None if without.same_code(ours) else without
-
-    # -- mfma-stream-pipeline, decided per kernel ----------------------------------------------------------------
-    def _pipeline_cannot_gain(self) -> str | None:
-        """Where Triton's loop pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at
-        most 2 stages, it keeps at most one LDS buffer per operand — what ours keeps — so ours cannot save LDS,
-        and a saving in LDS is what it has to offer (measured: bench/results/stream_pipeline_amd.txt)."""
-        from triton.backends.amd.compiler import is_async_copy_enabled
-
-        stages = getattr(self.options, "num_stages", 2)
-        if stages <= 2 and not is_async_copy_enabled(getattr(self.options, "base_arch", self.options.arch)):
-            return (f"Triton's loop pipeliner keeps at most one LDS buffer per operand here ({self.options.arch}, "
-                    f"num_stages={stages}, no async copy), as ours does: no LDS to save")
-        return None
-
-    def _decide_pipeline(self, ours, metadata):
-        """Ours replaces Triton's loop pipeliner only where it wins something nameable (more waves per SIMD, fewer
-        main-loop LDS ops or fewer registers) and loses nothing (registers, spills, occupancy, LDS). Model first:
-        where the LDS model says ours needs no less LDS than Triton's pipeliner, there is nothing it could win
-        that the compile would not show as a loss, so Triton's pipeliner is kept without a trial compile."""
-        from .lds_budget import lds_total
-
-        name = "mfma-stream-pipeline"
-
-        def record(decision, reason, evidence, chosen):
-            metadata["triton_mfma_stream_pipeline"] = {"decision": decision, "reason": reason, "evidence": evidence}
-            self.kernel_remarks.decide(name, f"{decision}: {reason}")
-            return chosen
-
-        if "pipeline" in ours.declined:
-            why = ours.declined_reason(name)
-            return record("declined", f"{why}; Triton's loop pipeliner ran", "pass", ours)
-        if not setting(self.act.options, "verify_pipeline"):  # the pass as it is: no decision, metadata only
-            metadata["triton_mfma_stream_pipeline"] = {"decision": "unverified", "evidence": "none",
-                                                       "reason": "not verified (verify_pipeline=False)"}
-            return ours
-        theirs = self.engine.ttgir(ours.choice - {"pipeline"}, metadata)
-        if theirs.same_code(ours):
-            return record("unchanged", "the same TTGIR as Triton's loop pipeliner (up to value names and locations)",
-                          "identical", ours)
-        lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
-        budget = self._lds_budget(theirs) if lds_ours is not None and lds_theirs is not None else None
-        if budget is not None and lds_theirs > budget:
-            if lds_ours <= budget:
-                return record("applied", f"meets the LDS budget {budget} B with one buffer per operand "
-                                         f"(Triton's loop pipeliner needs {lds_theirs} B, ours {lds_ours} B)",
-                              "model", ours)
-            self.kernel_remarks.decide("lds_limit", f"the LDS budget {budget} B cannot be met: Triton's loop "
-                                                    f"pipeliner needs {lds_theirs} B, ours {lds_ours} B")
-        if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs \
-                and not self.act.options.get("trial_all"):
-            return record("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} B)",
-                          "model", theirs)
-        self.engine.llir_here(ours)  # the trial compiles ours here, from its own module
-        f_theirs, f_ours = self._figures_each([(theirs, self.fixed_w), (ours, self.fixed_w)])
-        if isinstance(f_theirs, Exception):
-            raise f_theirs
-        if isinstance(f_ours, Exception):
-            return record("declined", f"ours does not compile ({_first_line(f_ours)})", "trial", theirs)
-        worse, gains = dot_figures.pipeline_verdict(f_theirs, f_ours)
-        figures = dot_figures.summary(f_theirs, f_ours)
-        if worse or not gains:
-            why = f"worse on {'; '.join(worse)}" if worse else "no gain"
-            return record("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
-        return record("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
-                      "trial", ours)
-
-    def _lds_budget(self, reference) -> int | None:
-        """The kernel's LDS budget in bytes (`lds_limit`), None when none is set; "occupancy" is resolved from
-        `reference` compiled (the budget that keeps the workgroups per CU its registers allow)."""
-        from .lds_budget import budget_for_register_occupancy
-
-        value = self.act.options.get("lds_limit")
-        if value != "occupancy":
-            return value
-        f = self._figures_each([(reference, self.fixed_w)])[0]
-        if isinstance(f, Exception):
-            return None
-        return budget_for_register_occupancy(self.options.arch, self.options.num_warps, f.vgpr_total, f.sgpr,
-                                             self.fixed_w)[0]
-
-    def _figures_each(self, jobs):
-        """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
-        out = []
-        for (build, w), c in zip(jobs, self._compile_each(jobs)):
-            try:
-                if isinstance(c, Exception):
-                    raise c
-                key = (id(c), w)
-                if key not in self._figures:
-                    self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.options.arch,
-                                                                   self.options.num_warps, w))
-                out.append(self._figures[key][1])
-            except Exception as e:  # noqa: BLE001 - the caller's policy decides
-                out.append(e)
-        return out
-
-    def _compile_each(self, jobs):
-        try:
-            return self.engine.compile(jobs)
-        except Exception:  # noqa: BLE001 - find which one failed
-            out = []
-            for job in jobs:
-                try:
-                    out.append(self.engine.compile([job])[0])
-                except Exception as e:  # noqa: BLE001
-                    out.append(e)
-            return out
-
-    # -- waves_per_eu "auto" ------------------------------------------------------------------------------------
     # -- llir / amdgcn: waves_per_eu "auto" and the hand-off ----------------------------------------------------
     def llir(self, src, metadata):
         handed = self.handoff[1] if self.handoff is not None and src is self.handoff[0] else None
@@ -576,47 +304,31 @@ class HipCompile:
             return handed.llir
         return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
-    def _waves_plan(self, build) -> list[int]:
-        """The waves_per_eu candidates "auto" will compile for `build` (compiled at w=0)."""
-        from .autowaves import candidate, plan
-
-        base = self.engine.compiled(build, 0)
-        if base is None:
-            return []
-        promising, _, possible = plan(self.options.arch, self.options.num_warps,
-                                      candidate(self.options.arch, self.options.num_warps, base))
-        return possible if self.act.options.get("trial_all") else promising
-
     def _auto_waves(self, src, metadata, base):
         """waves_per_eu="auto" on the chosen TTGIR: the base (w=0) is the decisions' trial compile when there was
-        one, else Triton's module compiled in place; candidates are the base's LLVM IR with the attribute."""
-        from .autowaves import choose
+        one, else Triton's module compiled in place."""
         from .engine import Compiled
 
-        if base is None:
+        def compile_at_zero():
             llir0 = self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, 0))
             md = dict(metadata)
-            base = Compiled(0, llir0, self.backend.make_amdgcn(llir0, md, with_waves_per_eu(self.options, 0)), md)
-        else:
+            return Compiled(0, llir0, self.backend.make_amdgcn(llir0, md, with_waves_per_eu(self.options, 0)), md)
+
+        if base is not None:
             metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})
         if self.engine is None:
             self.engine = Engine(self.backend, self.options, "", None, None)
-        if self.chosen is not None and base is self.engine.compiled(self.chosen, 0):
-            # the decisions' build: its candidates are the engine's (compiled once, some maybe already)
-            compile_many = lambda ws: self.engine.compile([(self.chosen, w) for w in ws])  # noqa: E731
-        else:
-            md0 = {k: v for k, v in base.metadata.items() if k != "name"}
-            compile_many = lambda ws: self.engine.candidates(base.llir, md0, ws)  # noqa: E731
-        choice = choose(self.options.arch, self.options.num_warps, base, compile_many,
-                        trial_all=bool(self.act.options.get("trial_all")))
-        chosen = choice.chosen.compiled
+        if self.policy is None:
+            self.policy = self._policy(metadata)
+        self.policy.metadata = metadata
+        _, verdict = self.policy.waves(WAVES, base, self.chosen, compile_at_zero)
+        chosen = verdict.chosen
         self.final_w = chosen.waves_per_eu
         self.handoff = (src, chosen)
         metadata["waves_per_eu"] = self.final_w
-        metadata["triton_mfma_waves_per_eu"] = choice.as_metadata()
-        self.kernel_remarks.decide("waves_per_eu auto", choice.reason())
         self._record(metadata)
         return chosen.llir
+
 
     def amdgcn(self, src, metadata):
         if self.handoff is not None and src == self.handoff[1].llir:
@@ -755,8 +467,8 @@ class GenericCompile:
             why = (f"remap dropped: the kernel spills registers with it ({figures.spills} B/thread, "
                    f"{figures.regs} registers; without it {spilled.spills} B, {spilled.regs}): at the register "
                    f"limit ptxas's code decides more than the order")
-        metadata["triton_mfma_grid_order"] = {"decision": "dropped", "reason": why, "evidence": "compiled"}
-        kernel_remarks.decide(GRID_ORDER, why)
+        record(Verdict("dropped", why, "compiled", without, remark=why), GRID_ORDER, "triton_mfma_grid_order",
+               metadata, kernel_remarks)
         return self._hand_off(without, steps_without)
 
     def _lower(self, text: str, metadata) -> dict:

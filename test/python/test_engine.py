@@ -387,19 +387,19 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
 
 
 def _record_followups(mp, pick=lambda job: True) -> list:
-    """The (build, w) jobs HipCompile._prefetch_followups starts (those `pick` keeps), appended to the list
+    """The (build, w) jobs the engine's policy starts as follow-ups (those `pick` keeps), appended to the list
     returned, while `mp` (a pytest MonkeyPatch) holds."""
-    from triton_mfma import stages
+    from triton_mfma import engine
 
     started = []
-    real = stages.HipCompile._prefetch_followups
+    real = engine.Policy._followups
 
-    def spy(self, ours, metadata, beside):
-        jobs = real(self, ours, metadata, beside)
+    def spy(self, decision, ours, beside):
+        jobs = real(self, decision, ours, beside)
         started.extend(job for job in jobs if pick(job))
         return jobs
 
-    mp.setattr(stages.HipCompile, "_prefetch_followups", spy)
+    mp.setattr(engine.Policy, "_followups", spy)
     return started
 
 

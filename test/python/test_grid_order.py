@@ -576,6 +576,7 @@ def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypat
 
     from triton_mfma import stages
     from triton_mfma.compile import compile_kernel
+    from triton_mfma.decisions.grid_order import GridOrderCheck
     from triton_mfma.examples import CORPUS
 
     stock, _ = _compile_splitk_store(False, "stock")
@@ -600,8 +601,8 @@ def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypat
                         staticmethod(lambda *a: compiles.append(1) or real(*a)))
 
     variants = []
-    real_variant = stages.HipCompile._grid_check_variant
-    monkeypatch.setattr(stages.HipCompile, "_grid_check_variant",
+    real_variant = GridOrderCheck.compared
+    monkeypatch.setattr(GridOrderCheck, "compared",
                         lambda self, *a: variants.append(real_variant(self, *a)) or variants[-1])
 
     def compile_with(**options):

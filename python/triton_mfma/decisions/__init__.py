@@ -1,0 +1,125 @@
+"""The decisions of one hip compile, on one protocol: each compares the kernel as our passes made it ("ours") with
+one variant, decides by a model where it can and by a judge on compiled figures where it cannot, and returns a
+`Verdict`; `record` writes every verdict to the kernel's remarks and metadata.
+
+A decision (`Decision`) declares, and never schedules:
+  - where it acts: `point` (the interior insertion point whose variant it compares; None: after make_ttgir) and
+    `present` (whether its pass runs in this compile), `option` (the option that turns its check off);
+  - `unbuilt`: a verdict from the kernel's options alone, before ours is built (ours is then not built with it);
+  - `settled`: a verdict with nothing to compare (its pass declined, the check is off);
+  - `compared`: the variant it compares ours with (a build of the engine's, asked for by choice of points);
+  - `identical`: the verdict where that variant's TTGIR is ours;
+  - `model`: a verdict without a trial compile, or None where the model cannot tell;
+  - `judge`: the rule on the two compiled figures (one replaceable function per decision), read by `trial`;
+  - `followups`: the compiles it will ask for if `ours` is kept (what the engine may start early);
+  - `speculation`: what the engine may compile beside what (`Speculation`).
+The engine's policy (engine.Policy) reads these declarations and owns prefetch, cancel, gates and the variants
+built aside. Adding a decision: one module here, one line in `REGISTRY`, its tests (docs/architecture.md).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import remarks
+
+
+@dataclass
+class Verdict:
+    """What one decision decided for one kernel: the build (or compile) it chose and why."""
+    decision: str  # kept / reverted / applied / declined / dropped / unverified / failed / chosen ...
+    reason: str
+    evidence: str  # pass / none / identical / model / trial
+    chosen: object = field(repr=False)  # the engine.Build (or, for waves_per_eu, engine.Compiled) chosen
+    details: dict = field(default_factory=dict)  # what a trial compared, in the metadata record
+    remark: str | None = None  # the remark line; None: metadata only
+    fields: dict | None = None  # the metadata record where it is not {decision, reason, evidence, **details}
+    warning: str | None = None  # a fallback to Triton's variant: warned (strict mode raises before)
+    fallback: str | None = None  # metadata["triton_mfma_fallback"]
+
+    def as_metadata(self) -> dict:
+        if self.fields is not None:
+            return self.fields
+        return {"decision": self.decision, "reason": self.reason, "evidence": self.evidence, **self.details}
+
+
+@dataclass(frozen=True)
+class Speculation:
+    """What the engine may compile ahead for a decision (engine.Policy reads it; a decision never schedules)."""
+    compared_beside_model: bool = False  # the variant compiles beside the compile the model reads (not gated)
+    compared_beside_trial: bool = False  # the variant starts before the trial waits for ours
+    followups_beside_trial: bool = False  # later decisions' compiles for ours start while the variant compiles
+    # the model reads TTGIRs only: ours' make_llir waits for it (the trial lowers ours here), and once decided the
+    # chosen variant starts compiling at once
+    lower_after_model: bool = False
+
+
+def first_line(e: BaseException) -> str:
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+class Decision:
+    """The protocol (see the module docstring); the defaults decide nothing."""
+    name = ""  # the pass (or option) the remarks name
+    key = ""  # metadata field of the verdict
+    stage = "ttgir"  # the stage it decides in: "ttgir" (by engine.Policy.ttgir) or "llir" (waves_per_eu)
+    point: str | None = None
+    option: str | None = None
+    speculation = Speculation()
+    judge = None  # (figures of the variant, figures of ours) -> what the decision's rule says
+
+    def present(self, ctx, interior: set) -> bool:
+        return self.point is not None and self.point in interior
+
+    def verifies(self, ctx) -> bool:
+        return self.option is None or bool(ctx.setting(self.option))
+
+    def unbuilt(self, ctx) -> Verdict | None:
+        return None
+
+    def settled(self, ctx, ours) -> Verdict | None:
+        return None
+
+    def compared(self, ctx, ours):
+        return None
+
+    def identical(self, ctx, ours, theirs) -> Verdict | None:
+        return None
+
+    def model_applies(self, ctx, ours, theirs) -> bool:
+        return False
+
+    def model(self, ctx, ours, theirs) -> Verdict | None:
+        return None
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours) -> Verdict | None:
+        return None
+
+    def followups(self, ctx, ours) -> list:
+        return []
+
+
+def record(verdict: Verdict | None, name: str, key: str, metadata: dict, kernel_remarks) -> None:
+    """The one place a verdict is written: metadata[key], the remark, a fallback's warning and metadata line."""
+    if verdict is None:
+        return
+    if verdict.warning is not None:
+        remarks.warn(verdict.warning)
+    if verdict.fallback is not None:
+        metadata["triton_mfma_fallback"] = verdict.fallback
+    metadata[key] = verdict.as_metadata()
+    if verdict.remark is not None:
+        kernel_remarks.decide(name, verdict.remark)
+
+
+from .accelerate_dot import AccelerateDot  # noqa: E402
+from .grid_order import GridOrderCheck  # noqa: E402
+from .stream_pipeline import StreamPipeline  # noqa: E402
+from .waves_per_eu import WavesPerEu  # noqa: E402
+
+# In the order they decide: each compares the variant the ones before chose. waves_per_eu decides in the llir stage
+# on the chosen TTGIR (its candidates share that TTGIR's make_llir).
+REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), GridOrderCheck(), WavesPerEu())
+
+
+def by_name(name: str) -> Decision:
+    return next(d for d in REGISTRY if d.name == name)

@@ -1,0 +1,79 @@
+"""mfma-accelerate-dot, verified: ours is kept where the kernel is not worse than with Triton's dot layouts.
+
+Compared with: the build with Triton's accelerate_matmul. The comparison compiles both only where the TTGIRs
+differ. Model, first: where only kWidth differs, our compile (the one Triton then gets) may show that theirs cannot
+do better (dot_figures.cannot_be_worse, from ours' figures and theirs' LDS). Judge (trial): dot_figures.worse_on.
+"""
+from __future__ import annotations
+
+from .. import dot_figures
+from ..runner import kernel_name
+from . import Decision, Speculation, Verdict, first_line
+
+NAME = "mfma-accelerate-dot"
+
+
+def _verdict(decision, reason, evidence, chosen, details=None, **extra) -> Verdict:
+    return Verdict(decision, reason, evidence, chosen, details or {},
+                   remark=reason if reason.startswith(decision) else f"{decision}: {reason}", **extra)
+
+
+class AccelerateDot(Decision):
+    name = NAME
+    key = "triton_mfma_accelerate_dot"
+    point = "accelerate_matmul"
+    option = "verify_dot"
+    # the model cannot tell more often than it can (26 of 42 on the bench suite): theirs compiles beside ours' (the
+    # trial, if the model cannot tell, then costs no wait), not gated, which would hold theirs' make_amdgcn until
+    # ours' is done, where they now overlap
+    speculation = Speculation(compared_beside_model=True, compared_beside_trial=True, followups_beside_trial=True)
+    judge = staticmethod(dot_figures.worse_on)  # (Triton's, ours) -> the figures ours is worse on
+
+    def settled(self, ctx, ours):
+        if "accelerate_matmul" in ours.declined:
+            return _verdict("declined", f"declined: {ours.declined_reason(NAME)}; Triton's accelerate_matmul ran",
+                            "pass", ours)
+        if not self.verifies(ctx):  # no decision taken: metadata only
+            return Verdict("unverified", "not verified (verify_dot=False)", "none", ours)
+        return None
+
+    def compared(self, ctx, ours):
+        return ctx.variant(ours.choice - {"accelerate_matmul"})
+
+    def identical(self, ctx, ours, theirs):
+        return _verdict("kept", "the same TTGIR as with Triton's dot layouts (up to value names and locations)",
+                        "identical", ours)
+
+    def model_applies(self, ctx, ours, theirs):
+        return not ctx.trial_all and dot_figures.only_kwidth_differs(ours.text, theirs.text)
+
+    def model(self, ctx, ours, theirs):
+        from ..lds_budget import lds_total
+
+        f_ours = ctx.figures(ours)
+        other_lds = lds_total(theirs.text)
+        why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
+            f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
+        if why is None:
+            return None
+        return _verdict("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours):
+        if isinstance(f_theirs, Exception):
+            return _verdict("unverified", f"not verified (the comparison compile failed: {first_line(f_theirs)}); "
+                                          "keeping its layouts", "trial", ours)
+        if isinstance(f_ours, Exception):
+            if ctx.strict:
+                raise f_ours
+            return _verdict("failed", first_line(f_ours), "trial", theirs,
+                            warning=f"triton-mfma: {NAME}'s layouts could not be compiled or measured on kernel "
+                                    f"'{kernel_name(ours.module)}' ({first_line(f_ours)}); using Triton's dot layouts",
+                            fallback=f"{NAME}: {first_line(f_ours)}")
+        worse = self.judge(f_theirs, f_ours)
+        figures = dot_figures.summary(f_theirs, f_ours)
+        compared = {"kwidth_only": dot_figures.only_kwidth_differs(ours.text, theirs.text),
+                    "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)}}
+        if worse:
+            return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
+                                        f"({figures})", "trial", theirs, compared)
+        return _verdict("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)

@@ -1,0 +1,41 @@
+"""What a decision reads of the compile it decides for: the kernel's options, the variants (TTGIR builds) and their
+compiled figures. Asking for a build's figures compiles it (once: memoised by the engine); where and beside what
+that compile runs is the engine's policy, not the decision's."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..passes import setting
+
+
+@dataclass
+class Context:
+    options: dict  # the activation's options (triton_mfma.enabled)
+    triton_options: object = field(repr=False)  # Triton's HIPOptions, waves_per_eu the fixed one
+    w: int  # the waves_per_eu every decision compares at (0 under "auto": the llir stage chooses)
+    strict: bool
+    auto: bool  # waves_per_eu "auto": decided in the llir stage
+    points: dict = field(repr=False)  # insertion point -> the activation's passes there
+    variant: Callable = field(repr=False)  # (choice) -> engine.Build
+    figures: Callable = field(repr=False)  # (build) -> dot_figures.Figures at w, or the exception compiling it raised
+    compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
+    note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
+
+    @property
+    def arch(self) -> str:
+        return self.triton_options.arch
+
+    @property
+    def num_warps(self) -> int:
+        return self.triton_options.num_warps
+
+    @property
+    def trial_all(self) -> bool:
+        return bool(self.options.get("trial_all"))
+
+    def setting(self, name: str):
+        return setting(self.options, name)
+
+    def runs(self, pass_name: str, point: str = "ttgir_end") -> bool:
+        return any(p.name == pass_name for p in self.points.get(point, ()))

@@ -1,0 +1,104 @@
+"""mfma-stream-pipeline, decided per kernel: ours replaces Triton's loop pipeliner only where it wins something
+nameable (more waves per SIMD, fewer main-loop LDS ops or fewer registers) and loses nothing (registers, spills,
+occupancy, LDS).
+
+Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, first:
+  - unbuilt: where Triton's pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at most
+    2 stages, it keeps at most one LDS buffer per operand, what ours keeps: ours cannot save LDS, and a saving in
+    LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built.
+  - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
+    pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's.
+Judge (trial): dot_figures.pipeline_verdict.
+"""
+from __future__ import annotations
+
+from .. import dot_figures
+from . import Decision, Speculation, Verdict, first_line
+
+NAME = "mfma-stream-pipeline"
+
+
+def _verdict(decision, reason, evidence, chosen) -> Verdict:
+    return Verdict(decision, reason, evidence, chosen, remark=f"{decision}: {reason}")
+
+
+class StreamPipeline(Decision):
+    name = NAME
+    key = "triton_mfma_stream_pipeline"
+    point = "pipeline"
+    option = "verify_pipeline"
+    speculation = Speculation(lower_after_model=True)
+    judge = staticmethod(dot_figures.pipeline_verdict)  # (Triton's, ours) -> (worse, gains)
+
+    def unbuilt(self, ctx):
+        from triton.backends.amd.compiler import is_async_copy_enabled
+
+        if ctx.trial_all or not self.verifies(ctx):
+            return None
+        opts = ctx.triton_options
+        stages = getattr(opts, "num_stages", 2)
+        if stages <= 2 and not is_async_copy_enabled(getattr(opts, "base_arch", opts.arch)):
+            return _verdict("declined", f"Triton's loop pipeliner keeps at most one LDS buffer per operand here "
+                                        f"({opts.arch}, num_stages={stages}, no async copy), as ours does: no LDS "
+                                        f"to save", "model", None)
+        return None
+
+    def settled(self, ctx, ours):
+        if "pipeline" in ours.declined:
+            return _verdict("declined", f"{ours.declined_reason(NAME)}; Triton's loop pipeliner ran", "pass", ours)
+        if not self.verifies(ctx):  # the pass as it is: no decision, metadata only
+            return Verdict("unverified", "not verified (verify_pipeline=False)", "none", ours)
+        return None
+
+    def compared(self, ctx, ours):
+        return ctx.variant(ours.choice - {"pipeline"})
+
+    def identical(self, ctx, ours, theirs):
+        return _verdict("unchanged", "the same TTGIR as Triton's loop pipeliner (up to value names and locations)",
+                        "identical", ours)
+
+    def model_applies(self, ctx, ours, theirs):
+        return True
+
+    def model(self, ctx, ours, theirs):
+        from ..lds_budget import lds_total
+
+        lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
+        budget = _lds_budget(ctx, theirs) if lds_ours is not None and lds_theirs is not None else None
+        if budget is not None and lds_theirs > budget:
+            if lds_ours <= budget:
+                return _verdict("applied", f"meets the LDS budget {budget} B with one buffer per operand (Triton's "
+                                           f"loop pipeliner needs {lds_theirs} B, ours {lds_ours} B)", "model", ours)
+            ctx.note("lds_limit", f"the LDS budget {budget} B cannot be met: Triton's loop pipeliner needs "
+                                  f"{lds_theirs} B, ours {lds_ours} B")
+        if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs and not ctx.trial_all:
+            return _verdict("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours "
+                                        f"{lds_ours} B)", "model", theirs)
+        return None
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours):
+        if isinstance(f_theirs, Exception):
+            raise f_theirs
+        if isinstance(f_ours, Exception):
+            return _verdict("declined", f"ours does not compile ({first_line(f_ours)})", "trial", theirs)
+        worse, gains = self.judge(f_theirs, f_ours)
+        figures = dot_figures.summary(f_theirs, f_ours)
+        if worse or not gains:
+            why = f"worse on {'; '.join(worse)}" if worse else "no gain"
+            return _verdict("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
+        return _verdict("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
+                        "trial", ours)
+
+
+def _lds_budget(ctx, reference) -> int | None:
+    """The kernel's LDS budget in bytes (`lds_limit`), None when none is set; "occupancy" is resolved from
+    `reference` compiled (the budget that keeps the workgroups per CU its registers allow)."""
+    from ..lds_budget import budget_for_register_occupancy
+
+    value = ctx.options.get("lds_limit")
+    if value != "occupancy":
+        return value
+    f = ctx.figures(reference)
+    if isinstance(f, Exception):
+        return None
+    return budget_for_register_occupancy(ctx.arch, ctx.num_warps, f.vgpr_total, f.sgpr, ctx.w)[0]

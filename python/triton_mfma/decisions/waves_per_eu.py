@@ -1,0 +1,40 @@
+"""waves_per_eu "auto": the waves_per_eu the chosen TTGIR compiles best at (autowaves.py: the rule and the model).
+
+Compared with: the same TTGIR at waves_per_eu=0 (the base, the decisions' compile where there was one) and at each
+candidate w; the candidates share the base's make_llir (engine.py: only the LLVM function attribute differs).
+Model: autowaves.plan, the candidates the occupancy model says can gain (all the caps allow with trial_all).
+Judge: autowaves.better, a candidate over the base. Decided in the llir stage, after every TTGIR decision.
+"""
+from __future__ import annotations
+
+from .. import autowaves
+from . import Decision, Verdict
+
+NAME = "waves_per_eu auto"
+
+
+class WavesPerEu(Decision):
+    name = NAME
+    key = "triton_mfma_waves_per_eu"
+    stage = "llir"
+    judge = staticmethod(autowaves.better)  # (base, candidate) -> whether the candidate gains, losing nothing
+
+    def present(self, ctx, interior):
+        return ctx.auto
+
+    def waves_to_try(self, ctx, base) -> list[int]:
+        """The w the decision compiles for a base (w=0) compile: the model's, or every one the caps allow."""
+        promising, _, possible = autowaves.plan(ctx.arch, ctx.num_warps,
+                                                autowaves.candidate(ctx.arch, ctx.num_warps, base))
+        return possible if ctx.trial_all else promising
+
+    def followups(self, ctx, ours):
+        base = ctx.compiled(ours, 0)
+        return [(ours, w) for w in self.waves_to_try(ctx, base)] if base is not None else []
+
+    def decide(self, ctx, base, compile_many) -> Verdict:
+        """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
+        choice = autowaves.choose(ctx.arch, ctx.num_warps, base, compile_many, trial_all=ctx.trial_all,
+                                  better=self.judge)
+        return Verdict("chosen", choice.reason(), "trial" if choice.tried[1:] else "model", choice.chosen.compiled,
+                       remark=choice.reason(), fields=choice.as_metadata())

@@ -1,0 +1,149 @@
+"""The decision protocol (triton_mfma/decisions): the registry, the one writer of verdicts, the judges' rules, and
+that no decision schedules compiles (the engine's policy does)."""
+from __future__ import annotations
+
+import ast
+import os
+import warnings
+
+import pytest
+
+import triton_mfma
+from triton_mfma import MFMARemark, decisions, remarks
+from triton_mfma.compile import compile_kernel
+from triton_mfma.decisions import REGISTRY, Decision, Verdict, record
+from triton_mfma.decisions.accelerate_dot import AccelerateDot
+from triton_mfma.decisions.grid_order import lost
+from triton_mfma.dot_figures import Figures
+from triton_mfma.examples import CORPUS
+from triton_mfma.passes import REGISTRY as PASSES, find_option
+
+# what only the engine's policy calls (engine.Engine / engine.Policy): a decision declares, never schedules
+SCHEDULING = {"prefetch", "cancel", "release", "aside", "llir_here", "settle", "compile", "compile_each",
+              "figures_each", "candidates", "running", "_compile_one", "submit"}
+
+
+def _figures(**kw) -> Figures:
+    base = dict(instrs="", vgpr=100, agpr=0, vgpr_total=100, sgpr=50, vgpr_spills=0, sgpr_spills=0, spills=0,
+                occupancy=4, lds=16384, loop_mfma=8, loop_fma=0, loop_cycles=128, loop_ds_read=8, loop_ds_write=4,
+                loop_barriers=2)
+    base.update(kw)
+    base["spills"] = base["vgpr_spills"] + base["sgpr_spills"]
+    return Figures(**base)
+
+
+def test_registry_declares_each_decision_once():
+    names = [d.name for d in REGISTRY]
+    keys = [d.key for d in REGISTRY]
+    assert len(set(names)) == len(names) and len(set(keys)) == len(keys)
+    assert all(k.startswith("triton_mfma_") for k in keys)
+    for d in REGISTRY:
+        assert callable(d.judge), d.name
+        assert d.stage in ("ttgir", "llir"), d.name
+        assert d.point is None or d.point in {"accelerate_matmul", "pipeline"}, d.name
+        assert d.option is None or find_option(d.option)[1] == [d.name], d.option  # the option of its own pass
+        assert d.name in PASSES or d.stage == "llir", d.name  # a pass's decision is named after the pass
+    # the TTGIR decisions before the llir one: waves_per_eu decides on the TTGIR the others chose
+    stages = [d.stage for d in REGISTRY]
+    assert stages == sorted(stages, key=("ttgir", "llir").index)
+
+
+def test_no_decision_module_schedules():
+    """Every call in decisions/*.py: none is a scheduling primitive, none reaches the engine."""
+    folder = os.path.dirname(decisions.__file__)
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".py"):
+            continue
+        tree = ast.parse(open(os.path.join(folder, name)).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                assert node.func.attr not in SCHEDULING, f"{name}:{node.lineno} calls {node.func.attr}"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                mods = [a.name for a in node.names] + [getattr(node, "module", "") or ""]
+                assert not any("engine" in m for m in mods), f"{name}:{node.lineno} imports the engine"
+
+
+def test_record_is_the_one_writer():
+    md, kr = {}, remarks.KernelRemarks("k", "none")
+    record(Verdict("kept", "why", "trial", None, {"figures": 1}, remark="kept: why"), "pass-a", "triton_mfma_a", md, kr)
+    assert md == {"triton_mfma_a": {"decision": "kept", "reason": "why", "evidence": "trial", "figures": 1}}
+    assert kr.decisions == {"pass-a": "kept: why"}
+    record(Verdict("unverified", "off", "none", None), "pass-b", "triton_mfma_b", md, kr)  # metadata only
+    assert md["triton_mfma_b"]["decision"] == "unverified" and "pass-b" not in kr.decisions
+    record(Verdict("chosen", "r", "model", None, remark="r", fields={"chosen": 2}), "w", "triton_mfma_w", md, kr)
+    assert md["triton_mfma_w"] == {"chosen": 2}
+    with pytest.warns(Warning, match="fell back"):
+        record(Verdict("failed", "x", "trial", None, remark="failed: x", warning="fell back", fallback="p: x"),
+               "pass-c", "triton_mfma_c", md, kr)
+    assert md["triton_mfma_fallback"] == "p: x"
+    record(None, "pass-d", "triton_mfma_d", md, kr)
+    assert "triton_mfma_d" not in md
+
+
+def test_judges_are_the_rules():
+    without = _figures(sgpr_spills=3)
+    assert lost(without, _figures(sgpr_spills=3)) == []
+    assert lost(without, _figures(sgpr_spills=4)) == ["SGPR spills 3 -> 4"]
+    assert lost(without, _figures(sgpr_spills=3, occupancy=3)) == ["occupancy 4 -> 3 waves/SIMD"]
+    assert lost(without, _figures(vgpr_spills=1, sgpr_spills=0)) == ["VGPR spills 0 -> 1"]
+    dot = AccelerateDot.judge
+    assert dot(_figures(), _figures(loop_cycles=129)) == ["dot cycles 128 -> 129"]
+    assert dot(_figures(), _figures(vgpr_total=200)) == []  # registers alone are no loss to accelerate-dot
+
+
+@pytest.mark.parametrize("judge,decision", [(lambda theirs, ours: ["a figure"], "reverted"),
+                                            (lambda theirs, ours: [], "kept")])
+def test_a_replaced_judge_decides(judge, decision, monkeypatch):
+    """The judge is one replaceable function: accelerate-dot's trial (trial_all: no model) follows it."""
+    monkeypatch.setattr(AccelerateDot, "judge", staticmethod(judge))
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, _ = CORPUS["gemm"]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"], trial_all=True):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64), "gfx942", dict(num_stages=3))
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == (decision, "trial"), dot
+    assert ("a figure" in dot["reason"]) == (decision == "reverted")
+    assert k.metadata.triton_mfma["mfma-accelerate-dot"].startswith(decision)
+
+
+class _DotCycles(Decision):
+    """A decision added as one class and one registry entry: it compares ours with the build with Triton's dot
+    layouts (the very variant accelerate-dot compares) and records the main-loop dot cycles ours saves."""
+    name = "dot-cycles"
+    key = "triton_mfma_dot_cycles"
+    judge = staticmethod(lambda theirs, ours: theirs.loop_cycles - ours.loop_cycles)
+
+    def present(self, ctx, interior):
+        return "accelerate_matmul" in interior
+
+    def compared(self, ctx, ours):
+        return ctx.variant(ours.choice - {"accelerate_matmul"}) if "accelerate_matmul" in ours.choice else None
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours):
+        why = f"ours saves {self.judge(f_theirs, f_ours)} main-loop dot cycles"
+        return Verdict("measured", why, "trial", ours, remark=why)
+
+
+def test_a_new_decision_is_one_class_and_one_registry_entry(monkeypatch):
+    """Registered after accelerate-dot, the new decision is run by the engine's policy, recorded in the metadata
+    and the remarks, and its variant's compile is the one accelerate-dot's trial made (no trial more)."""
+    from triton_mfma import stages
+    from triton_mfma.examples import kernels as K
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+
+    def compile_defaults():
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(K.matmul, K._gemm_sig(), dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), "gfx90a")
+
+    base = compile_defaults()
+    assert base.metadata.triton_mfma_accelerate_dot["evidence"] == "trial", base.metadata.triton_mfma_accelerate_dot
+    monkeypatch.setattr(stages, "DECISIONS", REGISTRY[:2] + (_DotCycles(),) + REGISTRY[2:])
+    k = compile_defaults()
+    rec = k.metadata.triton_mfma_dot_cycles
+    assert (rec["decision"], rec["evidence"]) == ("measured", "trial") and "dot cycles" in rec["reason"], rec
+    assert k.metadata.triton_mfma["dot-cycles"] == rec["reason"]
+    assert k.metadata.triton_mfma_trials == base.metadata.triton_mfma_trials
+    assert k.metadata.triton_mfma_accelerate_dot == base.metadata.triton_mfma_accelerate_dot
