@@ -568,19 +568,20 @@ def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
 
 
 def opt_cmd(args, out=None) -> int:
+    """`triton-mfma opt`: the work on the file (Triton's parser, our passes, Triton's printer) runs in a child
+    process (safe_parse.in_child), so that input on which Triton's parser crashes is one line, exit 2."""
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     _triton_version_text()
-    from . import bridge
-    from .native import run_pipeline_with_diagnostics
+    from . import safe_parse
 
     if args.passes and args.pipeline:
         raise CliError("give --passes or --pipeline, not both")
     options = dict(args.option or [])
     if args.pipeline and options:
         raise CliError("--option goes with --passes (a --pipeline carries its own options)")
-    import tempfile
-
+    if args.passes:
+        _check_activation(_as_list(args.passes, "pass"), options)
     if args.file == "-":
         text = sys.stdin.read()
     elif not os.path.isfile(args.file):
@@ -594,6 +595,40 @@ def opt_cmd(args, out=None) -> int:
             print(f"note: module {i + 1} of {n} in the dump: {header}", file=sys.stderr)
     elif args.dump_pass:
         raise CliError(f"--dump-pass: {args.file} is not MLIR_ENABLE_DUMP output (no '{_DUMP_HEADER}' headers)")
+    if getattr(args, "debug", False):  # tracebacks wanted: in this process
+        result = _opt_module(args, options, text)
+    else:
+        try:
+            result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, what=args.file)
+        except safe_parse.ParserCrash as e:
+            raise CliError(str(e)) from None
+        sys.stderr.write(stderr)
+    if args.output and args.output != "-":
+        with open(args.output, "w") as f:
+            f.write(result)
+    else:
+        out.write(result if result.endswith("\n") else result + "\n")
+    return 0
+
+
+def _opt_in_child(args, options: dict, text: str) -> str:
+    """_opt_module, its errors as the one line main() would print (a user error comes back as a CliError)."""
+    try:
+        return _opt_module(args, options, text)
+    except Exception as e:  # noqa: BLE001 - the parent prints it
+        msg, rc = _error_line(e)
+        if rc == 2:
+            raise CliError(msg) from None
+        raise
+
+
+def _opt_module(args, options: dict, text: str) -> str:
+    """Parse `text` with Triton's parser, run the pipeline of `args` on it, print it back."""
+    import tempfile
+
+    from . import bridge
+    from .native import run_pipeline_with_diagnostics
+
     suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
     with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
         f.write(text)
@@ -618,15 +653,8 @@ def opt_cmd(args, out=None) -> int:
                 print(str(d), file=sys.stderr)
         module = bridge.import_generic(after, module.context, pass_name=pipeline)
     if args.generic:
-        result = bridge.export_generic(module)
-    else:
-        result = module.str_nodebug() if args.no_locations else module.str()
-    if args.output and args.output != "-":
-        with open(args.output, "w") as f:
-            f.write(result)
-    else:
-        out.write(result if result.endswith("\n") else result + "\n")
-    return 0
+        return bridge.export_generic(module)
+    return module.str_nodebug() if args.no_locations else module.str()
 
 
 # ---------------------------------------------------------------------------------------------------------

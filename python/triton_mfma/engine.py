@@ -591,6 +591,16 @@ class Engine:
         while self._dropped:
             self._dropped.pop().exception()
 
+    def abandon(self) -> None:
+        """An interrupted compile (KeyboardInterrupt): stop every speculative compile and aside build without
+        waiting for them (`settle` waits): one not started never runs, one running stops at its gate."""
+        for entry in self._inflight.values():
+            self._drop(entry)
+        self._inflight.clear()
+        while self._aside:
+            self._drop(self._aside.popitem()[1].job)
+        self._dropped.clear()
+
     def _take(self, key) -> Future:
         """A speculative compile now waited for: out of _inflight, its gate open."""
         entry = self._inflight.pop(key)

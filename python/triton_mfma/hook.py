@@ -23,7 +23,9 @@ record it (policy options are not in it). While an activation is installed, Trit
 (`knobs.cache.manager_class`, whatever it was: the default file cache or a user's) is wrapped by
 `FallbackFreeCache`, which writes every file as before but not the group file of a compile whose metadata records a
 fallback; that group file is what makes a later lookup a hit, so the next compile under the key compiles again (and
-warns again while the cause lasts). Its other files are left as any interrupted compile leaves them: unreferenced.
+warns again while the cause lasts). Its other files are left as any failed compile leaves them: unreferenced.
+An interrupted compile (KeyboardInterrupt, SystemExit in one of its stages) leaves nothing: the files it put in
+the cache are removed (`discard`), so no partial entry stays behind.
 """
 from __future__ import annotations
 
@@ -177,11 +179,16 @@ class FallbackFreeCache:
     compile that fell back to stock is not written (module docstring). Built by Triton as `cls(key, **kw)`."""
 
     inner_class = None  # set on install: the manager class Triton used before (None: its FileCacheManager)
+    # (thread, key) -> paths put there by a compile that has not written its group yet (one compile runs on one
+    # thread: its puts, its stages and its put_group)
+    _ungrouped: dict = {}
 
     def __init__(self, key, **kwargs):
         from triton.runtime.cache import FileCacheManager
 
+        self.key = key
         self.inner = (type(self).inner_class or FileCacheManager)(key, **kwargs)
+        self._ours = not kwargs  # the compile cache itself, not Triton's dump / override managers
 
     def __getattr__(self, name):  # cache_dir, has_file, ... of the manager wrapped
         return getattr(self.inner, name)
@@ -190,15 +197,34 @@ class FallbackFreeCache:
         return self.inner.get_file(filename)
 
     def put(self, data, filename, binary=True):
-        return self.inner.put(data, filename, binary=binary)
+        path = self.inner.put(data, filename, binary=binary)
+        if self._ours and isinstance(path, (str, os.PathLike)):
+            self._ungrouped.setdefault((threading.get_ident(), self.key), []).append(path)
+        return path
 
     def get_group(self, filename):
         return self.inner.get_group(filename)
 
     def put_group(self, filename, group):
+        self._ungrouped.pop((threading.get_ident(), self.key), None)
         if fell_back(group.get(filename)):
             return None
         return self.inner.put_group(filename, group)
+
+    @classmethod
+    def discard(cls, compile_hash) -> None:
+        """Remove what the compile of `compile_hash` (metadata["hash"]) on this thread put in the cache so far."""
+        from triton.runtime.cache import _base32
+
+        if not isinstance(compile_hash, str):
+            return
+        paths = cls._ungrouped.pop((threading.get_ident(), _base32(compile_hash)), [])
+        for path in paths:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        with contextlib.suppress(OSError):  # the entry's directory, where nothing else is in it
+            if paths:
+                os.rmdir(os.path.dirname(paths[0]))
 
 
 def fell_back(metadata_path) -> bool:
@@ -306,3 +332,22 @@ def _stages_hook(*args):
         wrap_stages(act, *args)
     if prev is not None:
         prev(*args)
+    if act is not None:
+        stages = args[1]
+        for name, stage in list(stages.items()):
+            stages[name] = _leaving_no_entry_if_interrupted(stage)
+
+
+def _leaving_no_entry_if_interrupted(stage):
+    """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far."""
+
+    @functools.wraps(stage)
+    def run(src, metadata):
+        try:
+            return stage(src, metadata)
+        except BaseException as e:
+            if not isinstance(e, Exception):  # KeyboardInterrupt, SystemExit
+                FallbackFreeCache.discard(metadata.get("hash"))
+            raise
+
+    return run
