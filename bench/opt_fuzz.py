@@ -40,6 +40,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+DEFAULT_SEED_DIR = Path(tempfile.gettempdir()) / "triton-mfma-opt-fuzz-seeds"
 PASSES = ["mfma-lds-usage", "mfma-print-layouts", "mfma-split-epilogue-cvt", "mfma-accelerate-dot",
           "mfma-stream-pipeline", "mfma-grid-order", "mfma-hip-num-programs"]
 INTERESTING = ["0", "1", "-1", "3", "7", "64", "65536", "2147483647", "4294967296", "-2147483648",
@@ -60,27 +61,33 @@ def _mfma_fuzz():
 # Seeds
 
 
-def compiled_seeds(seed_dir: Path) -> list[str]:
-    """Triton's printing of the TTGIR and TTIR of the bundled kernels (compiled once into `seed_dir`)."""
+def compiled_seeds(seed_dir: Path, kernels=None, archs=None) -> list[str]:
+    """Triton's printing of the TTGIR and TTIR of the bundled kernels (`kernels` on `archs`, default all),
+    compiled once into `seed_dir`."""
     import triton
+    from triton_mfma.examples import ARCHS, CORPUS
 
+    kernels, archs = list(kernels or CORPUS), list(archs or ARCHS)
     seed_dir = seed_dir / triton.__version__
-    if not seed_dir.is_dir() or not any(seed_dir.iterdir()):
-        from triton_mfma.compile import compile_kernel
-        from triton_mfma.examples import ARCHS, CORPUS
+    seed_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for arch in archs:
+        for name in kernels:
+            files = [seed_dir / f"{name}-{arch}.{ext}" for ext in ("ttgir", "ttir")]
+            if not all(f.is_file() for f in files):
+                from triton_mfma.compile import compile_kernel
 
-        seed_dir.mkdir(parents=True, exist_ok=True)
-        for arch in ARCHS:
-            for name, (fn, sig, cx) in CORPUS.items():
+                fn, sig, cx = CORPUS[name]
                 k = compile_kernel(fn, sig, cx, arch)
-                for ext in ("ttgir", "ttir"):
-                    (seed_dir / f"{name}-{arch}.{ext}").write_text(k.asm[ext])
-    return [p.read_text() for p in sorted(seed_dir.iterdir())]
+                for f in files:
+                    f.write_text(k.asm[f.suffix[1:]])
+            paths += files
+    return [p.read_text() for p in sorted(paths)]
 
 
-def load_seeds(seed_dir: Path) -> tuple[list[str], list[str]]:
+def load_seeds(seed_dir: Path, kernels=None, archs=None) -> tuple[list[str], list[str]]:
     """(generic seeds, pretty seeds)."""
-    return _mfma_fuzz().load_seeds(), compiled_seeds(seed_dir)
+    return _mfma_fuzz().load_seeds(), compiled_seeds(seed_dir, kernels, archs)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -240,10 +247,11 @@ def _no_core():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def worker(seed: int, start: int, stop: int, seed_dir: Path, timeout: float, cli_mode: bool, raw: bool) -> None:
+def worker(seed: int, start: int, stop: int, seed_dir: Path, timeout: float, cli_mode: bool, raw: bool,
+           kernels=None, archs=None) -> None:
     """One JSON line per input on stdout (the driver reads them)."""
     _no_core()
-    generic, pretty = load_seeds(seed_dir)
+    generic, pretty = load_seeds(seed_dir, kernels, archs)
     corpus = _mfma_fuzz().layout_corpus(generic)
     out = sys.stdout
     with tempfile.TemporaryDirectory() as tmp:
@@ -261,9 +269,12 @@ def worker(seed: int, start: int, stop: int, seed_dir: Path, timeout: float, cli
             out.flush()
 
 
-def fuzz(runs: int, seed: int, jobs: int, seed_dir: Path, timeout: float, cli_mode: bool, raw: bool) -> list[dict]:
+def fuzz(runs: int, seed: int = 0, jobs: int = 2, seed_dir: Path = None, timeout: float = 60.0,
+         cli_mode: bool = False, raw: bool = False, kernels=None, archs=None) -> list[dict]:
     """Every input's record; a worker that dies is a signal for the input it was on, and a new worker goes on."""
-    load_seeds(seed_dir)  # compile the seeds once, before the workers read them
+    seed_dir = seed_dir or DEFAULT_SEED_DIR
+    load_seeds(seed_dir, kernels, archs)  # compile the seeds once, before the workers read them
+    selection = (["--kernels", ",".join(kernels)] if kernels else []) + (["--archs", ",".join(archs)] if archs else [])
     records: dict[int, dict] = {}
     bounds = [(runs * k // jobs, runs * (k + 1) // jobs) for k in range(jobs)]
     pending = [b for b in bounds if b[0] < b[1]]
@@ -273,7 +284,7 @@ def fuzz(runs: int, seed: int, jobs: int, seed_dir: Path, timeout: float, cli_mo
         for start, stop in pending:
             cmd = [sys.executable, __file__, "--worker", str(start), str(stop), "--seed", str(seed),
                    "--seed-dir", str(seed_dir), "--timeout", str(timeout)] + (["--cli"] if cli_mode else []) + \
-                  (["--raw"] if raw else [])
+                  (["--raw"] if raw else []) + selection
             procs.append(((start, stop), subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)))
         pending = []
         for (start, stop), p in procs:
@@ -321,7 +332,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per input before it counts as a hang")
-    ap.add_argument("--seed-dir", type=Path, default=Path(tempfile.gettempdir()) / "triton-mfma-opt-fuzz-seeds")
+    ap.add_argument("--seed-dir", type=Path, default=DEFAULT_SEED_DIR)
+    ap.add_argument("--kernels", help="bundled kernels whose TTGIR / TTIR are seeds (default: all)")
+    ap.add_argument("--archs", help="their targets (default: gfx90a,gfx942,gfx950)")
     ap.add_argument("--cli", action="store_true", help="a fresh `triton-mfma opt` process per input")
     ap.add_argument("--raw", action="store_true",
                     help="also parse each rejected input with Triton's parser in a throwaway process")
@@ -329,18 +342,20 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="write the summary here too")
     ap.add_argument("--worker", nargs=2, type=int, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    kernels = a.kernels.split(",") if a.kernels else None
+    archs = a.archs.split(",") if a.archs else None
     if a.worker:
-        worker(a.seed, a.worker[0], a.worker[1], a.seed_dir, a.timeout, a.cli, a.raw)
+        worker(a.seed, a.worker[0], a.worker[1], a.seed_dir, a.timeout, a.cli, a.raw, kernels, archs)
         return 0
     if a.dump is not None:
-        generic, pretty = load_seeds(a.seed_dir)
+        generic, pretty = load_seeds(a.seed_dir, kernels, archs)
         text, args = make_case(a.seed, a.dump, generic, pretty, _mfma_fuzz().layout_corpus(generic))
         print(f"// triton-mfma opt FILE {' '.join(args)}\n{text}")
         return 0
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     command = "PYTHONPATH=python python bench/opt_fuzz.py " + " ".join(sys.argv[1:] if argv is None else argv)
     t0 = time.monotonic()
-    records = fuzz(a.runs, a.seed, a.jobs, a.seed_dir, a.timeout, a.cli, a.raw)
+    records = fuzz(a.runs, a.seed, a.jobs, a.seed_dir, a.timeout, a.cli, a.raw, kernels, archs)
     text = summary(records, time.monotonic() - t0, command)
     print(text)
     if a.out:

@@ -493,12 +493,21 @@ def _triton_context():
     return ctx
 
 
-def parse_triton_ir(path: str, ctx=None, display_name: str | None = None):
+def parse_triton_ir(path: str, ctx=None, display_name: str | None = None, precheck: bool = False):
     """Parse a .ttir/.ttgir as Triton prints it (kernel.asm["ttgir"], the cache's .ttgir, MLIR_ENABLE_DUMP
-    output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic."""
+    output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic.
+    Triton's parser crashes on some malformed files: `precheck=True` (for a file of the user's, in a process
+    that must survive it) parses it in a fresh interpreter first, a crash there a CliError."""
     from triton._C.libtriton import ir
 
+    from . import safe_parse
     from .bridge import _LOCK, _CapturedStderr
+
+    if precheck:
+        try:
+            safe_parse.precheck(path, display_name or path)
+        except safe_parse.ParserCrash as e:
+            raise CliError(str(e)) from None
 
     ctx = ctx or _triton_context()
     with _LOCK, _CapturedStderr() as err:
@@ -628,11 +637,13 @@ def _opt_module(args, options: dict, text: str) -> str:
 
     from . import bridge
     from .native import run_pipeline_with_diagnostics
+    from .safe_parse import note
 
     suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
     with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
         f.write(text)
         path = f.name
+    note("parsing")
     try:
         module = parse_triton_ir(path, display_name=args.file)
     finally:
@@ -646,12 +657,16 @@ def _opt_module(args, options: dict, text: str) -> str:
     else:
         pipeline = None
     if pipeline is not None:
+        note("printing")
         text = bridge.export_generic(module)
+        note("passes")
         after, diagnostics = run_pipeline_with_diagnostics(text, pipeline)
         if not args.quiet:
             for d in diagnostics:
                 print(str(d), file=sys.stderr)
+        note("reparsing")
         module = bridge.import_generic(after, module.context, pass_name=pipeline)
+    note("printing")
     if args.generic:
         return bridge.export_generic(module)
     return module.str_nodebug() if args.no_locations else module.str()

@@ -22,6 +22,16 @@ import sys
 import tempfile
 
 
+_progress = None  # in a child of in_child: the file the steps are noted in
+
+
+def note(step: str) -> None:
+    """In a child of in_child: the step now running ("parsing", "printing", "passes", "reparsing"), named if the
+    child dies."""
+    if _progress is not None:
+        os.write(_progress.fileno(), step.encode() + b"\n")
+
+
 class ParserCrash(RuntimeError):
     """Triton's parser (or what ran after it on the module) ended its process with a signal, or hung."""
 
@@ -43,18 +53,22 @@ def _last_diagnostic(text: str) -> str:
     return ""
 
 
-def crash_message(what: str, status: int, stderr: str) -> str:
+def crash_message(what: str, status: int, stderr: str, step: str = "parsing") -> str:
     cause = _last_diagnostic(stderr)
-    return f"Triton's parser crashed ({_signal_name(status)}) on {what}" + (f": {cause}" if cause else "")
+    who = {"parsing": "Triton's parser", "printing": "Triton's printer", "passes": "triton-mfma's passes",
+           "reparsing": "Triton's parser, on the passes' output,"}.get(step, step)
+    return f"{who} crashed ({_signal_name(status)}) on {what}" + (f": {cause}" if cause else "")
 
 
 def in_child(fn, *args, what: str = "the input", timeout: float | None = None):
     """(fn(*args), the child's stderr text). An exception raised by `fn` is raised here (pickled back; one that
     does not pickle comes back as a RuntimeError with its type and first line)."""
-    with tempfile.TemporaryFile() as result, tempfile.TemporaryFile() as err:
+    global _progress
+    with tempfile.TemporaryFile() as result, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as progress:
         pid = os.fork()
         if pid == 0:  # the child: never returns into the caller's code
             status = 0
+            _progress = progress
             try:
                 _no_core_dump()  # the crash is expected and reported: no core file for it
                 os.dup2(err.fileno(), 2)
@@ -87,8 +101,10 @@ def in_child(fn, *args, what: str = "the input", timeout: float | None = None):
         stderr = err.read().decode(errors="replace")
         if status is None:
             raise ParserCrash(f"Triton's parser did not finish on {what} within {timeout:g} s")
+        progress.seek(0)
+        steps = progress.read().decode(errors="replace").splitlines()
         if os.WIFSIGNALED(status):
-            raise ParserCrash(crash_message(what, os.WTERMSIG(status), stderr))
+            raise ParserCrash(crash_message(what, os.WTERMSIG(status), stderr, steps[-1] if steps else "parsing"))
         result.seek(0)
         data = result.read()
         if os.WEXITSTATUS(status) != 0 or not data:
