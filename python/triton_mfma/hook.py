@@ -212,13 +212,16 @@ class FallbackFreeCache:
         return self.inner.put_group(filename, group)
 
     @classmethod
-    def discard(cls, compile_hash) -> None:
-        """Remove what the compile of `compile_hash` (metadata["hash"]) on this thread put in the cache so far."""
+    def discard(cls, compile_hash, remove: bool = True) -> None:
+        """Remove what the compile of `compile_hash` (metadata["hash"]) on this thread put in the cache so far
+        (`remove=False`: only forget it, as for a compile that failed: Triton leaves its files)."""
         from triton.runtime.cache import _base32
 
         if not isinstance(compile_hash, str):
             return
         paths = cls._ungrouped.pop((threading.get_ident(), _base32(compile_hash)), [])
+        if not remove:
+            return
         for path in paths:
             with contextlib.suppress(OSError):
                 os.remove(path)
@@ -339,15 +342,20 @@ def _stages_hook(*args):
 
 
 def _leaving_no_entry_if_interrupted(stage):
-    """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far."""
+    """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far, and
+    lets the trial compiles' threads end (engine.reset_pool)."""
 
     @functools.wraps(stage)
     def run(src, metadata):
         try:
             return stage(src, metadata)
-        except BaseException as e:
-            if not isinstance(e, Exception):  # KeyboardInterrupt, SystemExit
-                FallbackFreeCache.discard(metadata.get("hash"))
+        except BaseException as e:  # an interrupt (KeyboardInterrupt, SystemExit) leaves nothing behind
+            interrupted = not isinstance(e, Exception)
+            FallbackFreeCache.discard(metadata.get("hash"), remove=interrupted)
+            if interrupted:
+                from .engine import reset_pool
+
+                reset_pool()
             raise
 
     return run
