@@ -191,6 +191,8 @@ class FallbackFreeCache:
         self._ours = not kwargs  # the compile cache itself, not Triton's dump / override managers
 
     def __getattr__(self, name):  # cache_dir, has_file, ... of the manager wrapped
+        if name == "inner":  # not built (its __init__ raised)
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
     def get_file(self, filename):

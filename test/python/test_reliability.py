@@ -221,7 +221,8 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads a process's threads from /proc")
-def test_ctrl_c_during_trial_compiles_exits_promptly_and_leaves_no_cache_entry(tmp_path):
+@pytest.mark.parametrize("delay", [0.0, 0.3])  # as the first trial thread starts (inside its submit), and later
+def test_ctrl_c_during_trial_compiles_exits_promptly_and_leaves_no_cache_entry(tmp_path, delay):
     cache = tmp_path / "cache"
     p = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_COMPILE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, env=_env(TRITON_CACHE_DIR=str(cache), TRITON_MFMA_TRIAL_THREADS="2"))
@@ -231,7 +232,7 @@ def test_ctrl_c_during_trial_compiles_exits_promptly_and_leaves_no_cache_entry(t
         while len(os.listdir(f"/proc/{p.pid}/task")) <= threads_at_start:  # until a trial thread runs
             assert p.poll() is None and time.monotonic() < deadline, p.stderr.read()
             time.sleep(0.002)
-        time.sleep(0.05)
+        time.sleep(delay)
         sent = time.monotonic()
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
