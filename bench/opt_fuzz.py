@@ -320,8 +320,11 @@ def fuzz(runs: int, seed: int = 0, jobs: int = 2, seed_dir: Path = None, timeout
 
 
 def summary(records: list[dict], wall: float, command: str) -> str:
+    import triton
+
     counts = collections.Counter(r["outcome"] for r in records)
     lines = [f"command: {command}",
+             f"on: Triton {triton.__version__}, Python {sys.version.split()[0]}, {os.cpu_count()} CPU cores",
              f"inputs: {len(records)}   wall: {wall:.1f} s   "
              + "   ".join(f"{k}: {counts.get(k, 0)}" for k in ("ok", "user error", "signal", "hang", "bad error"))]
     raw = [r for r in records if "raw_parse_dies" in r]

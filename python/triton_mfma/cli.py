@@ -608,7 +608,8 @@ def opt_cmd(args, out=None) -> int:
         result = _opt_module(args, options, text)
     else:
         try:
-            result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, what=args.file)
+            what = args.file if args.file != "-" else "<stdin>"
+            result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, what=what)
         except safe_parse.ParserCrash as e:
             raise CliError(str(e)) from None
         sys.stderr.write(stderr)
