@@ -340,17 +340,21 @@ def _stages_hook(*args):
     if act is not None:
         stages = args[1]
         for name, stage in list(stages.items()):
-            stages[name] = _leaving_no_entry_if_interrupted(stage)
+            stages[name] = _InterruptGuard(stage)
 
 
-def _leaving_no_entry_if_interrupted(stage):
+class _InterruptGuard:
     """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far, and
-    lets the trial compiles' threads end (engine.reset_pool)."""
+    lets the trial compiles' threads end (engine.reset_pool). Equal to `stage`: it is still that stage (stages.py
+    asks whether the llir stage is still its own)."""
 
-    @functools.wraps(stage)
-    def run(src, metadata):
+    def __init__(self, stage):
+        self.stage = stage
+        functools.update_wrapper(self, stage)
+
+    def __call__(self, src, metadata):
         try:
-            return stage(src, metadata)
+            return self.stage(src, metadata)
         except BaseException as e:  # an interrupt (KeyboardInterrupt, SystemExit) leaves nothing behind
             interrupted = not isinstance(e, Exception)
             FallbackFreeCache.discard(metadata.get("hash"), remove=interrupted)
@@ -360,4 +364,8 @@ def _leaving_no_entry_if_interrupted(stage):
                 reset_pool()
             raise
 
-    return run
+    def __eq__(self, other):
+        return self.stage == (other.stage if isinstance(other, _InterruptGuard) else other)
+
+    def __hash__(self):
+        return hash(self.stage)
