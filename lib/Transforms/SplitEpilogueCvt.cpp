@@ -291,6 +291,14 @@ struct MFMASplitEpilogueCvt final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A bad option is an error whatever the input: checked before anything
+    // the module could make the pass skip.
+    if (ldsLimit < 0) {
+      module.emitError() << "mfma-split-epilogue-cvt: lds-limit must be >= 0, "
+                            "not "
+                         << int64_t(ldsLimit);
+      return signalPassFailure();
+    }
     PassOutcomeScope outcome(*this, "no function");
     std::string error;
     FailureOr<TargetModel> target = TargetModel::fromModule(module, &error);
@@ -299,10 +307,6 @@ struct MFMASplitEpilogueCvt final
                           << "; IR unchanged";
       outcome.unchanged(error);
       return markAllAnalysesPreserved();
-    }
-    if (ldsLimit < 0) {
-      module.emitError() << "mfma-split-epilogue-cvt: lds-limit must be >= 0";
-      return signalPassFailure();
     }
     int64_t budget = ldsLimit > 0 ? int64_t(ldsLimit) : target->ldsBytes;
     unsigned numWarps = lookupNumWarps(module).value_or(4);

@@ -522,12 +522,21 @@ def _triton_context():
     return ctx
 
 
-def parse_triton_ir(path: str, ctx=None, display_name: str | None = None):
+def parse_triton_ir(path: str, ctx=None, display_name: str | None = None, precheck: bool = False):
     """Parse a .ttir/.ttgir as Triton prints it (kernel.asm["ttgir"], the cache's .ttgir, MLIR_ENABLE_DUMP
-    output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic."""
+    output, or our generic dumps) with Triton's parser. CliError with the parser's first diagnostic.
+    Triton's parser crashes on some malformed files: `precheck=True` (for a file of the user's, in a process
+    that must survive it) parses it in a fresh interpreter first, a crash there a CliError."""
     from triton._C.libtriton import ir
 
+    from . import safe_parse
     from .bridge import _LOCK, _CapturedStderr
+
+    if precheck:
+        try:
+            safe_parse.precheck(path, display_name or path)
+        except safe_parse.ParserCrash as e:
+            raise CliError(str(e)) from None
 
     ctx = ctx or _triton_context()
     with _LOCK, _CapturedStderr() as err:
@@ -597,19 +606,20 @@ def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
 
 
 def opt_cmd(args, out=None) -> int:
+    """`triton-mfma opt`: the work on the file (Triton's parser, our passes, Triton's printer) runs in a child
+    process (safe_parse.in_child), so that input on which Triton's parser crashes is one line, exit 2."""
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     _triton_version_text()
-    from . import bridge
-    from .native import run_pipeline_with_diagnostics
+    from . import safe_parse
 
     if args.passes and args.pipeline:
         raise CliError("give --passes or --pipeline, not both")
     options = dict(args.option or [])
     if args.pipeline and options:
         raise CliError("--option goes with --passes (a --pipeline carries its own options)")
-    import tempfile
-
+    if args.passes:
+        _check_activation(_as_list(args.passes, "pass"), options)
     if args.file == "-":
         text = sys.stdin.read()
     elif not os.path.isfile(args.file):
@@ -623,10 +633,47 @@ def opt_cmd(args, out=None) -> int:
             print(f"note: module {i + 1} of {n} in the dump: {header}", file=sys.stderr)
     elif args.dump_pass:
         raise CliError(f"--dump-pass: {args.file} is not MLIR_ENABLE_DUMP output (no '{_DUMP_HEADER}' headers)")
+    if getattr(args, "debug", False):  # tracebacks wanted: in this process
+        result = _opt_module(args, options, text)
+    else:
+        try:
+            what = args.file if args.file != "-" else "<stdin>"
+            result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, what=what)
+        except safe_parse.ParserCrash as e:
+            raise CliError(str(e)) from None
+        sys.stderr.write(stderr)
+    if args.output and args.output != "-":
+        with open(args.output, "w") as f:
+            f.write(result)
+    else:
+        out.write(result if result.endswith("\n") else result + "\n")
+    return 0
+
+
+def _opt_in_child(args, options: dict, text: str) -> str:
+    """_opt_module, its errors as the one line main() would print (a user error comes back as a CliError)."""
+    try:
+        return _opt_module(args, options, text)
+    except Exception as e:  # noqa: BLE001 - the parent prints it
+        msg, rc = _error_line(e)
+        if rc == 2:
+            raise CliError(msg) from None
+        raise
+
+
+def _opt_module(args, options: dict, text: str) -> str:
+    """Parse `text` with Triton's parser, run the pipeline of `args` on it, print it back."""
+    import tempfile
+
+    from . import bridge
+    from .native import run_pipeline_with_diagnostics
+    from .safe_parse import note
+
     suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
     with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
         f.write(text)
         path = f.name
+    note("parsing")
     try:
         module = parse_triton_ir(path, display_name=args.file)
     finally:
@@ -640,22 +687,19 @@ def opt_cmd(args, out=None) -> int:
     else:
         pipeline = None
     if pipeline is not None:
+        note("printing")
         text = bridge.export_generic(module)
+        note("passes")
         after, diagnostics = run_pipeline_with_diagnostics(text, pipeline)
         if not args.quiet:
             for d in diagnostics:
                 print(str(d), file=sys.stderr)
+        note("reparsing")
         module = bridge.import_generic(after, module.context, pass_name=pipeline)
+    note("printing")
     if args.generic:
-        result = bridge.export_generic(module)
-    else:
-        result = module.str_nodebug() if args.no_locations else module.str()
-    if args.output and args.output != "-":
-        with open(args.output, "w") as f:
-            f.write(result)
-    else:
-        out.write(result if result.endswith("\n") else result + "\n")
-    return 0
+        return bridge.export_generic(module)
+    return module.str_nodebug() if args.no_locations else module.str()
 
 
 # ---------------------------------------------------------------------------------------------------------

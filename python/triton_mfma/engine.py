@@ -339,6 +339,29 @@ def _executor() -> ThreadPoolExecutor:
         return _pool
 
 
+def reset_pool() -> None:
+    """After an interrupt: the trial pool's workers exit once its queue is drained, and a later trial compile
+    makes a new pool. (A worker whose start the interrupt cut short is registered nowhere: it would wait for work
+    for ever, and the interpreter's exit for it.)"""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False)
+
+
+def _submit_speculative(fn, *args, cancel: threading.Event, gate: threading.Event) -> Future:
+    """_executor().submit(fn, *args) for a job that stops at `gate` where `cancel` is set. An interrupt in the
+    submit itself (it may start a thread and wait for it) leaves the job, submitted or not, registered nowhere:
+    it sets both, so that the job stops at its gate instead of waiting there for ever."""
+    try:
+        return _executor().submit(fn, *args)
+    except BaseException:
+        cancel.set()
+        gate.set()
+        raise
+
+
 class Engine:
     """Variants of one hip kernel in one `triton.compile`.
 
@@ -420,7 +443,8 @@ class Engine:
                 return self._compile_one(build, w, cancel, gate)
             return None
 
-        self._aside[choice] = _Aside(built, _Speculative(_executor().submit(job), cancel, gate), w)
+        self._aside[choice] = _Aside(built, _Speculative(_submit_speculative(job, cancel=cancel, gate=gate), cancel,
+                                                         gate), w)
 
     def _adopt(self, choice: frozenset, ahead: "_Aside") -> Build | None:
         """The Build an `aside` job made, replaying its remarks here (its compile, if it has one, is now a
@@ -430,6 +454,9 @@ class Engine:
             build, replay = ahead.built.result()
         except Exception:  # noqa: BLE001 - rebuilt by the caller
             return None
+        except BaseException:  # an interrupt while it waits: the job, out of _aside, is no one's to settle
+            self._drop(ahead.job)
+            raise
         replay()
         self._builds[choice] = build
         if ahead.w is not None:
@@ -561,7 +588,8 @@ class Engine:
             cancel, gate = threading.Event(), threading.Event()
             if not gated:
                 gate.set()
-            self._inflight[key] = _Speculative(_executor().submit(self._compile_one, b, w, cancel, gate), cancel, gate)
+            self._inflight[key] = _Speculative(_submit_speculative(self._compile_one, b, w, cancel, gate, cancel=cancel,
+                                                                   gate=gate), cancel, gate)
 
     def release(self, jobs) -> None:
         """Let gated speculative compiles of [(build, waves_per_eu), ...] go on to make_amdgcn."""
@@ -599,6 +627,16 @@ class Engine:
             self._drop(self._aside.popitem()[1].job)
         while self._dropped:
             self._dropped.pop().exception()
+
+    def abandon(self) -> None:
+        """An interrupted compile (KeyboardInterrupt): stop every speculative compile and aside build without
+        waiting for them (`settle` waits): one not started never runs, one running stops at its gate."""
+        for entry in self._inflight.values():
+            self._drop(entry)
+        self._inflight.clear()
+        while self._aside:
+            self._drop(self._aside.popitem()[1].job)
+        self._dropped.clear()
 
     def _take(self, key) -> Future:
         """A speculative compile now waited for: out of _inflight, its gate open."""

@@ -16,6 +16,16 @@ version and a fingerprint of its code (`code_fingerprint`: an install from a new
 string, and must not be handed binaries the older code made), the passes and options of the activation *of the
 compiling thread*, so changing any of them recompiles — and with
 (backend, stages, options, language, capability) to edit the stages (stages.py).
+
+A fallback is never cached: a compile whose ttgir stage fell back to stock Triton (`metadata["triton_mfma_fallback"]`,
+stages.py) may owe it to a transient cause (an unwritable `dump=` directory, a full disk), and the key above does not
+record it (policy options are not in it). While an activation is installed, Triton's cache manager class
+(`knobs.cache.manager_class`, whatever it was: the default file cache or a user's) is wrapped by
+`FallbackFreeCache`, which writes every file as before but not the group file of a compile whose metadata records a
+fallback; that group file is what makes a later lookup a hit, so the next compile under the key compiles again (and
+warns again while the cause lasts). Its other files are left as any failed compile leaves them: unreferenced.
+An interrupted compile (KeyboardInterrupt, SystemExit in one of its stages) leaves nothing: the files it put in
+the cache are removed (`discard`), so no partial entry stays behind.
 """
 from __future__ import annotations
 
@@ -77,7 +87,7 @@ class Activation:
             if key == "backends":
                 value = _check_backends(value)
             elif key == "dump" and value is not None:
-                value = os.fspath(value)
+                value = _check_dump(value)
             if value is not None:
                 opt.check(value)
             checked[key] = value
@@ -129,6 +139,13 @@ def _ordered(passes: list) -> list:
     return out
 
 
+def _check_dump(value) -> str:
+    if not isinstance(value, (str, os.PathLike)) or isinstance(os.fspath(value), bytes):
+        raise ValueError(f"triton-mfma option dump={value!r} is not allowed; allowed: a directory path (str or "
+                         "os.PathLike)")
+    return os.fspath(value)
+
+
 def _check_backends(value) -> tuple:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",") if v.strip()]
@@ -144,6 +161,7 @@ _lock = threading.Lock()
 _process: Activation | None = None
 _scopes = 0  # `enabled()` blocks open in any thread
 _previous_hook = None  # the hook that was installed when ours was
+_previous_manager = None  # knobs.cache.manager_class as it was when ours was installed
 
 
 def current() -> Activation | None:
@@ -156,23 +174,104 @@ def is_enabled() -> bool:
     return current() is not None
 
 
+class FallbackFreeCache:
+    """Triton's cache manager (the class that was configured: `inner_class`), except that the group file of a
+    compile that fell back to stock is not written (module docstring). Built by Triton as `cls(key, **kw)`."""
+
+    inner_class = None  # set on install: the manager class Triton used before (None: its FileCacheManager)
+    # (thread, key) -> paths put there by a compile that has not written its group yet (one compile runs on one
+    # thread: its puts, its stages and its put_group)
+    _ungrouped: dict = {}
+
+    def __init__(self, key, **kwargs):
+        from triton.runtime.cache import FileCacheManager
+
+        self.key = key
+        self.inner = (type(self).inner_class or FileCacheManager)(key, **kwargs)
+        self._ours = not kwargs  # the compile cache itself, not Triton's dump / override managers
+
+    def __getattr__(self, name):  # cache_dir, has_file, ... of the manager wrapped
+        if name == "inner":  # not built (its __init__ raised)
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def get_file(self, filename):
+        return self.inner.get_file(filename)
+
+    def put(self, data, filename, binary=True):
+        path = self.inner.put(data, filename, binary=binary)
+        if self._ours and isinstance(path, (str, os.PathLike)):
+            self._ungrouped.setdefault((threading.get_ident(), self.key), []).append(path)
+        return path
+
+    def get_group(self, filename):
+        return self.inner.get_group(filename)
+
+    def put_group(self, filename, group):
+        self._ungrouped.pop((threading.get_ident(), self.key), None)
+        if fell_back(group.get(filename)):
+            return None
+        return self.inner.put_group(filename, group)
+
+    @classmethod
+    def discard(cls, compile_hash, remove: bool = True) -> None:
+        """Remove what the compile of `compile_hash` (metadata["hash"]) on this thread put in the cache so far
+        (`remove=False`: only forget it, as for a compile that failed: Triton leaves its files)."""
+        from triton.runtime.cache import _base32
+
+        if not isinstance(compile_hash, str):
+            return
+        paths = cls._ungrouped.pop((threading.get_ident(), _base32(compile_hash)), [])
+        if not remove:
+            return
+        for path in paths:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        with contextlib.suppress(OSError):  # the entry's directory, where nothing else is in it
+            if paths:
+                os.rmdir(os.path.dirname(paths[0]))
+
+
+def fell_back(metadata_path) -> bool:
+    """Whether the metadata file a compile wrote records a triton-mfma fallback."""
+    if not isinstance(metadata_path, (str, os.PathLike)) or not str(metadata_path).endswith(".json"):
+        return False
+    try:
+        with open(metadata_path) as f:
+            return "triton_mfma_fallback" in json.load(f)
+    except (OSError, ValueError):
+        return False
+
+
 def _install_locked() -> None:
     from triton import knobs
 
-    global _previous_hook
+    global _previous_hook, _previous_manager
     if knobs.runtime.add_stages_inspection_hook is not _stages_hook:
         _previous_hook = knobs.runtime.add_stages_inspection_hook
         knobs.runtime.add_stages_inspection_hook = _stages_hook
+    if knobs.cache.manager_class is not FallbackFreeCache:
+        # ("set", class) where the knob was set in Python, else None: the environment's (or Triton's default)
+        _previous_manager = ("set", knobs.cache.__dict__["manager_class"]) \
+            if "manager_class" in knobs.cache.__dict__ else None
+        FallbackFreeCache.inner_class = knobs.cache.manager_class
+        knobs.cache.manager_class = FallbackFreeCache
 
 
 def _uninstall_if_unused_locked() -> None:
     from triton import knobs
 
-    global _previous_hook
+    global _previous_hook, _previous_manager
     if _process is None and _scopes == 0:
         if knobs.runtime.add_stages_inspection_hook is _stages_hook:
             knobs.runtime.add_stages_inspection_hook = _previous_hook
         _previous_hook = None
+        if knobs.cache.manager_class is FallbackFreeCache:
+            if _previous_manager is None:
+                del knobs.cache.manager_class
+            else:
+                knobs.cache.manager_class = _previous_manager[1]
+        _previous_manager = None
 
 
 def enable(passes=None, **options) -> None:
@@ -238,3 +337,35 @@ def _stages_hook(*args):
         wrap_stages(act, *args)
     if prev is not None:
         prev(*args)
+    if act is not None:
+        stages = args[1]
+        for name, stage in list(stages.items()):
+            stages[name] = _InterruptGuard(stage)
+
+
+class _InterruptGuard:
+    """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far, and
+    lets the trial compiles' threads end (engine.reset_pool). Equal to `stage`: it is still that stage (stages.py
+    asks whether the llir stage is still its own)."""
+
+    def __init__(self, stage):
+        self.stage = stage
+        functools.update_wrapper(self, stage)
+
+    def __call__(self, src, metadata):
+        try:
+            return self.stage(src, metadata)
+        except BaseException as e:  # an interrupt (KeyboardInterrupt, SystemExit) leaves nothing behind
+            interrupted = not isinstance(e, Exception)
+            FallbackFreeCache.discard(metadata.get("hash"), remove=interrupted)
+            if interrupted:
+                from .engine import reset_pool
+
+                reset_pool()
+            raise
+
+    def __eq__(self, other):
+        return self.stage == (other.stage if isinstance(other, _InterruptGuard) else other)
+
+    def __hash__(self):
+        return hash(self.stage)

@@ -28,6 +28,15 @@ class PassFailure(RuntimeError):
         super().__init__(f"triton-mfma: {pass_names} failed on kernel '{kernel}': {cause}")
 
 
+class DumpFailure(PassFailure):
+    """The `dump=` directory (TRITON_MFMA_DUMP) could not be written: the cause named, not the passes."""
+
+    def __init__(self, pass_names: str, kernel: str, dump_dir: str, cause: OSError):
+        super().__init__(pass_names, kernel, cause)
+        RuntimeError.__init__(self, f"triton-mfma: cannot write the dump directory {dump_dir!r} (option dump= / "
+                                    f"TRITON_MFMA_DUMP) for kernel '{kernel}': {cause.strerror or cause}")
+
+
 @dataclass(frozen=True)
 class Outcome:
     pass_name: str
@@ -62,9 +71,12 @@ def dump(dump_dir: str | None, kernel: str, label: str, text: str) -> None:
         _dump_counter += 1
         n = _dump_counter
     d = os.path.join(dump_dir, re.sub(r"[^A-Za-z0-9_.-]", "_", kernel))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, f"{n:04d}-{label}.mlir"), "w") as f:
-        f.write(text)
+    try:
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, f"{n:04d}-{label}.mlir"), "w") as f:
+            f.write(text)
+    except OSError as e:
+        raise DumpFailure(label, kernel, dump_dir, e) from e
 
 
 def _mlir_dump(kernel: str, when: str, names: str, label: str, mod) -> None:
@@ -117,5 +129,7 @@ def run_passes(passes, mod, *, user_options: dict, triton_options=None, ctx=None
         result = mod if after == before else import_generic(after, mod.context, pass_name=names)
         _mlir_dump(kernel, "After", names, label, result)
         return PointResult(result, outcomes, diagnostics, after, before)
+    except DumpFailure:
+        raise
     except (PipelineError, BridgeError, OSError) as e:
         raise PassFailure(names, kernel, e) from e

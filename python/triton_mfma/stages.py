@@ -161,6 +161,10 @@ class HipCompile:
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
             metadata["waves_per_eu"] = self.final_w
             return self.stock["ttgir"](import_generic(snapshot, src.context, parsed_before=True), metadata)
+        except BaseException:  # an interrupt: nothing of this compile runs on behind it
+            if self.engine is not None:
+                self.engine.abandon()
+            raise
         finally:
             if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
