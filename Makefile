@@ -5,7 +5,8 @@ LIT ?= lit
 # Triton's lowering of the grid size (the device library make_llir links for it), the stage names grid order's
 # compiled check on cuda hands its results to.
 VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py test/python/test_engine.py \
-	test/python/test_hip_num_programs.py test/python/test_grid_order.py
+	test/python/test_hip_num_programs.py test/python/test_grid_order.py test/python/test_builds.py \
+	test/python/test_reliability.py
 
 .PHONY: test test-fast lit pytest pytest-fast pytest-versions build
 
