@@ -277,7 +277,7 @@ def _uninstall_if_unused_locked() -> None:
 def enable(passes=None, **options) -> None:
     """Activate triton-mfma for every later compile in this process (replaces a previous enable)."""
     global _process
-    from . import pipeline  # noqa: F401 - refuses an unsupported Triton (3.8 and 3.9 are supported), clearly
+    from . import pipeline  # noqa: F401 - refuses a Triton older than 3.8, clearly
 
     act = Activation(passes, **options)
     with _lock:
