@@ -52,7 +52,7 @@ def child(side: str, seed: int, arch: str, kdir: str, out: str) -> None:
     from triton_mfma.compile import always_compile, target
     from suite import decisions
 
-    s = kernelgen.spec(seed)
+    s = spec_of(seed)
     result = {"side": side}
     try:
         fn, sig, cx, attrs, opts = kernelgen.compile_args(s, kdir, arch)
@@ -60,7 +60,9 @@ def child(side: str, seed: int, arch: str, kdir: str, out: str) -> None:
         result.update(status="error", error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:500])
         json.dump(result, open(out, "w"))
         return
-    ctx = triton_mfma.disabled() if side == "stock" else triton_mfma.enabled()
+    # TMFMA_DIFF_OPTIONS: enabled()'s arguments as JSON (bench/differential_diagnose.py's variants); unset: defaults
+    extra = json.loads(os.environ.get("TMFMA_DIFF_OPTIONS") or "{}")
+    ctx = triton_mfma.disabled() if side == "stock" else triton_mfma.enabled(**extra)
     try:
         with always_compile(), ctx:
             k = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=cx, attrs=attrs), target=target(arch),
@@ -74,11 +76,21 @@ def child(side: str, seed: int, arch: str, kdir: str, out: str) -> None:
         json.dump(result, fh)
 
 
+def spec_of(seed):
+    """kernelgen.spec(seed), or for "@file.json" the Spec in that file (a reproducer: kernelgen.from_dict)."""
+    from triton_mfma import kernelgen
+
+    if isinstance(seed, str) and seed.startswith("@"):
+        return kernelgen.from_dict(json.load(open(seed[1:])))
+    return kernelgen.spec(int(seed))
+
+
 # -- the parent ---------------------------------------------------------------------------------------------------
 
 def run_child(side: str, seed: int, arch: str, kdir: str, timeout: float) -> dict:
     """Run one compile in a child process: its result, with cpu_s / wall_s, or status hang / signal."""
-    fd, out = tempfile.mkstemp(prefix=f"diff-{seed}-{arch}-{side}-", suffix=".json")
+    tag = os.path.basename(str(seed)).replace(".json", "").lstrip("@")
+    fd, out = tempfile.mkstemp(prefix=f"diff-{tag}-{arch}-{side}-", suffix=".json")
     os.close(fd)
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
     cmd = [sys.executable, os.path.abspath(__file__), "--child", side, str(seed), arch, kdir, out]
@@ -126,7 +138,7 @@ def judge(seed: int, arch: str, kdir: str, timeout: float) -> dict:
     """One kernel x arch: both compiles and the verdict."""
     from triton_mfma import dot_figures, kernelgen
 
-    s = kernelgen.spec(seed)
+    s = spec_of(seed)
     row = {"seed": seed, "arch": arch, "what": s.describe(), "spec": kernelgen.as_dict(s)}
     stock = run_child("stock", seed, arch, kdir, timeout)
     row["stock"] = stock
@@ -152,7 +164,7 @@ def judge(seed: int, arch: str, kdir: str, timeout: float) -> dict:
 
 def line(r: dict) -> str:
     s, o = r["stock"], r.get("ours", {})
-    head = f"{r['seed']:>5} {r['arch']:7} {r['what'][:78]:78}"
+    head = f"{str(r['seed']):>5} {r['arch']:7} {r['what'][:78]:78}"
     if "figures" in s and "figures" in o:
         a, b = s["figures"], o["figures"]
         figs = (f"occ {a['occupancy']}|{b['occupancy']} vgpr {a['vgpr_total']}|{b['vgpr_total']} "
@@ -166,9 +178,13 @@ def line(r: dict) -> str:
     return f"{head} {figs} {t}  {r['verdict']}{' SLOW' if r.get('slow') else ''} {why} {dec if dec else ''}".rstrip()
 
 
-def parse_seeds(text: str) -> list[int]:
+def parse_seeds(text: str) -> list:
+    """"A..B" (inclusive), "a,b,c", or "@spec.json" (one reproducer: a kernelgen Spec as JSON)."""
     out = []
     for part in text.split(","):
+        if part.startswith("@"):
+            out.append("@" + os.path.abspath(part[1:]))
+            continue
         a, _, b = part.partition("..")
         out += list(range(int(a), int(b) + 1)) if b else [int(a)]
     return out
@@ -200,7 +216,7 @@ def summary(rows: list[dict], archs) -> list[str]:
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         side, seed, arch, kdir, out = sys.argv[2:7]
-        child(side, int(seed), arch, kdir, out)
+        child(side, seed, arch, kdir, out)
         return
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="0..19", help="A..B (inclusive) or a comma list")
@@ -228,8 +244,8 @@ def main():
 
     def write():
         os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        body = lines + [line(r) for r in sorted(rows, key=lambda r: (r["seed"], r["arch"]))] + [""] + \
-            summary(sorted(rows, key=lambda r: (r["seed"], r["arch"])), archs)
+        body = lines + [line(r) for r in sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"]))] + [""] + \
+            summary(sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])), archs)
         with open(args.out + ".txt", "w") as f:
             f.write("\n".join(body) + "\n")
         with open(args.out + ".json", "w") as f:
@@ -242,7 +258,7 @@ def main():
             if i % 10 == 9:
                 write()  # a long run leaves its findings as it goes
     write()
-    for ln in summary(sorted(rows, key=lambda r: (r["seed"], r["arch"])), archs):
+    for ln in summary(sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])), archs):
         print(ln, flush=True)
 
 

@@ -144,7 +144,8 @@ def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
     """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons).
 
       worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy is a gain),
-              more LDS, more VGPR spills, more SGPR spills unless they are the harmless kind (below), more spill
+              more LDS (unless VGPR spills went away at an occupancy no lower: the LDS bytes are then the price
+              of the spills' scratch traffic, and occupancy, which counts LDS, did not drop), more VGPR spills, more SGPR spills unless they are the harmless kind (below), more spill
               instructions in the main loop
       better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot
               cycles, main-loop LDS ops
@@ -156,7 +157,7 @@ def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
     worse, better = [], []
     if o.occupancy < s.occupancy and not (o.vgpr_spills < s.vgpr_spills):
         worse.append(f"occupancy {s.occupancy}->{o.occupancy}")
-    if o.lds > s.lds:
+    if o.lds > s.lds and not (o.vgpr_spills < s.vgpr_spills and o.occupancy >= s.occupancy):
         worse.append(f"LDS {s.lds}->{o.lds}")
     if o.vgpr_spills > s.vgpr_spills:
         worse.append(f"VGPR spills {s.vgpr_spills}->{o.vgpr_spills}")

@@ -358,3 +358,10 @@ def compile_args(s: Spec, directory: str, arch: str):
 
 def as_dict(s: Spec) -> dict:
     return asdict(s)
+
+
+def from_dict(d: dict) -> Spec:
+    """The Spec `as_dict` gave (a reproducer written by hand is a dict like it: unnamed fields default)."""
+    d = dict(d)
+    d["formats"] = tuple(d.get("formats", ()))
+    return Spec(**d)
