@@ -169,7 +169,8 @@ def line(r: dict) -> str:
         a, b = s["figures"], o["figures"]
         figs = (f"occ {a['occupancy']}|{b['occupancy']} vgpr {a['vgpr_total']}|{b['vgpr_total']} "
                 f"sp {a['vgpr_spills']}+{a['sgpr_spills']}|{b['vgpr_spills']}+{b['sgpr_spills']} "
-                f"lds {a['lds']}|{b['lds']} cyc {a['loop_cycles']}|{b['loop_cycles']} ds {a['loop_ds_read'] + a['loop_ds_write']}|{b['loop_ds_read'] + b['loop_ds_write']}")
+                f"lds {a['lds']}|{b['lds']} cyc {a['loop_cycles']}|{b['loop_cycles']} "
+                f"ds {a['loop_ds_read'] + a['loop_ds_write']}|{b['loop_ds_read'] + b['loop_ds_write']}")
     else:
         figs = ""
     t = f"cpu {s.get('cpu_s', 0):.1f}|{o.get('cpu_s', 0):.1f}s"

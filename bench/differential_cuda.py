@@ -259,7 +259,8 @@ def run(outdir: str, out: str) -> None:
             ident = e["binaries"][variant]["file"].endswith("_stock")
             row["verdicts"][variant] = "; ".join(v) if v else ("identical cubin" if ident else "bitwise equal")
         rows.append(row)
-        lines.append(f"{e['seed']:>5} {e['what'][:80]:80} " + " | ".join(f"{k}: {x}" for k, x in row["verdicts"].items()))
+        lines.append(f"{e['seed']:>5} {e['what'][:80]:80} "
+                     + " | ".join(f"{k}: {x}" for k, x in row["verdicts"].items()))
     bad = [r for r in rows if any("DIFFERS" in x or "NaN" in x or "error" in x or "differs" in x or "no stock" in x
                                   for x in r["verdicts"].values())]
     launched = sum(len(e["binaries"]) for e in manifest["kernels"])

@@ -145,8 +145,9 @@ def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
 
       worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy is a gain),
               more LDS (unless VGPR spills went away at an occupancy no lower: the LDS bytes are then the price
-              of the spills' scratch traffic, and occupancy, which counts LDS, did not drop), more VGPR spills, more SGPR spills unless they are the harmless kind (below), more spill
-              instructions in the main loop
+              of the spills' scratch traffic, and occupancy, which counts LDS, did not drop), more VGPR spills,
+              more SGPR spills unless they are the harmless kind (below), more spill instructions in the main
+              loop at no fewer spills in all
       better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot
               cycles, main-loop LDS ops
       same    neither
@@ -166,10 +167,10 @@ def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
                     and o.vgpr_total == s.vgpr_total and o.occupancy == s.occupancy)
         if not in_lanes:
             worse.append(f"SGPR spills {s.sgpr_spills}->{o.sgpr_spills}")
-    if o.loop_spill_ops > s.loop_spill_ops:
+    if o.loop_spill_ops > s.loop_spill_ops and o.spills >= s.spills:  # no fewer spills, more of them in the loop
         worse.append(f"main-loop spill ops {s.loop_spill_ops}->{o.loop_spill_ops}")
-    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds), ("spills", s.spills, o.spills),
-                        ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
+    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds),
+                        ("spills", s.spills, o.spills), ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
                         ("LDS ops", s.loop_ds, o.loop_ds)):
         if b < a:
             better.append(f"{label} {abs(a)}->{abs(b)}")

@@ -236,7 +236,8 @@ def _gemm_source(s: Spec) -> str:
             L += ["    group = GROUP_M * num_n", "    first = (pid // group) * GROUP_M",
                   "    size = min(num_m - first, GROUP_M)", "    pid_m = first + (pid % group) % size",
                   "    pid_n = (pid % group) // size"]
-    L += ["    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)", "    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)"]
+    L += ["    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)",
+          "    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)"]
     # K elements per byte for a packed e2m1 operand
     pa = 2 if scaled and s.formats[0] == "e2m1" else 1
     pb = 2 if scaled and s.formats[1] == "e2m1" else 1

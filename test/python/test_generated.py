@@ -3,7 +3,6 @@ on gfx90a, gfx942 and gfx950: stock vs the defaults in strict mode, one child pr
 limit. Required: no failure, no hang, not worse (dot_figures.compare); kernels stock Triton rejects are dropped.
 The large run is bench/results/differential.txt."""
 import importlib.util
-import os
 import sys
 from pathlib import Path
 

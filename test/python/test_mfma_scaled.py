@@ -1,7 +1,6 @@
 """The block-scaled MFMA family of gfx950 (`tl.dot_scaled`) in the instruction table and the figures: an mxfp4 and
 an fp8 `tl.dot_scaled` GEMM compile in strict mode with the defaults, and their figures read (dot_figures raises
 on an MFMA instruction missing from the table)."""
-import os
 
 import pytest
 
