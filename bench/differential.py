@@ -69,6 +69,9 @@ def child(side: str, seed: int, arch: str, kdir: str, out: str) -> None:
                                options=opts)
         f = dot_figures.of_kernel(k)
         result.update(status="ok", figures=vars(f), decisions=decisions(k.metadata) if side == "ours" else {})
+        if side == "ours":  # each decision's reason, for the diagnosis of a finding
+            md = k.metadata._asdict() if hasattr(k.metadata, "_asdict") else vars(k.metadata)
+            result["reasons"] = {key: md[key] for key in md if key.startswith("triton_mfma")}
     except Exception as e:
         msg = str(e).strip().splitlines()
         result.update(status="error", error=f"{type(e).__name__}: {msg[-1] if msg else ''}"[:500])
