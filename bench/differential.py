@@ -229,7 +229,21 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--out", default="bench/results/differential")
     ap.add_argument("--kernels", default=None, help="where the generated sources go (default: <out>_kernels)")
+    ap.add_argument("--rejudge", metavar="JSON", help="no compiles: the verdicts of a run's recorded figures "
+                                                      "(its <out>.json) with this tree's dot_figures.compare")
     args = ap.parse_args()
+    if args.rejudge:
+        from triton_mfma import dot_figures
+
+        rows = json.load(open(args.rejudge))
+        for r in rows:
+            if r["verdict"] in ("worse", "better", "same"):
+                r["verdict"], r["why"] = dot_figures.compare(figures(r["stock"]["figures"]),
+                                                             figures(r["ours"]["figures"]))
+        archs = [a for a in ARCHS if any(r["arch"] == a for r in rows)]
+        for ln in summary(sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])), archs):
+            print(ln)
+        return
     archs = args.arch or ARCHS
     kdir = os.path.abspath(args.kernels or args.out + "_kernels")
     seeds = parse_seeds(args.seeds)
