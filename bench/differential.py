@@ -241,8 +241,17 @@ def main():
                 r["verdict"], r["why"] = dot_figures.compare(figures(r["stock"]["figures"]),
                                                              figures(r["ours"]["figures"]))
         archs = [a for a in ARCHS if any(r["arch"] == a for r in rows)]
-        for ln in summary(sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])), archs):
-            print(ln)
+        rows.sort(key=lambda r: (str(r["seed"]).zfill(8), r["arch"]))
+        head = [ln for ln in open(args.rejudge[:-5] + ".txt").read().splitlines()[:2]] \
+            if os.path.exists(args.rejudge[:-5] + ".txt") else []
+        body = head + [f"# verdicts re-derived from the recorded figures: `PYTHONPATH=python python "
+                       f"bench/differential.py {' '.join(sys.argv[1:])}`"] + [line(r) for r in rows] + [""] + \
+            summary(rows, archs)
+        with open(args.out + ".txt", "w") as f:
+            f.write("\n".join(body) + "\n")
+        with open(args.out + ".json", "w") as f:
+            json.dump(rows, f, indent=0, default=str)
+        print("\n".join(summary(rows, archs)))
         return
     archs = args.arch or ARCHS
     kdir = os.path.abspath(args.kernels or args.out + "_kernels")
