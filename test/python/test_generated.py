@@ -45,3 +45,23 @@ def test_generated_sample_not_worse(arch, tmp_path):
     assert len(counted) >= len(SAMPLE) - 2, report
     bad = [r for r in counted if r["verdict"] in ("worse", "failure", "hang")]
     assert not bad, "\n".join(runner.line(r) for r in bad)
+
+
+def test_compare_spill_rule():
+    """Issue 35's rule in dot_figures.compare: SGPR spills into VGPR lanes outside the main loop at unchanged VGPRs
+    and occupancy are not worse; to memory, in the main loop, or with more VGPRs they are."""
+    from dataclasses import replace
+
+    from triton_mfma.dot_figures import Figures, compare
+
+    base = Figures(instrs="v_mfma_f32_32x32x8_f16", vgpr=128, agpr=0, vgpr_total=128, sgpr=100, vgpr_spills=0,
+                   sgpr_spills=0, spills=0, occupancy=4, lds=32768, loop_mfma=16, loop_fma=0, loop_cycles=512,
+                   loop_ds_read=8, loop_ds_write=4, loop_barriers=2)
+    lanes = replace(base, sgpr_spills=3, spills=3, lane_spill_ops=6)
+    assert compare(base, lanes)[0] != "worse"
+    assert compare(base, replace(lanes, loop_spill_ops=2))[0] == "worse"  # in the main loop
+    assert compare(base, replace(lanes, spill_mem_ops=4))[0] == "worse"  # to scratch memory
+    assert compare(base, replace(lanes, vgpr_total=136))[0] == "worse"  # at more VGPRs
+    assert compare(base, replace(base, vgpr_spills=1, spills=1))[0] == "worse"
+    assert compare(base, replace(base, occupancy=3))[0] == "worse"
+    assert compare(base, replace(base, vgpr_total=120)) == ("better", ["registers 128->120"])
