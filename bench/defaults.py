@@ -5,12 +5,8 @@
 
 Both builds go to hsaco in one run; figures from the amdgcn (dot_figures.py): effective waves per SIMD
 (registers and LDS), LDS bytes, VGPR+AGPR registers, VGPR and SGPR spills, and in the main loop the dot's issue
-cycles and ds_read + ds_write. Verdict per configuration:
-  worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy counts as a gain),
-          more LDS, or more spills (VGPR + SGPR)
-  better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot cycles,
-          main-loop LDS ops
-  same    neither
+cycles and ds_read + ds_write. Verdict per configuration: dot_figures.compare (worse / better / same; SGPR
+spills into VGPR lanes outside the main loop at unchanged registers and occupancy are not worse).
 Also printed: what each pass decided (the kernel's metadata). Writes <out>.txt and <out>.json.
 """
 from __future__ import annotations
@@ -33,23 +29,7 @@ from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
 from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
 
 
-def verdict(s: dot_figures.Figures, o: dot_figures.Figures) -> tuple[str, list[str]]:
-    worse, better = [], []
-    if o.occupancy < s.occupancy and not (o.vgpr_spills < s.vgpr_spills):
-        worse.append(f"occupancy {s.occupancy}->{o.occupancy}")
-    if o.lds > s.lds:
-        worse.append(f"LDS {s.lds}->{o.lds}")
-    if o.spills > s.spills:
-        worse.append(f"spills {s.spills}->{o.spills}")
-    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds), ("spills", s.spills, o.spills),
-                        ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
-                        ("LDS ops", s.loop_ds, o.loop_ds)):
-        if b < a:
-            better.append(f"{label} {abs(a)}->{abs(b)}")
-    if worse:
-        return "worse", worse
-    return ("better", better) if better else ("same", [])
-
+verdict = dot_figures.compare  # the benches' one comparison (with issue 35's SGPR-spill rule)
 
 
 def main():

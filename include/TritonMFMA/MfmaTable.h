@@ -68,6 +68,11 @@ struct MfmaInstr {
   unsigned passes;    ///< issue cost of one hardware instruction; 4 cycles each
   /// v_mfma_*_f8f6f4 (CDNA4): Triton emits it through `tt.dot_scaled`.
   bool scaled = false;
+  /// v_mfma_scale_*_f8f6f4 (CDNA4): the f8f6f4 instruction with E8M0 block
+  /// scales, what Triton's lowering emits for a `tt.dot_scaled` that has
+  /// scales (mxfp4/mxfp8). Issue figures only: never a candidate for a
+  /// `tt.dot` (lookupMfma leaves it out).
+  bool blockScale = false;
 
   unsigned instrsPerTile() const { return k / kPerInstr; }
   /// Matrix-pipe cycles of one tile (all its hardware instructions).
@@ -92,7 +97,8 @@ struct MfmaInstr {
 /// Every instruction the table has for `arch`, in preference order among
 /// equal-cost choices: larger tiles first, K-doubled (CDNA4) before legacy.
 ArrayRef<MfmaInstr> getMfmaInstrs(GfxArch arch);
-/// Instructions of `arch` for inputs (a, b), any shape.
+/// Instructions of `arch` for inputs (a, b), any shape, without the
+/// block-scaled ones (a `tt.dot` cannot use them).
 SmallVector<const MfmaInstr *> lookupMfma(GfxArch arch, MfmaElem a, MfmaElem b);
 
 } // namespace mlir::triton_mfma

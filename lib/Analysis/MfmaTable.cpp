@@ -23,6 +23,18 @@
 //    32x32x64): 8 / 16 passes (LLVM's model has a FIXME there and says 4/8).
 //    The same table confirms 32x32x8 f16 = 32 cycles and 16x16x16 = 16 on
 //    CDNA3/CDNA4, 32x32x2 f32 = 64, 16x16x4 f32 = 32.
+//  * The block-scaled family (CDNA4): LLVM's AMDGPU backend defines two,
+//    V_MFMA_SCALE_F32_16X16X128_F8F6F4 and V_MFMA_SCALE_F32_32X32X64_F8F6F4
+//    (llvm/lib/Target/AMDGPU/VOP3PInstructions.td, one pseudo per operand
+//    format pair f8/f6/f4; intrinsics llvm.amdgcn.mfma.scale.f32.
+//    {16x16x128,32x32x64}.f8f6f4 in IntrinsicsAMDGPU.td); they issue as the
+//    unscaled f8f6f4 instruction of their shape (the scale is applied in the
+//    same passes; CDNA4 ISA guide, "Matrix Arithmetic Instructions"). The
+//    operand format is not in the mnemonic but in its cbsz/blgp modifiers
+//    (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4): the table gives the fp8 figure,
+//    the longest (fp6/fp4 operands issue in half of it: MI355X peaks of
+//    10 PFLOP/s FP4/FP6 vs 5 FP8 in the matrix-core guide above), so a
+//    stock-vs-ours comparison of the same kernel is unaffected.
 //  * Mnemonics: as the AMDGPU backend of Triton 3.9's LLVM prints them
 //    (gfx90a keeps the old spellings such as v_mfma_f32_32x32x8f16 and
 //    v_mfma_f32_32x32x8bf16_1k; gfx942/gfx950 print v_mfma_f32_32x32x8_f16).
@@ -239,6 +251,19 @@ const MfmaInstr kGfx942[] = {
    k,                                                                          \
    passes,                                                                     \
    /*scaled=*/true}
+#define SCALE_950(m, n, k, passes)                                             \
+  {A::GFX950,                                                                  \
+   "v_mfma_scale_f32_" #m "x" #n "x" #k "_f8f6f4",                             \
+   E::F8E4M3FN,                                                                \
+   E::F8E4M3FN,                                                                \
+   m,                                                                          \
+   n,                                                                          \
+   k,                                                                          \
+   32,                                                                         \
+   k,                                                                          \
+   passes,                                                                     \
+   /*scaled=*/true,                                                            \
+   /*blockScale=*/true}
 const MfmaInstr kGfx950[] = {
     {A::GFX950, "v_mfma_f32_32x32x16_f16", E::F16, E::F16, 32, 32, 16, 8, 16,
      8},
@@ -287,7 +312,10 @@ const MfmaInstr kGfx950[] = {
     FP8_950(16, 16, 32, "fp8", "bf8", E::F8E4M3FN, E::F8E5M2, 4),
     FP8_950(16, 16, 32, "bf8", "fp8", E::F8E5M2, E::F8E4M3FN, 4),
     FP8_950(16, 16, 32, "bf8", "bf8", E::F8E5M2, E::F8E5M2, 4),
+    SCALE_950(32, 32, 64, 16),
+    SCALE_950(16, 16, 128, 8),
 };
+#undef SCALE_950
 #undef FP8_950
 #undef F8F6F4_950
 } // namespace
@@ -308,7 +336,7 @@ SmallVector<const MfmaInstr *>
 mlir::triton_mfma::lookupMfma(GfxArch arch, MfmaElem a, MfmaElem b) {
   SmallVector<const MfmaInstr *> found;
   for (const MfmaInstr &i : getMfmaInstrs(arch))
-    if (i.a == a && i.b == b)
+    if (i.a == a && i.b == b && !i.blockScale)
       found.push_back(&i);
   return found;
 }

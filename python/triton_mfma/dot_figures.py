@@ -10,6 +10,11 @@ bench and the compiler judge by the same figures:
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
   LDS ops     ds_read + ds_write instructions in the main loop
+  spill ops   where the spills are: scratch spill/reload instructions (LLVM's "Spill" / "Reload" comments) and
+              SGPR-to-VGPR-lane spill instructions (v_writelane / v_readlane), in the main loop and in all
+
+`compare` is the one stock-vs-ours comparison of the benches (bench/defaults.py, bench/differential.py):
+`worse_on` above is the stricter test of the accelerate-dot verification.
 
 The main loop is the innermost loop with the most MFMA + FMA instructions (loop membership from LLVM's loop
 annotations in the amdgcn); a kernel with its dots outside any loop is counted whole.
@@ -48,6 +53,9 @@ class Figures:
     loop_ds_read: int
     loop_ds_write: int
     loop_barriers: int
+    spill_mem_ops: int = 0  # scratch spill + reload instructions, whole kernel
+    lane_spill_ops: int = 0  # v_writelane / v_readlane, whole kernel
+    loop_spill_ops: int = 0  # both kinds, in the main loop
 
     @property
     def loop_ds(self) -> int:
@@ -72,10 +80,21 @@ def main_loop(asm: str) -> list[str]:
     return best
 
 
+_SPILL_COMMENT = re.compile(r"^(\s*)(\w+)(.*;.*\b(?:Spill|Reload)\b)", re.MULTILINE)
+_SPILL_MARK = "spill."  # the mnemonic prefix a marked spill instruction gets (no real mnemonic starts so)
+LANE_SPILL = ("v_writelane_b32", "v_readlane_b32")
+
+
+def _is_spill(m: str) -> bool:
+    return m.startswith(_SPILL_MARK) or m in LANE_SPILL
+
+
 def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> Figures:
     res = from_amdgcn(amdgcn, shared)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, waves_per_eu)
-    loop = main_loop(amdgcn)
+    marked = _SPILL_COMMENT.sub(lambda m: m.group(1) + _SPILL_MARK + m.group(2) + m.group(3), amdgcn)
+    code = [m for b in loop_order._blocks(code_and_tail(marked)[0]) for m in b[3]]
+    loop = main_loop(marked)
     cycles = native.mfma_cycles()
     mfma = [m for m in loop if m.startswith("v_mfma")]
     fma = [m for m in loop if m.startswith(FMA_PREFIXES)]
@@ -92,7 +111,10 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else 4 * len(fma),
         loop_ds_read=sum(m.startswith(("ds_read", "ds_load")) for m in loop),
         loop_ds_write=sum(m.startswith(("ds_write", "ds_store")) for m in loop),
-        loop_barriers=loop.count("s_barrier"))
+        loop_barriers=loop.count("s_barrier"),
+        spill_mem_ops=sum(m.startswith(_SPILL_MARK) for m in code),
+        lane_spill_ops=sum(m in LANE_SPILL for m in code),
+        loop_spill_ops=sum(map(_is_spill, loop)))
 
 
 def of_kernel(kernel) -> Figures:
@@ -116,6 +138,45 @@ def worse_on(stock: Figures, ours: Figures) -> list[str]:
     if ours.loop_ds > stock.loop_ds:
         failed.append(f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
     return failed
+
+
+def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
+    """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons).
+
+      worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy is a gain),
+              more LDS (unless VGPR spills went away at an occupancy no lower: the LDS bytes are then the price
+              of the spills' scratch traffic, and occupancy, which counts LDS, did not drop), more VGPR spills,
+              more SGPR spills unless they are the harmless kind (below), more spill instructions in the main
+              loop at no fewer spills in all
+      better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot
+              cycles, main-loop LDS ops
+      same    neither
+
+    Harmless SGPR spills (issue 35's rule): SGPR spills that land in VGPR lanes (v_writelane / v_readlane, no
+    more scratch spill instructions), none of them in the main loop, at an unchanged VGPR count and occupancy:
+    a few scalar instructions, not worse. SGPR spills to memory and any spill in the main loop are worse."""
+    worse, better = [], []
+    if o.occupancy < s.occupancy and not (o.vgpr_spills < s.vgpr_spills):
+        worse.append(f"occupancy {s.occupancy}->{o.occupancy}")
+    if o.lds > s.lds and not (o.vgpr_spills < s.vgpr_spills and o.occupancy >= s.occupancy):
+        worse.append(f"LDS {s.lds}->{o.lds}")
+    if o.vgpr_spills > s.vgpr_spills:
+        worse.append(f"VGPR spills {s.vgpr_spills}->{o.vgpr_spills}")
+    if o.sgpr_spills > s.sgpr_spills:
+        in_lanes = (o.spill_mem_ops <= s.spill_mem_ops and o.loop_spill_ops <= s.loop_spill_ops
+                    and o.vgpr_total == s.vgpr_total and o.occupancy == s.occupancy)
+        if not in_lanes:
+            worse.append(f"SGPR spills {s.sgpr_spills}->{o.sgpr_spills}")
+    if o.loop_spill_ops > s.loop_spill_ops and o.spills >= s.spills:  # no fewer spills, more of them in the loop
+        worse.append(f"main-loop spill ops {s.loop_spill_ops}->{o.loop_spill_ops}")
+    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds),
+                        ("spills", s.spills, o.spills), ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
+                        ("LDS ops", s.loop_ds, o.loop_ds)):
+        if b < a:
+            better.append(f"{label} {abs(a)}->{abs(b)}")
+    if worse:
+        return "worse", worse
+    return ("better", better) if better else ("same", [])
 
 
 def pipeline_verdict(stock: Figures, ours: Figures) -> tuple[list[str], list[str]]:
