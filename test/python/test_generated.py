@@ -65,3 +65,13 @@ def test_compare_spill_rule():
     assert compare(base, replace(base, vgpr_spills=1, spills=1))[0] == "worse"
     assert compare(base, replace(base, occupancy=3))[0] == "worse"
     assert compare(base, replace(base, vgpr_total=120)) == ("better", ["registers 128->120"])
+
+
+@pytest.mark.parametrize("seed,arch", [(7, "gfx90a")])
+def test_grid_remap_that_costs_vgpr_spills_is_dropped(seed, arch, tmp_path):
+    """A generated kernel (chained fp16 dots, 256x16x64, waves_per_eu=6) where grid order's remap alone raised the
+    VGPR spills 11 -> 13: the compiled check now runs where ours spills VGPRs too, and drops the remap."""
+    runner = _runner()
+    row = runner.judge(seed, arch, str(tmp_path), timeout=240)
+    assert row["verdict"] not in ("worse", "failure", "hang"), runner.line(row)
+    assert row["ours"]["decisions"].get("grid") == "dropped", runner.line(row)
