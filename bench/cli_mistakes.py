@@ -18,6 +18,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import checkout  # noqa: E402
 GELU = "examples/matmul_bias_gelu.py:matmul_bias_gelu"
 GELU_SIG = ("'*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1,"
             "128,128,32,8'")
@@ -127,7 +129,7 @@ CASES = [
 
 
 def _gemm_ttgir(path: str) -> None:
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    checkout.use_checkout_if_built()
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     from triton_mfma.compile import compile_kernel
     from triton_mfma.examples import CORPUS
@@ -165,7 +167,7 @@ def main() -> int:
     py = shlex.quote(sys.executable)
     subs = {"tm": f"{py} -m triton_mfma.cli", "mo": f"{py} -c 'from triton_mfma.cli import mfma_opt; mfma_opt()'",
             "ttgir": ttgir, "tmp": tmp}
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), TRITON_DEFAULT_FP_FUSION="1")
+    env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     env.pop("TRITON_MFMA_REMARKS", None)
     clean = 0
     cases = [(c, k) for c, k in CASES if only is None or only in c]

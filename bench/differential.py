@@ -29,8 +29,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
+import checkout  # noqa: E402
+
+checkout.use_checkout_if_built()
 
 ARCHS = ("gfx90a", "gfx942", "gfx950")
 SLOW_RATIO, SLOW_FLOOR_S = 2.0, 30.0
@@ -95,7 +97,7 @@ def run_child(side: str, seed: int, arch: str, kdir: str, timeout: float) -> dic
     tag = os.path.basename(str(seed)).replace(".json", "").lstrip("@")
     fd, out = tempfile.mkstemp(prefix=f"diff-{tag}-{arch}-{side}-", suffix=".json")
     os.close(fd)
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"))
+    env = checkout.child_env()
     cmd = [sys.executable, os.path.abspath(__file__), "--child", side, str(seed), arch, kdir, out]
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)

@@ -16,10 +16,9 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 sys.path.insert(0, HERE)
 
-import differential  # noqa: E402
+import differential  # noqa: E402  (puts the checkout's python/ first where it is built)
 
 
 def variants() -> dict:

@@ -40,6 +40,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+import checkout  # noqa: E402
+
+checkout.use_checkout_if_built()
 DEFAULT_SEED_DIR = Path(tempfile.gettempdir()) / "triton-mfma-opt-fuzz-seeds"
 PASSES = ["mfma-lds-usage", "mfma-print-layouts", "mfma-split-epilogue-cvt", "mfma-accelerate-dot",
           "mfma-stream-pipeline", "mfma-grid-order", "mfma-hip-num-programs"]
@@ -217,7 +221,7 @@ def run_in_process(path: str, args: list[str], timeout: float):
 
 
 def run_cli(path: str, args: list[str], timeout: float):
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"), TRITON_DEFAULT_FP_FUSION="1")
+    env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     try:
         r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "opt", path, *args], capture_output=True,
                            text=True, timeout=timeout, env=env, preexec_fn=_no_core)
@@ -296,7 +300,7 @@ def fuzz(runs: int, seed: int = 0, jobs: int = 2, seed_dir: Path = None, timeout
     records: dict[int, dict] = {}
     bounds = [(runs * k // jobs, runs * (k + 1) // jobs) for k in range(jobs)]
     pending = [b for b in bounds if b[0] < b[1]]
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"), TRITON_DEFAULT_FP_FUSION="1")
+    env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     while pending:
         procs = []
         for start, stop in pending:

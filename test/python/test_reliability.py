@@ -22,7 +22,7 @@ from triton_mfma.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
-PY = str(ROOT / "python")
+PY = os.path.dirname(os.path.dirname(os.path.abspath(triton_mfma.__file__)))  # the package these tests import
 
 
 def _env(**extra):
@@ -141,7 +141,7 @@ def test_options_are_checked_alike_by_the_command_line(tmp_path):
     k = compile_kernel(*CORPUS["softmax"], "gfx942")
     src = tmp_path / "softmax.ttgir"
     src.write_text(k.asm["ttgir"])
-    kernel = f"{ROOT / 'python' / 'triton_mfma' / 'examples' / 'kernels.py'}:matmul"
+    kernel = f"{os.path.join(PY, 'triton_mfma', 'examples', 'kernels.py')}:matmul"
     matmul = ["--signature", "*fp16,*fp16,*fp16,i32,i32,i32,i32,i32,i32,i32,i32,i32", "--constexpr", "BLOCK_M=64",
               "--constexpr", "BLOCK_N=64", "--constexpr", "BLOCK_K=32"]
     for args in (["opt", str(src), "--passes", "mfma-lds-usage", "--option", "dump=123"],
