@@ -106,7 +106,7 @@ def trial_outcomes(rows, emit) -> None:
          f"chosen in {sum(m.group(1) != '0' for m in tried)}")
     pipe_why = lambda r: (r.get("why") or {}).get("mfma-stream-pipeline", "")  # noqa: E731
     pipe = [r for r in rows if "against Triton's loop pipeliner (" in pipe_why(r)
-            or "nothing worse than Triton's loop pipeliner (" in pipe_why(r)]
+            or "than Triton's loop pipeliner (" in pipe_why(r)]
     emit(f"  stream pipeliner, decided by a trial: applied in {sum(r['decisions'].get('pipe') == 'applied' for r in pipe)}"
          f"/{len(pipe)}")
     dropped = sum(r["decisions"].get("grid") == "dropped" for r in rows)

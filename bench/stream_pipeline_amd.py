@@ -103,7 +103,8 @@ def fmt(x):
 
 def main():
     from triton_mfma.compile import always_compile
-    from triton_mfma.dot_figures import Figures, pipeline_verdict
+    from triton_mfma.cost_model import judge
+    from triton_mfma.dot_figures import Figures
 
     p = argparse.ArgumentParser()
     p.add_argument("--json")
@@ -128,8 +129,9 @@ def main():
                         if mode == "users":
                             stock = next(r for r in rows if r["mode"] == "stock" and r["kernel"] == kernel
                                          and r["spec"] == spec and r["arch"] == arch)
-                            worse, gains = pipeline_verdict(Figures(**stock["figures"]), Figures(**x["figures"]))
-                            x["worse_than_stock"], x["gains"] = worse, gains
+                            j = judge(Figures(**stock["figures"]), Figures(**x["figures"]))
+                            x["worse_than_stock"] = [j.figure] if j.worse else []
+                            x["gains"] = [j.figure] if j.better else []
                         rows.append(x)
                         print(fmt(x))
                         for rem in remarks if mode == "pass" else [x["decision"] or "-"]:

@@ -1,12 +1,11 @@
 """waves_per_eu="auto": a higher occupancy, or fewer spills, where the compiled kernel shows it — never worse.
 
-The kernel is compiled with Triton's default (waves_per_eu=0, the base); a candidate w is kept only if it is
-a gain with nothing lost:
-  - no new spills of either kind (VGPR spills <= the base's, SGPR spills <= the base's), and
-  - more waves per SIMD that actually run (registers, the cap and LDS: occupancy.py), or the same waves with
-    fewer spills (asking for the base's own occupancy gives the register allocator one budget to aim at, which
-    often spills less).
-Among candidates that qualify: most waves, then fewest spills, fewest registers, smallest w.
+The kernel is compiled with Triton's default (waves_per_eu=0, the base); a candidate w is kept only where the one
+judge (cost_model.judge) ranks it better than the base: fewer scratch spills (in the main loop first), then more
+waves per SIMD that actually run (registers, the cap and LDS: occupancy.py), then fewer AGPR copies or SGPR lane
+spills in the main loop, fewer dot cycles or LDS ops per iteration (asking for the base's own occupancy gives the
+register allocator one budget to aim at, which often spills less). Among candidates that qualify: the best rank,
+then fewest spills, fewest registers, smallest w.
 
 Model first: a candidate is compiled only when the occupancy model says it can win —
   - w above what LDS lets run (workgroups per CU x warps / SIMDs), or above what the base's SGPRs allow: the
@@ -26,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import cost_model, dot_figures
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
 
@@ -52,6 +52,7 @@ class Candidate:
     res: Resources
     occupancy: occ_model.Occupancy
     compiled: object = field(repr=False)  # engine.Compiled
+    figures: dot_figures.Figures = field(repr=False, default=None)
 
     @property
     def spills(self) -> int:
@@ -86,21 +87,20 @@ class Choice:
 
 
 def candidate(arch: str, num_warps: int, compiled) -> Candidate:
-    res = from_amdgcn(compiled.amdgcn, compiled.metadata["shared"])
+    shared = compiled.metadata["shared"]
+    res = from_amdgcn(compiled.amdgcn, shared)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, compiled.waves_per_eu)
-    return Candidate(compiled.waves_per_eu, res, occ, compiled)
+    return Candidate(compiled.waves_per_eu, res, occ, compiled,
+                     dot_figures.of_amdgcn(compiled.amdgcn, shared, arch, num_warps, compiled.waves_per_eu))
 
 
 def better(base: Candidate, c: Candidate) -> bool:
-    """Whether `c` gains over `base` with nothing lost (see the module docstring)."""
-    if c.res.vgpr_spill > base.res.vgpr_spill or c.res.sgpr_spill > base.res.sgpr_spill:
-        return False
-    w_base, w_c = base.occupancy.waves_per_simd, c.occupancy.waves_per_simd
-    return w_c > w_base or (w_c == w_base and c.spills < base.spills)
+    """Whether the one judge ranks `c` better than `base` (see the module docstring)."""
+    return cost_model.judge(base.figures, c.figures).better
 
 
 def _rank(c: Candidate):
-    return (c.occupancy.waves_per_simd, -c.spills, -c.res.vgpr_total, -c.waves_per_eu)
+    return (cost_model.rank(c.figures), c.spills, c.res.vgpr_total, c.waves_per_eu)
 
 
 def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, list[int]]:
@@ -157,7 +157,7 @@ def choose(arch: str, num_warps: int, base_compiled, compile_many, trial_all: bo
 
     def pick(cands):
         good = [c for c in cands if c is base or better(base, c)]
-        return max(good, key=_rank) if len(good) > 1 else base
+        return min(good, key=_rank) if len(good) > 1 else base
 
     chosen = pick(tried)
     model_choice = pick([c for c in tried if c is base or c.waves_per_eu in promising]).waves_per_eu \

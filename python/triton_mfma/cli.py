@@ -145,8 +145,8 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     else:
         if decisions["kept"] or decisions["reverted"]:
             text(textwrap.fill(
-                "mfma-accelerate-dot, verified (ours kept only where the amdgcn is not worse than stock's on "
-                "occupancy, spills, main-loop dot cycles and LDS ops): kept on "
+                "mfma-accelerate-dot, verified (ours kept unless the one judge ranks stock's amdgcn better: "
+                "scratch spills, occupancy, main-loop copies and lane spills, dot cycles, LDS ops): kept on "
                 f"{', '.join(decisions['kept']) or 'none'}; reverted to Triton's layouts on "
                 f"{', '.join(decisions['reverted']) or 'none'}.", 116))
         if differ:

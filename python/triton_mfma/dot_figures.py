@@ -1,8 +1,4 @@
-"""Static figures of a dot kernel's amdgcn, and the "not worse than stock" test on them.
-
-Used by mfma-accelerate-dot's verification (hook.py: the kernel is compiled with Triton's own dot layouts and
-with ours, and ours is kept only when it is not worse on any of these) and by bench/accelerate_dot.py, so the
-bench and the compiler judge by the same figures:
+"""Static figures of a dot kernel's amdgcn, read the same way by every decision and every bench:
 
   occupancy   waves per SIMD that actually run (registers and LDS, occupancy.py); 0 when a workgroup needs
               more LDS than a CU has (the kernel cannot launch)
@@ -10,11 +6,12 @@ bench and the compiler judge by the same figures:
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
   LDS ops     ds_read + ds_write instructions in the main loop
-  spill ops   where the spills are: scratch spill/reload instructions (LLVM's "Spill" / "Reload" comments) and
-              SGPR-to-VGPR-lane spill instructions (v_writelane / v_readlane), in the main loop and in all
+  spill ops   where the spills are: scratch spill/reload instructions (LLVM's "Spill" / "Reload" comments on a
+              memory instruction), SGPR-to-VGPR-lane spill instructions (v_writelane / v_readlane) and AGPR <->
+              VGPR copies (v_accvgpr_*), in the main loop and in all; scratch bytes per lane
 
-`compare` is the one stock-vs-ours comparison of the benches (bench/defaults.py, bench/differential.py):
-`worse_on` above is the stricter test of the accelerate-dot verification.
+Every decision and `compare`, the stock-vs-ours comparison of the benches (bench/defaults.py,
+bench/differential.py), rank these figures by one judge (cost_model.py).
 
 The main loop is the innermost loop with the most MFMA + FMA instructions (loop membership from LLVM's loop
 annotations in the amdgcn); a kernel with its dots outside any loop is counted whole.
@@ -26,6 +23,7 @@ from dataclasses import dataclass
 
 from . import loop_order, native
 from .bridge import strip_locations
+from . import cost_model
 from . import occupancy as occ_model
 from .resources import code_and_tail, from_amdgcn
 
@@ -56,6 +54,10 @@ class Figures:
     spill_mem_ops: int = 0  # scratch spill + reload instructions, whole kernel
     lane_spill_ops: int = 0  # v_writelane / v_readlane, whole kernel
     loop_spill_ops: int = 0  # both kinds, in the main loop
+    scratch: int = 0  # private segment bytes per lane
+    loop_scratch_ops: int = 0  # scratch spill + reload instructions in the main loop
+    loop_lane_ops: int = 0  # v_writelane / v_readlane in the main loop
+    loop_acc_copies: int = 0  # AGPR <-> VGPR copies (v_accvgpr_read / write / mov) in the main loop
 
     @property
     def loop_ds(self) -> int:
@@ -83,6 +85,15 @@ def main_loop(asm: str) -> list[str]:
 _SPILL_COMMENT = re.compile(r"^(\s*)(\w+)(.*;.*\b(?:Spill|Reload)\b)", re.MULTILINE)
 _SPILL_MARK = "spill."  # the mnemonic prefix a marked spill instruction gets (no real mnemonic starts so)
 LANE_SPILL = ("v_writelane_b32", "v_readlane_b32")
+ACC_COPY = ("v_accvgpr_read", "v_accvgpr_write", "v_accvgpr_mov")
+MEMORY_SPILL = ("buffer_", "scratch_", "global_", "flat_")  # how LLVM reaches the private segment
+
+
+def _mark_memory_spill(m: re.Match) -> str:
+    """A spill comment on a scratch instruction marks it (a spill to AGPRs is a copy, counted as one)."""
+    if not m.group(2).startswith(MEMORY_SPILL):
+        return m.group(0)
+    return m.group(1) + _SPILL_MARK + m.group(2) + m.group(3)
 
 
 def _is_spill(m: str) -> bool:
@@ -92,7 +103,7 @@ def _is_spill(m: str) -> bool:
 def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> Figures:
     res = from_amdgcn(amdgcn, shared)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, waves_per_eu)
-    marked = _SPILL_COMMENT.sub(lambda m: m.group(1) + _SPILL_MARK + m.group(2) + m.group(3), amdgcn)
+    marked = _SPILL_COMMENT.sub(_mark_memory_spill, amdgcn)
     code = [m for b in loop_order._blocks(code_and_tail(marked)[0]) for m in b[3]]
     loop = main_loop(marked)
     cycles = native.mfma_cycles()
@@ -114,7 +125,11 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_barriers=loop.count("s_barrier"),
         spill_mem_ops=sum(m.startswith(_SPILL_MARK) for m in code),
         lane_spill_ops=sum(m in LANE_SPILL for m in code),
-        loop_spill_ops=sum(map(_is_spill, loop)))
+        loop_spill_ops=sum(map(_is_spill, loop)),
+        scratch=res.scratch,
+        loop_scratch_ops=sum(m.startswith(_SPILL_MARK) for m in loop),
+        loop_lane_ops=sum(m in LANE_SPILL for m in loop),
+        loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop))
 
 
 def of_kernel(kernel) -> Figures:
@@ -126,80 +141,23 @@ def of_kernel(kernel) -> Figures:
                      int(getattr(md, "waves_per_eu", 0) or 0))
 
 
-def worse_on(stock: Figures, ours: Figures) -> list[str]:
-    """The figures on which `ours` is worse than `stock`, each as "name a -> b" (empty: not worse)."""
-    failed = []
-    if ours.occupancy < stock.occupancy:
-        failed.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
-    if ours.spills > stock.spills:
-        failed.append(f"spills {stock.spills} -> {ours.spills}")
-    if ours.loop_cycles > stock.loop_cycles:
-        failed.append(f"dot cycles {stock.loop_cycles} -> {ours.loop_cycles}")
-    if ours.loop_ds > stock.loop_ds:
-        failed.append(f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
-    return failed
-
-
 def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
-    """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons).
-
-      worse   lower occupancy (unless VGPR spills went away: removing spills at lower occupancy is a gain),
-              more LDS (unless VGPR spills went away at an occupancy no lower: the LDS bytes are then the price
-              of the spills' scratch traffic, and occupancy, which counts LDS, did not drop), more VGPR spills,
-              more SGPR spills unless they are the harmless kind (below), more spill instructions in the main
-              loop at no fewer spills in all
-      better  not worse, and strictly better on one of: occupancy, LDS, spills, registers, main-loop dot
-              cycles, main-loop LDS ops
-      same    neither
-
-    Harmless SGPR spills (issue 35's rule): SGPR spills that land in VGPR lanes (v_writelane / v_readlane, no
-    more scratch spill instructions), none of them in the main loop, at an unchanged VGPR count and occupancy:
-    a few scalar instructions, not worse. SGPR spills to memory and any spill in the main loop are worse."""
-    worse, better = [], []
-    if o.occupancy < s.occupancy and not (o.vgpr_spills < s.vgpr_spills):
-        worse.append(f"occupancy {s.occupancy}->{o.occupancy}")
-    if o.lds > s.lds and not (o.vgpr_spills < s.vgpr_spills and o.occupancy >= s.occupancy):
-        worse.append(f"LDS {s.lds}->{o.lds}")
-    if o.vgpr_spills > s.vgpr_spills:
-        worse.append(f"VGPR spills {s.vgpr_spills}->{o.vgpr_spills}")
-    if o.sgpr_spills > s.sgpr_spills:
-        in_lanes = (o.spill_mem_ops <= s.spill_mem_ops and o.loop_spill_ops <= s.loop_spill_ops
-                    and o.vgpr_total == s.vgpr_total and o.occupancy == s.occupancy)
-        if not in_lanes:
-            worse.append(f"SGPR spills {s.sgpr_spills}->{o.sgpr_spills}")
-    if o.loop_spill_ops > s.loop_spill_ops and o.spills >= s.spills:  # no fewer spills, more of them in the loop
-        worse.append(f"main-loop spill ops {s.loop_spill_ops}->{o.loop_spill_ops}")
-    for label, a, b in (("occupancy", -s.occupancy, -o.occupancy), ("LDS", s.lds, o.lds),
-                        ("spills", s.spills, o.spills), ("registers", s.vgpr_total, o.vgpr_total), ("dot cycles", s.loop_cycles, o.loop_cycles),
-                        ("LDS ops", s.loop_ds, o.loop_ds)):
-        if b < a:
-            better.append(f"{label} {abs(a)}->{abs(b)}")
-    if worse:
+    """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons), by the one
+    judge (cost_model: launch, main-loop scratch spills, scratch spills, occupancy, main-loop AGPR copies and SGPR
+    lane spills, main-loop dot cycles and LDS ops, in that order). The deciding key comes first; a tie on every key
+    is "better" where ours needs fewer registers, less LDS or has fewer spills in all (gains that buy nothing
+    certain), else "same". What no key ranks (registers, LDS bytes, SGPR lane spills outside the main loop, scratch
+    below the noise floor) is never worse by itself."""
+    j = cost_model.judge(s, o)
+    worse, better = cost_model.differences(s, o)
+    if j.worse:
         return "worse", worse
+    if j.better:
+        return "better", better
+    for label, a, b in (("spills", s.spills, o.spills), ("registers", s.vgpr_total, o.vgpr_total), ("LDS", s.lds, o.lds)):
+        if b < a:
+            better.append(f"{label} {a}->{b}")
     return ("better", better) if better else ("same", [])
-
-
-def pipeline_verdict(stock: Figures, ours: Figures) -> tuple[list[str], list[str]]:
-    """mfma-stream-pipeline against Triton's loop pipeliner: (figures ours is worse on: either kind of spill,
-    occupancy, LDS, and registers unless they come with more waves; figures it gains on: occupancy, main-loop LDS
-    ops, registers)."""
-    worse, gains = [], []
-    for label, a, b in (("VGPR spills", stock.vgpr_spills, ours.vgpr_spills),
-                        ("SGPR spills", stock.sgpr_spills, ours.sgpr_spills), ("LDS B", stock.lds, ours.lds)):
-        if b > a:
-            worse.append(f"{label} {a} -> {b}")
-    # registers are the price of the prefetch: worse only where they buy no more waves
-    if ours.vgpr_total > stock.vgpr_total and ours.occupancy <= stock.occupancy:
-        worse.append(f"registers {stock.vgpr_total} -> {ours.vgpr_total}")
-    if ours.occupancy < stock.occupancy:
-        worse.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
-    if ours.occupancy > stock.occupancy:
-        gains.append(f"occupancy {stock.occupancy} -> {ours.occupancy} waves/SIMD")
-    if ours.loop_ds < stock.loop_ds:
-        gains.append(f"main-loop LDS ops {stock.loop_ds} -> {ours.loop_ds}")
-    if ours.vgpr_total < stock.vgpr_total:
-        gains.append(f"registers {stock.vgpr_total} -> {ours.vgpr_total}")
-    return worse, gains
 
 
 def registers(f: Figures) -> dict:

@@ -251,6 +251,17 @@ def llir_with_waves(llir: str, w: int) -> str | None:
     return llir[:m.start()] + line + llir[m.end():]
 
 
+def llir_without_waves(llir: str, w: int) -> str | None:
+    """The inverse of `llir_with_waves`: make_llir's w=0 output from its output at waves_per_eu=w (None where the
+    attribute is not there exactly once as make_llir prints it)."""
+    token = f' "amdgpu-waves-per-eu"="{w},{w}"'
+    if w == 0:
+        return llir
+    if llir.count(token) != 1:
+        return None
+    return llir.replace(token, "")
+
+
 def trial_threads(jobs: int) -> int:
     """Threads for `jobs` independent trial compiles: the idle cores, at most `jobs`; TRITON_MFMA_TRIAL_THREADS
     overrides. Idle = cores minus those other processes keep busy (`other_load`)."""
@@ -829,19 +840,23 @@ class Policy:
         self.engine.prefetch(jobs)
         return jobs
 
-    # -- waves_per_eu "auto": in the llir stage ----------------------------------------------------------------
-    def waves(self, d, base, chosen_build, compile_at_zero):
-        """`d`'s verdict (recorded) on the chosen TTGIR: `base` its w=0 compile (None: compiled here by
-        `compile_at_zero()`); `chosen_build` the engine's Build of it where the decisions compiled it. Its
-        candidates share the base's make_llir: the engine's where the build is the engine's (compiled once, some
-        maybe already), else the base's LLVM IR with the attribute."""
-        if base is None:
-            base = compile_at_zero()
-        if chosen_build is not None and base is self.engine.compiled(chosen_build, 0):
+    # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
+    def waves(self, d, base, chosen_build, compile_base):
+        """`d`'s verdict (recorded) on the chosen TTGIR: `base` its compile at the kernel's waves_per_eu (0 under
+        "auto"), the engine's compile of `chosen_build`; None: `compile_base() -> (Compiled, its w=0 LLVM IR or
+        None, metadata after make_llir)` compiles it here. The candidates share the base's make_llir: the engine's
+        where the build is the engine's (compiled once, some maybe already), else the w=0 LLVM IR with the
+        attribute (none: a candidate fails to compile, and the decision says so)."""
+        if base is not None and chosen_build is not None:
             compile_many = lambda ws: self.engine.compile([(chosen_build, w) for w in ws])  # noqa: E731
         else:
-            md0 = {k: v for k, v in base.metadata.items() if k != "name"}
-            compile_many = lambda ws: self.engine.candidates(base.llir, md0, ws)  # noqa: E731
+            base, llir0, md0 = compile_base()
+            md0 = {k: v for k, v in md0.items() if k != "name"}
+
+            def compile_many(ws):
+                if llir0 is None:
+                    raise ValueError("the waves_per_eu attribute cannot be taken out of the LLVM IR exactly")
+                return self.engine.candidates(llir0, md0, ws)
         v = d.decide(self.ctx, base, compile_many)
         self.record(d, v)
         return base, v

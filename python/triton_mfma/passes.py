@@ -177,8 +177,8 @@ register(ProjectPass(
         Option("matrix_instr_nonkdim", "matrix-instr-nonkdim", choices=(0, 4, 16, 32)),
         Option("kpack", "kpack", choices=(0, 1, 2)),
         Option("chain_dots", "chain-dots"),
-        Option("verify_dot", None, bool, "keep our layouts only where the compiled kernel is not worse than with "
-                                         "Triton's", default=True),
+        Option("verify_dot", None, bool, "keep our layouts unless the one judge ranks the kernel compiled with "
+                                         "Triton's better", default=True),
     ),
     triton_options={"matrix_instr_nonkdim": ("matrix_instr_nonkdim", 0), "kpack": ("kpack", 1)},
 ))
@@ -268,6 +268,9 @@ HOOK_OPTIONS = (
                                       "their own)", low=0, high=8, symbolic=("auto",)),
     Option("backends", None, tuple, "backends the passes act on (default: hip; an explicit pass list: each "
                                     "pass's own targets)"),
+    Option("relax_waves_per_eu", None, bool, "an explicit waves_per_eu whose waves cannot run (LDS, SGPRs or the "
+                                             "workgroup slots admit fewer) is relaxed to the waves that run, where "
+                                             "the one judge ranks that better at no lower occupancy", default=True),
     Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
                                     "(slower; for measuring the models)"),
     Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),
@@ -279,10 +282,10 @@ POLICY_OPTIONS = {"strict", "dump", "remarks"}
 # What `enable()` / TRITON_CODEGEN_AMD=1 turn on when no pass list is given: every transforming pass, each deciding
 # per kernel where it helps (a remark and the kernel's metadata say what it decided and why), and waves_per_eu
 # "auto" for kernels that set no waves_per_eu of their own (DEFAULT_OPTIONS).
-# - mfma-accelerate-dot: where our dot layouts differ from Triton's, both are compiled and ours is kept only where
-#   the amdgcn is not worse (dot_figures.worse_on).
-# - mfma-stream-pipeline: kept only where it wins occupancy, LDS ops or registers and loses nothing against
-#   Triton's loop pipeliner (the LDS model first, a trial compile where LDS could be gained); hip only.
+# - mfma-accelerate-dot: where our dot layouts differ from Triton's, both are compiled and ours is kept unless the
+#   one judge (cost_model.judge) ranks Triton's better.
+# - mfma-stream-pipeline: kept only where the one judge ranks it better than Triton's loop pipeliner (the LDS model
+#   first, a trial compile where LDS could be gained); hip only.
 # - mfma-split-epilogue-cvt at the target's LDS: changes only kernels that need more LDS than the target has.
 # - mfma-grid-order: remaps program ids where the L2 model says the stock order misses L2 (at run time where the
 #   sizes are only known then), XCD-aware on gfx942/gfx950.

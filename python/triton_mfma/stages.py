@@ -36,6 +36,7 @@ from .runner import PassFailure, kernel_name, run_passes
 
 GRID_ORDER = "mfma-grid-order"
 WAVES = by_name("waves_per_eu auto")
+RELAX = by_name("waves_per_eu relax")
 
 
 def _has_dot(generic_text: str) -> bool:
@@ -128,6 +129,9 @@ class HipCompile:
         else:
             self.fixed_w = kernel_w if isinstance(kernel_w, int) else 0
         self.options = with_waves_per_eu(options, self.fixed_w)
+        # the llir-stage decision: waves_per_eu "auto", or the relaxation of an explicit one (RELAX.present)
+        relax = self.fixed_w > 0 and setting(act.options, RELAX.option)
+        self.llir_decision = WAVES if self.auto else RELAX if relax else None
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
         self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
         self.chosen = None  # the engine.Build handed to Triton, where it was compiled
@@ -139,7 +143,7 @@ class HipCompile:
         self._stages = None  # Triton's stage dict, once installed
 
     def needed(self) -> bool:
-        return bool(self.points) or self.auto or self.act.options.get("waves_per_eu") is not None
+        return bool(self.points) or self.llir_decision is not None or self.act.options.get("waves_per_eu") is not None
 
     def install(self, stages) -> None:
         if {"ttgir", "llir", "amdgcn"} - set(self.stock):
@@ -166,7 +170,7 @@ class HipCompile:
                 self.engine.abandon()
             raise
         finally:
-            if not self.auto:  # with "auto" the llir stage decides once more, then shows the summary
+            if self.llir_decision is None:  # else the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
 
     def _make_ttgir(self, src, md, choice, resume=None, aside=False):
@@ -293,14 +297,14 @@ class HipCompile:
         return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
                             stock_amdgcn, kernel_remarks.decide)
 
-    # -- llir / amdgcn: waves_per_eu "auto" and the hand-off ----------------------------------------------------
+    # -- llir / amdgcn: waves_per_eu "auto" or relaxed, and the hand-off -----------------------------------------
     def llir(self, src, metadata):
         handed = self.handoff[1] if self.handoff is not None and src is self.handoff[0] else None
         if handed is None:
             src = real_module(src)
-        if self.auto:
+        if self.llir_decision is not None:
             try:
-                return self._auto_waves(src, metadata, handed)
+                return self._decide_waves(self.llir_decision, src, metadata, handed)
             finally:
                 self.kernel_remarks.flush()
         if handed is not None:
@@ -308,15 +312,21 @@ class HipCompile:
             return handed.llir
         return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
-    def _auto_waves(self, src, metadata, base):
-        """waves_per_eu="auto" on the chosen TTGIR: the base (w=0) is the decisions' trial compile when there was
-        one, else Triton's module compiled in place."""
-        from .engine import Compiled
 
-        def compile_at_zero():
-            llir0 = self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, 0))
+    def _decide_waves(self, decision, src, metadata, base):
+        """An llir-stage decision on the chosen TTGIR: the base (at the kernel's waves_per_eu, 0 under "auto") is
+        the decisions' compile when there was one, else Triton's module compiled in place, exactly as stock
+        compiles it."""
+        from .engine import Compiled, llir_without_waves
+
+        w = self.fixed_w
+
+        def compile_base():
+            opts = with_waves_per_eu(self.options, w)
+            llir = self.backend.make_llir(src, metadata, opts)
             md = dict(metadata)
-            return Compiled(0, llir0, self.backend.make_amdgcn(llir0, md, with_waves_per_eu(self.options, 0)), md)
+            return Compiled(w, llir, self.backend.make_amdgcn(llir, md, opts), md), llir_without_waves(llir, w), \
+                dict(metadata)
 
         if base is not None:
             metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})
@@ -325,7 +335,7 @@ class HipCompile:
         if self.policy is None:
             self.policy = self._policy(metadata)
         self.policy.metadata = metadata
-        _, verdict = self.policy.waves(WAVES, base, self.chosen, compile_at_zero)
+        _, verdict = self.policy.waves(decision, base, self.chosen, compile_base)
         chosen = verdict.chosen
         self.final_w = chosen.waves_per_eu
         self.handoff = (src, chosen)

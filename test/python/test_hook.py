@@ -49,7 +49,7 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
     dot that fit the LDS come out byte-identical; a kernel with a dot is not worse than stock on any figure the
     verification of mfma-accelerate-dot compares (occupancy, spills, main-loop dot cycles and LDS ops), and the
     remark says whether our layouts were kept."""
-    from triton_mfma import dot_figures
+    from triton_mfma import cost_model, dot_figures
     from triton_mfma.passes import DEFAULT_PASSES
 
     assert set(DEFAULT_PASSES) == {"mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt",
@@ -71,7 +71,7 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
         assert_same_as_stock(ours, name, arch, stages=("amdgcn",), recompile=compile_ours)
         return
     assert len(decisions) == 1 and (": kept" in decisions[0] or ": reverted" in decisions[0]), remarks
-    assert not dot_figures.worse_on(dot_figures.of_kernel(stock_kernel(name, arch)), dot_figures.of_kernel(ours))
+    assert not cost_model.judge(dot_figures.of_kernel(stock_kernel(name, arch)), dot_figures.of_kernel(ours)).worse
 
 
 @pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)

@@ -218,12 +218,12 @@ def test_decided_per_kernel_meets_an_lds_budget_triton_exceeds():
 @pytest.mark.parametrize("arch", ["gfx942", "gfx950"])
 def test_decided_per_kernel_is_never_worse_than_tritons_pipeliner(arch):
     """With three stages (two LDS buffers per operand in Triton's pipeliner) the pass is a candidate; whatever it
-    decides, the kernel is not worse than stock on spills, occupancy and LDS."""
-    from triton_mfma import dot_figures
+    decides, the one judge does not rank the kernel worse than stock."""
+    from triton_mfma import cost_model, dot_figures
 
     stock = compile_kernel(*CORPUS["gemm"], arch, {"num_stages": 3})
     k = _compile_decided("gemm", arch, {"num_stages": 3})
     d = k.metadata.triton_mfma_stream_pipeline
-    worse, gains = dot_figures.pipeline_verdict(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
-    assert not worse, (d, worse)
-    assert d["decision"] in ("applied", "declined", "unchanged") and (gains or d["decision"] != "applied"), d
+    j = cost_model.judge(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
+    assert not j.worse, (d, j)
+    assert d["decision"] in ("applied", "declined", "unchanged") and (j.better or d["decision"] != "applied"), d

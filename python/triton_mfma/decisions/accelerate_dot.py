@@ -2,11 +2,12 @@
 
 Compared with: the build with Triton's accelerate_matmul. The comparison compiles both only where the TTGIRs
 differ. Model, first: where only kWidth differs, our compile (the one Triton then gets) may show that theirs cannot
-do better (dot_figures.cannot_be_worse, from ours' figures and theirs' LDS). Judge (trial): dot_figures.worse_on.
+do better (dot_figures.cannot_be_worse, from ours' figures and theirs' LDS). Judge (trial): the one judge
+(cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
 
-from .. import dot_figures
+from .. import cost_model, dot_figures
 from ..runner import kernel_name
 from . import Decision, Speculation, Verdict, first_line
 
@@ -27,7 +28,7 @@ class AccelerateDot(Decision):
     # trial, if the model cannot tell, then costs no wait), not gated, which would hold theirs' make_amdgcn until
     # ours' is done, where they now overlap
     speculation = Speculation(compared_beside_model=True, compared_beside_trial=True, followups_beside_trial=True)
-    judge = staticmethod(dot_figures.worse_on)  # (Triton's, ours) -> the figures ours is worse on
+    judge = staticmethod(cost_model.judge)  # (Triton's, ours) -> cost_model.Judgement of ours
 
     def settled(self, ctx, ours):
         if "accelerate_matmul" in ours.declined:
@@ -69,11 +70,12 @@ class AccelerateDot(Decision):
                             warning=f"triton-mfma: {NAME}'s layouts could not be compiled or measured on kernel "
                                     f"'{kernel_name(ours.module)}' ({first_line(f_ours)}); using Triton's dot layouts",
                             fallback=f"{NAME}: {first_line(f_ours)}")
-        worse = self.judge(f_theirs, f_ours)
+        j = self.judge(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
         compared = {"kwidth_only": dot_figures.only_kwidth_differs(ours.text, theirs.text),
                     "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)}}
-        if worse:
-            return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {'; '.join(worse)} "
+        if j.worse:
+            return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)
-        return _verdict("kept", f"not worse than Triton's dot layouts ({figures})", "trial", ours, compared)
+        why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
+        return _verdict("kept", f"{why} than Triton's dot layouts ({figures})", "trial", ours, compared)

@@ -2,14 +2,15 @@
 
 The remap's index arithmetic is scalar: where the compiled kernel spills (SGPRs or VGPRs), is limited by its SGPRs,
 or is limited by its VGPRs just above an occupancy step, the kernel is compiled without the remap too and the remap
-is dropped if it cost spills or occupancy (its gain is in L2, which no static figure shows). Elsewhere a few more
+is dropped where the one judge ranks it worse on the spill and occupancy classes (its gain is in L2, which no static
+figure shows). Elsewhere a few more
 registers cost nothing (the model: no variant compiled).
 Compared with: the build with mfma-grid-order left out. Judge (trial): `lost`.
 (On cuda the check reads ptxas's spills: stages.GenericCompile._check_grid_order.)
 """
 from __future__ import annotations
 
-from .. import occupancy
+from .. import cost_model, occupancy
 from . import Decision, Speculation, Verdict
 
 NAME = "mfma-grid-order"
@@ -17,13 +18,11 @@ SKIP = f"skip:{NAME}"
 
 
 def lost(f_without, f_ours) -> list[str]:
-    """What the remap costs: more VGPR or SGPR spills, or fewer waves per SIMD than without it."""
-    out = [f"{k} {a} -> {b}" for k, a, b in (("VGPR spills", f_without.vgpr_spills, f_ours.vgpr_spills),
-                                             ("SGPR spills", f_without.sgpr_spills, f_ours.sgpr_spills))
-           if b > a]
-    if f_ours.occupancy < f_without.occupancy:
-        out.append(f"occupancy {f_without.occupancy} -> {f_ours.occupancy} waves/SIMD")
-    return out
+    """What the remap costs, by the one judge on the spill and occupancy classes only (cost_model.SPILL_KEYS:
+    scratch spills, occupancy, main-loop AGPR copies and SGPR lane spills): the remap's own scalar arithmetic
+    costs registers by design and its gain, L2 reuse, is in no static figure. Empty: nothing lost."""
+    j = cost_model.judge(f_without, f_ours, cost_model.SPILL_KEYS)
+    return [j.figure] if j.worse else []
 
 
 def registers_can_be_its_cost(ctx, f_ours) -> bool:

@@ -1,6 +1,6 @@
-"""mfma-stream-pipeline, decided per kernel: ours replaces Triton's loop pipeliner only where it wins something
-nameable (more waves per SIMD, fewer main-loop LDS ops or fewer registers) and loses nothing (registers, spills,
-occupancy, LDS).
+"""mfma-stream-pipeline, decided per kernel: ours replaces Triton's loop pipeliner only where the one judge
+(cost_model.judge) ranks it better (fewer main-loop or scratch spills, more waves per SIMD, fewer AGPR copies or
+SGPR lane spills in the main loop, fewer dot cycles or LDS ops per iteration, in that order); a tie keeps Triton's.
 
 Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, first:
   - unbuilt: where Triton's pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at most
@@ -8,11 +8,11 @@ Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, fir
     LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built.
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
     pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's.
-Judge (trial): dot_figures.pipeline_verdict.
+Judge (trial): cost_model.judge.
 """
 from __future__ import annotations
 
-from .. import dot_figures
+from .. import cost_model, dot_figures
 from . import Decision, Speculation, Verdict, first_line
 
 NAME = "mfma-stream-pipeline"
@@ -28,7 +28,7 @@ class StreamPipeline(Decision):
     point = "pipeline"
     option = "verify_pipeline"
     speculation = Speculation(lower_after_model=True)
-    judge = staticmethod(dot_figures.pipeline_verdict)  # (Triton's, ours) -> (worse, gains)
+    judge = staticmethod(cost_model.judge)  # (Triton's, ours) -> cost_model.Judgement of ours
 
     def unbuilt(self, ctx):
         from triton.backends.amd.compiler import is_async_copy_enabled
@@ -81,13 +81,12 @@ class StreamPipeline(Decision):
             raise f_theirs
         if isinstance(f_ours, Exception):
             return _verdict("declined", f"ours does not compile ({first_line(f_ours)})", "trial", theirs)
-        worse, gains = self.judge(f_theirs, f_ours)
+        j = self.judge(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
-        if worse or not gains:
-            why = f"worse on {'; '.join(worse)}" if worse else "no gain"
+        if not j.better:
+            why = f"worse on {j.figure}" if j.worse else "no gain on any ranked figure"
             return _verdict("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
-        return _verdict("applied", f"{'; '.join(gains)}, nothing worse than Triton's loop pipeliner ({figures})",
-                        "trial", ours)
+        return _verdict("applied", f"better on {j.figure} than Triton's loop pipeliner ({figures})", "trial", ours)
 
 
 def _lds_budget(ctx, reference) -> int | None:

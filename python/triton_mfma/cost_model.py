@@ -1,0 +1,97 @@
+"""The one judge of every decision: two compiles of one kernel ranked by what their static figures say about speed.
+
+Every decision (accelerate-dot, the stream pipeliner, grid order's check, waves_per_eu "auto" and the
+register-pressure relaxation) and the benches' comparison (dot_figures.compare) rank variants by `rank`, a
+lexicographic order on the figures of dot_figures.Figures. The order is the rule that public measurements of spill
+and occupancy trades on CDNA support (bench/spill_calibration.md: 16 independent cases; the ids below are its rows):
+
+  1. launch        a kernel whose workgroup needs more LDS than a CU has cannot run;
+  2. loop scratch  scratch (memory) spill/reload instructions in the main loop, paid every iteration: the variant
+                   with fewer wins *whatever the occupancy* (14 of 14 timed cases for the side that spills less;
+                   4 of 4 for "fewer waves, no spills" over "more waves, spills": D03, D09, D21, D25);
+  3. scratch       scratch spill/reload instructions anywhere: no public measurement shows spills outside the loop
+                   to be cheap (calibration gap 2), so they still rank above occupancy;
+  4. occupancy     waves per SIMD that run (registers, LDS, SGPRs: occupancy.py); where nothing spills, waves are
+                   worth keeping (finding 6: D25, D26);
+  5. loop copies   AGPR<->VGPR copies in the main loop, a spill class of their own (D23: +58% from removing them at
+                   one wave; part of D08's 2x);
+  6. loop lanes    SGPR spills to VGPR lanes (v_writelane / v_readlane) in the main loop: no timed evidence, so
+                   last of the spill classes;
+  7. dot cycles    one main-loop iteration's matrix-pipe issue cycles (MFMA table) or FMA cycles;
+  8. LDS ops       one main-loop iteration's LDS instructions.
+
+Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill is noise (D14: 16 B "not visible" across a sweep,
+28-36 B already +2..13%: D13), and keys 2-3 read 0.
+Keys 1-6 are the *spill and occupancy* classes (`SPILL_KEYS`): grid order's check judges the remap on these only,
+since its gain (L2 reuse) is in no static figure and its scalar arithmetic costs registers by design. What ranks on
+no key never decides a change: registers or LDS bytes that buy no occupancy, SGPR lane spills outside the loop
+(issue 35's rule), spills that stay in scratch below the noise floor.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# bench/spill_calibration.md, D14: scratch of 16 B per lane made no visible difference across aiter's 131-shape
+# sweep on gfx950, 28-36 B cost 2-13% (D13).
+NOISE_SCRATCH_BYTES = 16
+
+KEYS = ("launch", "loop scratch", "scratch", "occupancy", "loop copies", "loop lanes", "dot cycles", "LDS ops")
+SPILL_KEYS = KEYS[:6]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """How a candidate compares with a reference: order < 0 better, 0 equal on every key, > 0 worse; `key` the
+    deciding key, `figure` it as "name a -> b" (None on a tie)."""
+    order: int
+    key: str | None = None
+    figure: str | None = None
+
+    @property
+    def better(self) -> bool:
+        return self.order < 0
+
+    @property
+    def worse(self) -> bool:
+        return self.order > 0
+
+
+def _scratch(f, ops: int) -> int:
+    return ops if getattr(f, "scratch", NOISE_SCRATCH_BYTES + 1) > NOISE_SCRATCH_BYTES else 0
+
+
+def rank(f) -> tuple:
+    """The figures of one compile as the rank key (smaller is better), in the order of KEYS."""
+    return (0 if f.occupancy > 0 else 1,
+            _scratch(f, f.loop_scratch_ops),
+            _scratch(f, f.spill_mem_ops),
+            -f.occupancy,
+            f.loop_acc_copies,
+            f.loop_lane_ops,
+            f.loop_cycles,
+            f.loop_ds)
+
+
+def _shown(key: str, a: int, b: int) -> str:
+    if key == "occupancy":
+        return f"occupancy {-a} -> {-b} waves/SIMD"
+    if key == "launch":
+        return "launch " + ("possible" if a == 0 else "impossible") + " -> " + ("possible" if b == 0 else "impossible")
+    return f"{key} {a} -> {b}"
+
+
+def judge(reference, candidate, keys: tuple = KEYS) -> Judgement:
+    """`candidate` against `reference` (both dot_figures.Figures) on `keys` (a prefix of KEYS), in their order."""
+    for key, a, b in zip(keys, rank(reference), rank(candidate)):
+        if a != b:
+            return Judgement(-1 if b < a else 1, key, _shown(key, a, b))
+    return Judgement(0)
+
+
+def differences(reference, candidate, keys: tuple = KEYS) -> tuple[list[str], list[str]]:
+    """(the keys on which `candidate` is worse, those on which it is better), each as "name a -> b"."""
+    worse, better = [], []
+    for key, a, b in zip(keys, rank(reference), rank(candidate)):
+        if a != b:
+            (worse if b > a else better).append(_shown(key, a, b))
+    return worse, better

@@ -1,0 +1,87 @@
+"""An explicit waves_per_eu relaxed to the waves that can run (decisions/register_pressure.py): never raised, never
+below the occupancy it reached, untouched where it buys what it asks for or the option is off."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import triton_mfma
+from triton_mfma import MFMARemark, cost_model, dot_figures
+from triton_mfma.compile import compile_kernel
+from triton_mfma.decisions.register_pressure import RegisterPressure, admitted_waves
+from triton_mfma.examples import kernels as K
+
+GEMM = (K.matmul, K._gemm_sig())
+
+
+def _compile(arch, tiles, options, **mfma_options):
+    with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):
+        warnings.simplefilter("ignore", MFMARemark)
+        return compile_kernel(*GEMM, dict(zip(("BLOCK_M", "BLOCK_N", "BLOCK_K"), tiles)), arch, options)
+
+
+def test_request_that_cannot_run_is_relaxed_to_the_waves_that_run(monkeypatch):
+    """gfx90a GEMM 128x128x64, 4 warps, waves_per_eu=8: 16 KiB of LDS per workgroup admits 4 waves/SIMD, so the
+    64-register budget only spills; at waves_per_eu=4 (128 registers) the same 4 waves spill less."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    options = {"num_warps": 4, "waves_per_eu": 8}
+    stock = compile_kernel(*GEMM, dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64), "gfx90a", options)
+    k = _compile("gfx90a", (128, 128, 64), options)
+    relax = k.metadata.triton_mfma_waves_relax
+    assert (relax["decision"], relax["evidence"], relax["asked"], relax["tried"]) == ("relaxed", "trial", 8, 4), relax
+    assert "its LDS (16384 B/workgroup) admits 4" in relax["reason"]
+    assert k.metadata.waves_per_eu == 4 and '"amdgpu-waves-per-eu"="4,4"' in k.asm["llir"]
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    assert f_ours.occupancy >= f_stock.occupancy == 4
+    assert f_ours.vgpr_spills < f_stock.vgpr_spills
+    assert cost_model.judge(f_stock, f_ours).better
+    assert k.metadata.triton_mfma["waves_per_eu relax"].startswith("relaxed")
+
+
+@pytest.mark.parametrize("arch,tiles,w", [("gfx942", (64, 64, 32), 2), ("gfx90a", (128, 128, 64), 2)])
+def test_request_that_runs_or_costs_nothing_stands_without_a_trial(arch, tiles, w):
+    """No spills at the requested waves, or the caps admit them: the model keeps the request, nothing compiled
+    beside it, and the kernel is stock's byte for byte."""
+    options = {"num_warps": 4, "waves_per_eu": w}
+    stock = compile_kernel(*GEMM, dict(zip(("BLOCK_M", "BLOCK_N", "BLOCK_K"), tiles)), arch, options)
+    k = _compile(arch, tiles, options, passes=[])
+    relax = k.metadata.triton_mfma_waves_relax
+    assert (relax["decision"], relax["evidence"]) == ("kept", "model"), relax
+    assert k.metadata.waves_per_eu == w
+    assert k.asm["amdgcn"] == stock.asm["amdgcn"]
+    assert not getattr(k.metadata, "triton_mfma_trials", 0)
+
+
+def test_option_off_keeps_the_request():
+    options = {"num_warps": 4, "waves_per_eu": 8}
+    k = _compile("gfx90a", (128, 128, 64), options, relax_waves_per_eu=False)
+    assert not hasattr(k.metadata, "triton_mfma_waves_relax")
+    assert k.metadata.waves_per_eu == 8
+
+
+def test_never_below_the_occupancy_the_request_reached(monkeypatch):
+    """A judge that ranks the relaxed compile better is not enough: at a lower occupancy the request stands."""
+    from dataclasses import replace
+
+    real = dot_figures.of_amdgcn
+
+    def lower_when_relaxed(amdgcn, shared, arch, num_warps, waves_per_eu=0):
+        f = real(amdgcn, shared, arch, num_warps, waves_per_eu)
+        return replace(f, occupancy=f.occupancy - 1) if waves_per_eu == 4 else f
+
+    monkeypatch.setattr(dot_figures, "of_amdgcn", lower_when_relaxed)
+    monkeypatch.setattr(RegisterPressure, "judge", staticmethod(lambda a, b: cost_model.Judgement(-1, "x", "x 1 -> 0")))
+    k = _compile("gfx90a", (128, 128, 64), {"num_warps": 4, "waves_per_eu": 8}, passes=[])
+    relax = k.metadata.triton_mfma_waves_relax
+    assert relax["decision"] == "kept" and relax["tried"] == 4, relax
+    assert k.metadata.waves_per_eu == 8
+
+
+def test_admitted_waves_names_the_cap():
+    f = dot_figures.Figures(instrs="", vgpr=64, agpr=0, vgpr_total=64, sgpr=40, vgpr_spills=1, sgpr_spills=0,
+                            spills=1, occupancy=4, lds=16384, loop_mfma=0, loop_fma=0, loop_cycles=0, loop_ds_read=0,
+                            loop_ds_write=0, loop_barriers=0)
+    assert admitted_waves("gfx90a", 4, f) == (4, "its LDS (16384 B/workgroup)")
+    assert admitted_waves("gfx90a", 4, dot_figures.Figures(**{**f.__dict__, "lds": 0}))[0] == 8
+    assert admitted_waves("gfx90a", 4, dot_figures.Figures(**{**f.__dict__, "lds": 1 << 20}))[0] == 0
