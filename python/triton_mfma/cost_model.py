@@ -18,14 +18,17 @@ and occupancy trades on CDNA support (bench/spill_calibration.md: 16 independent
   6. loop lanes    SGPR spills to VGPR lanes (v_writelane / v_readlane) in the main loop: no timed evidence, so
                    last of the spill classes;
   7. dot cycles    one main-loop iteration's matrix-pipe issue cycles (MFMA table) or FMA cycles;
-  8. LDS ops       one main-loop iteration's LDS instructions.
+  8. LDS ops       one main-loop iteration's LDS instructions;
+  9. spills        VGPR + SGPR spills in all: a tie-breaker between variants equal on every key above (SGPR lane
+                   spills outside the loop and scratch below the noise floor still cost instructions).
 
 Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill is noise (D14: 16 B "not visible" across a sweep,
 28-36 B already +2..13%: D13), and keys 2-3 read 0.
 Keys 1-6 are the *spill and occupancy* classes (`SPILL_KEYS`): grid order's check judges the remap on these only,
-since its gain (L2 reuse) is in no static figure and its scalar arithmetic costs registers by design. What ranks on
-no key never decides a change: registers or LDS bytes that buy no occupancy, SGPR lane spills outside the loop
-(issue 35's rule), spills that stay in scratch below the noise floor.
+since its gain (L2 reuse) is in no static figure and its scalar arithmetic costs registers by design. The benches'
+verdict against stock (dot_figures.compare) reads keys 1-8 (`MAIN_KEYS`): SGPR lane spills outside the main loop
+are not worse there (issue 35's rule); the decisions break a tie on those with key 9. What ranks on no key never
+decides a change: registers or LDS bytes that buy no occupancy.
 """
 from __future__ import annotations
 
@@ -35,8 +38,10 @@ from dataclasses import dataclass
 # sweep on gfx950, 28-36 B cost 2-13% (D13).
 NOISE_SCRATCH_BYTES = 16
 
-KEYS = ("launch", "loop scratch", "scratch", "occupancy", "loop copies", "loop lanes", "dot cycles", "LDS ops")
+KEYS = ("launch", "loop scratch", "scratch", "occupancy", "loop copies", "loop lanes", "dot cycles", "LDS ops",
+        "spills")
 SPILL_KEYS = KEYS[:6]
+MAIN_KEYS = KEYS[:8]
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,15 @@ def rank(f) -> tuple:
             f.loop_acc_copies,
             f.loop_lane_ops,
             f.loop_cycles,
-            f.loop_ds)
+            f.loop_ds,
+            f.vgpr_spills + f.sgpr_spills)
+
+
+def ranked_spills(f) -> tuple:
+    """The spill classes among SPILL_KEYS (loop scratch, scratch, loop copies, loop lanes): all 0 where a compile
+    has no spill that the spill and occupancy classes count."""
+    r = rank(f)
+    return r[1], r[2], r[4], r[5]
 
 
 def _shown(key: str, a: int, b: int) -> str:

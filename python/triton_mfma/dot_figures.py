@@ -143,13 +143,13 @@ def of_kernel(kernel) -> Figures:
 
 def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
     """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons), by the one
-    judge (cost_model: launch, main-loop scratch spills, scratch spills, occupancy, main-loop AGPR copies and SGPR
-    lane spills, main-loop dot cycles and LDS ops, in that order). The deciding key comes first; a tie on every key
-    is "better" where ours needs fewer registers, less LDS or has fewer spills in all (gains that buy nothing
-    certain), else "same". What no key ranks (registers, LDS bytes, SGPR lane spills outside the main loop, scratch
-    below the noise floor) is never worse by itself."""
-    j = cost_model.judge(s, o)
-    worse, better = cost_model.differences(s, o)
+    judge on its main keys (cost_model.MAIN_KEYS: launch, main-loop scratch spills, scratch spills, occupancy,
+    main-loop AGPR copies and SGPR lane spills, main-loop dot cycles and LDS ops, in that order). The deciding key
+    comes first; a tie on every key is "better" where ours needs fewer registers, less LDS or has fewer spills in all
+    (gains that buy nothing certain), else "same". What no main key ranks (registers, LDS bytes, SGPR lane spills
+    outside the main loop, scratch below the noise floor) is never worse by itself."""
+    j = cost_model.judge(s, o, cost_model.MAIN_KEYS)
+    worse, better = cost_model.differences(s, o, cost_model.MAIN_KEYS)
     if j.worse:
         return "worse", worse
     if j.better:
@@ -200,9 +200,9 @@ def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
 
 def cannot_be_worse(ours: Figures, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
     """Why a variant with `ours` figures cannot be worse than another whose layouts differ only in kWidth (and
-    whose LDS the LDS model gives as `other_lds`); None when the model cannot tell. Not worse means: no spills
-    to lose, LDS no larger, and an occupancy the other could not exceed even with VGPR_MARGIN fewer VGPRs and
-    SGPR_MARGIN fewer SGPRs."""
+    whose LDS the LDS model gives as `other_lds`); None when the model cannot tell. Not worse by the one judge
+    (cost_model): no spills (the other cannot have fewer), LDS no larger, an occupancy the other could not exceed
+    even with VGPR_MARGIN fewer VGPRs and SGPR_MARGIN fewer SGPRs, and the same MFMA instructions."""
     if ours.spills:
         return None
     if ours.lds > other_lds:

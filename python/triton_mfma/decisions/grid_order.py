@@ -26,12 +26,12 @@ def lost(f_without, f_ours) -> list[str]:
 
 
 def registers_can_be_its_cost(ctx, f_ours) -> bool:
-    """Whether the remap's registers may have cost spills or a wave: the compiled kernel spills (SGPRs, or VGPRs:
-    the scheduler moves vector values too once the scalar arithmetic is in the loop's prologue; generated kernels
-    showed VGPR spills from the remap alone, bench/results/differential.txt), is limited by its SGPRs, or is limited
-    by its VGPRs within one allocation granule above the next occupancy step (a few registers less would give a
-    wave more). Elsewhere a few more registers cost nothing."""
-    if f_ours.sgpr_spills or f_ours.vgpr_spills:
+    """Whether the remap's registers may have cost what the judge counts (`lost`): ours, compiled with the remap,
+    shows a spill class the judge ranks (scratch above the noise floor, AGPR copies or SGPR lane spills in the main
+    loop: without the remap there may be fewer; where ours has none, the variant cannot have fewer), or an occupancy
+    the remap's registers may have cut: limited by its SGPRs, or by its VGPRs within one allocation granule above
+    the next occupancy step (a few registers less would give a wave more). Elsewhere nothing is compiled."""
+    if any(cost_model.ranked_spills(f_ours)):
         return True
     occ = occupancy.occupancy(ctx.arch, ctx.num_warps, f_ours.vgpr_total, f_ours.sgpr, f_ours.lds, ctx.w)
     if occ.limiter == "sgpr":
