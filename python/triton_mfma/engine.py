@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
-from .points import COMPARE_AFTER, POINT_ORDER  # noqa: F401 - the one table of insertion points (points.py)
+from .points import COMPARE_AFTER, POINT_ORDER, STAGES  # noqa: F401 - the one table of points (points.py)
 from .runner import kernel_name
 
 
@@ -150,9 +150,16 @@ class Build:
 # pipeliner's output is rarely Triton's, so the export that comparison needs is not paid there (points.py).
 
 
+def stages_of(choice: frozenset) -> int | None:
+    """The num_stages a choice builds with (None: the kernel's own)."""
+    return next((int(c[len(STAGES):]) for c in choice if c.startswith(STAGES)), None)
+
+
 def _at(choice: frozenset, point: str):
     if point == "ttgir_end":
         return frozenset(c for c in choice if c.startswith("skip:"))
+    if point == "pipeline":
+        return point in choice, stages_of(choice)
     return point in choice
 
 
@@ -220,6 +227,13 @@ def with_waves_per_eu(options, w):
     """A copy of Triton's frozen HIPOptions with another waves_per_eu (no __post_init__ re-run)."""
     opts = copy.copy(options)
     object.__setattr__(opts, "waves_per_eu", w)
+    return opts
+
+
+def with_num_stages(options, n):
+    """A copy of Triton's frozen options with another num_stages (no __post_init__ re-run)."""
+    opts = copy.copy(options)
+    object.__setattr__(opts, "num_stages", n)
     return opts
 
 

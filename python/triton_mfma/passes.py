@@ -271,6 +271,9 @@ HOOK_OPTIONS = (
     Option("relax_waves_per_eu", None, bool, "an explicit waves_per_eu whose waves cannot run (LDS, SGPRs or the "
                                              "workgroup slots admit fewer) is relaxed to the waves that run, where "
                                              "the one judge ranks that better at no lower occupancy", default=True),
+    Option("reduce_num_stages", None, bool, "where the main loop spills to scratch, a build with one pipeline stage "
+                                            "fewer is compiled and kept where the one judge ranks it better",
+           default=True),
     Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
                                     "(slower; for measuring the models)"),
     Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),

@@ -40,3 +40,6 @@ INTERIOR_POINTS = tuple(p.name for p in POINT_TABLE if p.interior)
 REPLACING_POINTS = frozenset(INTERIOR_POINTS)
 COMPARE_AFTER = tuple(p.name for p in POINT_TABLE if p.compare_after)
 POINT_DOCS = {p.name: p.doc for p in POINT_TABLE}
+# A build's choice holds the interior points where ours runs, "skip:<pass>" for a pass at ttgir_end left out, and
+# STAGES + N for a build with num_stages N (Triton reads num_stages from `pipeline` on only).
+STAGES = "stages:"

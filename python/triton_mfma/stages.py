@@ -186,11 +186,13 @@ class HipCompile:
         return self._build_ttgir(src, md, choice, resume, self.kernel_remarks)
 
     def _build_ttgir(self, src, md, choice, resume, kernel_remarks):
-        from .engine import POINT_ORDER, SameAsBuild, same_code
+        from .engine import POINT_ORDER, SameAsBuild, same_code, stages_of, with_num_stages
         from .pipeline import amd_make_ttgir
 
         skip = {c[5:] for c in choice if c.startswith("skip:")}
-        run = PointRunner(self.act, "hip", self.options, kernel_remarks,
+        stages = stages_of(choice)
+        options = self.options if stages is None else with_num_stages(self.options, stages)
+        run = PointRunner(self.act, "hip", options, kernel_remarks,
                           lambda m: self._point_context(m, kernel_remarks), skip)
         declined, outcomes = set(), []
 
@@ -228,8 +230,8 @@ class HipCompile:
             if resume is not None and resume.point == "ttgir_end":
                 mod = ours_at("ttgir_end", resume.module)
                 md["tensordesc_meta"] = mod.get_tensordesc_metadata()
-            elif interior or resume is not None:
-                mod = amd_make_ttgir(src, md, self.options, ours_at, interior, declined,
+            elif interior or resume is not None or stages is not None:
+                mod = amd_make_ttgir(src, md, options, ours_at, interior, declined,
                                      (resume.point, resume.module) if resume is not None else None,
                                      after_step if resume is not None and resume.compare_after else None,
                                      backend=self.backend)
@@ -255,6 +257,7 @@ class HipCompile:
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
         self.policy = self._policy(metadata)
+        self.policy.ctx.has_dot = _has_dot(snapshot)
         chosen = self.policy.ttgir(src, interior)
         compiled = self.engine.compiled(chosen, self.fixed_w)
         metadata.update(chosen.metadata)

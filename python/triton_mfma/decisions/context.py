@@ -21,6 +21,7 @@ class Context:
     figures: Callable = field(repr=False)  # (build) -> dot_figures.Figures at w, or the exception compiling it raised
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
+    has_dot: bool = False  # the kernel's TTIR has a tt.dot
 
     @property
     def arch(self) -> str:

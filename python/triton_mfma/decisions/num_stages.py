@@ -1,0 +1,63 @@
+"""num_stages, one fewer, where the main loop spills to scratch every iteration.
+
+Each pipeline stage keeps one more iteration's operand tiles live (in LDS and, on the way there, in registers):
+where the compiled kernel spills to scratch inside its main loop, a stage less can take those registers back.
+Pipelining never changes what a kernel computes, only how far ahead it loads.
+
+Model (no compile): ours' compile shows no scratch spill in the main loop above the noise floor (cost_model: the
+first spill class the judge ranks): a stage less has nothing to win that the judge puts before pipelining depth,
+which no static figure measures, and nothing is compiled. The same where the kernel has no dot or one stage.
+Compared with (trial): ours built with num_stages - 1 (the same choices of our passes; the builds share every step
+before Triton's pipeliner, the one place num_stages is read).
+Judge: the one judge (cost_model.judge); a tie keeps the kernel's num_stages.
+"""
+from __future__ import annotations
+
+from .. import cost_model, dot_figures
+from ..points import STAGES
+from . import Decision, Verdict
+
+NAME = "num_stages"
+
+
+class NumStages(Decision):
+    name = NAME
+    key = "triton_mfma_num_stages"
+    option = "reduce_num_stages"
+    judge = staticmethod(cost_model.judge)  # (ours, ours with a stage less) -> cost_model.Judgement
+
+    def present(self, ctx, interior):
+        return ctx.has_dot and getattr(ctx.triton_options, "num_stages", 0) >= 2 and self.verifies(ctx)
+
+    def settled(self, ctx, ours):
+        f = ctx.figures(ours)
+        if isinstance(f, Exception):
+            raise f
+        loop_scratch = cost_model.rank(f)[1]
+        if not loop_scratch:
+            return Verdict("kept", "no scratch spill in the main loop", "model", ours)  # metadata only
+        return None
+
+    def compared(self, ctx, ours):
+        n = ctx.triton_options.num_stages
+        return ctx.variant(frozenset(c for c in ours.choice if not c.startswith(STAGES)) | {f"{STAGES}{n - 1}"})
+
+    def identical(self, ctx, ours, fewer):
+        n = ctx.triton_options.num_stages
+        return Verdict("kept", f"num_stages={n - 1} gives the same TTGIR", "identical", ours)
+
+    def trial(self, ctx, ours, fewer, f_fewer, f_ours):
+        n = ctx.triton_options.num_stages
+        if isinstance(f_fewer, Exception):
+            return Verdict("kept", f"num_stages={n - 1} does not compile", "trial", ours)
+        j = self.judge(f_ours, f_fewer)
+        figures = (f"main-loop scratch ops {f_ours.loop_scratch_ops} -> {f_fewer.loop_scratch_ops}, "
+                   f"{dot_figures.summary(f_ours, f_fewer)}")
+        details = {"asked": n, "tried": n - 1, "figures": {"asked": dot_figures.registers(f_ours),
+                                                            "fewer": dot_figures.registers(f_fewer)}}
+        if j.better:
+            why = f"num_stages {n} -> {n - 1}: the main loop spills to scratch; better on {j.figure} ({figures})"
+            return Verdict("reduced", why, "trial", fewer, details, remark=why)
+        verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
+        why = f"kept num_stages={n}: the main loop spills to scratch, but num_stages={n - 1} is {verdict} ({figures})"
+        return Verdict("kept", why, "trial", ours, details, remark=why)
