@@ -30,6 +30,11 @@
 // which tiles L2 holds). Overstating P would decline launches that need the
 // new order. A caller that knows the compiled kernel's residency passes it
 // (mfma-grid-order's `programs-per-cu`).
+// On cuda:90 the premise fails: a remap of a launch that fits one wave at
+// its real residency measured 0.98x on an H200 (issue 38), so there the wave
+// test counts the programs that may run at once, an UPPER bound (the warp
+// slots instead of registers; TargetL2Model::wavesAtMost): a launch the
+// model cannot show to need two waves keeps its order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITONMFMA_L2MODEL_H
@@ -70,6 +75,14 @@ struct TargetL2Model {
   /// Warps per CU resident whatever their registers (each with the most
   /// registers a wave may have).
   int residentWarps = 0;
+  /// Warps per CU resident at most (each with the fewest registers): the
+  /// upper bound's register part (programsAtMost).
+  int maxResidentWarps = 0;
+  /// The run-time guard's wave test counts the programs that may run at once
+  /// (an upper bound) instead of those that surely do (the lower bound):
+  /// where the remap of a launch that fits one wave costs (cuda:90, see
+  /// GridOrder.cpp).
+  bool wavesAtMost = false;
   int64_t sharedPerCU = 0;  ///< shared memory / LDS per CU
   int64_t sharedReservedPerProgram = 0;
   int64_t sharedGranule = 1; ///< allocation granule of a program's LDS
@@ -81,6 +94,9 @@ struct TargetL2Model {
   /// Programs of `numWarps` warps using `sharedBytes` of LDS that fit on
   /// one CU: a lower bound (see the header), with the bound that gives it.
   Residency residency(int numWarps, int64_t sharedBytes) const;
+  /// Programs that may be resident on one CU at most: registers at their
+  /// fewest (the warp slots), LDS exact, workgroup slots.
+  Residency programsAtMost(int numWarps, int64_t sharedBytes) const;
   int64_t programsPerCU(int numWarps, int64_t sharedBytes) const {
     return residency(numWarps, sharedBytes).programs;
   }

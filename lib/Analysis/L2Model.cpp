@@ -40,6 +40,18 @@ Residency TargetL2Model::residency(int numWarps, int64_t sharedBytes) const {
   return r;
 }
 
+Residency TargetL2Model::programsAtMost(int numWarps,
+                                        int64_t sharedBytes) const {
+  Residency r = residency(numWarps, sharedBytes);
+  r.byRegisters = std::max<int64_t>(
+      1, std::max(maxResidentWarps, residentWarps) / std::max(1, numWarps));
+  r.programs = std::min({r.byRegisters, r.byShared, r.bySlots});
+  r.limiter = r.programs == r.byRegisters ? "warp slots"
+              : r.programs == r.byShared  ? "LDS"
+                                          : "workgroup slots";
+  return r;
+}
+
 static TargetL2Model fromTargetInfo(StringRef target, const TargetInfo &t) {
   TargetL2Model m;
   m.target = target.str();
@@ -57,6 +69,13 @@ static TargetL2Model fromTargetInfo(StringRef target, const TargetInfo &t) {
   if (t.maxWavesPerSIMD > 0)
     waves = std::min(waves, t.maxWavesPerSIMD);
   m.residentWarps = t.simdsPerCU * waves;
+  m.maxResidentWarps =
+      t.simdsPerCU * (t.maxWavesPerSIMD > 0 ? t.maxWavesPerSIMD : waves);
+  // On an H200 a remap of a launch that fits one wave at the kernel's real
+  // residency cost 2% (split-K decode, 512 programs, 4 per SM; issue 38);
+  // on the MI210 the published split-K measurement gained with about two
+  // workgroups per CU, so CDNA keeps the lower bound.
+  m.wavesAtMost = target.starts_with("cuda:");
   m.sharedPerCU = t.ldsPerCU;
   m.sharedReservedPerProgram = t.ldsReservedPerWorkgroup;
   m.sharedGranule = t.ldsGranule;
@@ -186,7 +205,8 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
     m.xcds = int(v);
   int numWarps = int(getInt("num_warps", 4));
   int64_t sharedBytes = getInt("shared_bytes", 0);
-  Residency r = m.residency(numWarps, sharedBytes);
+  Residency r = m.wavesAtMost ? m.programsAtMost(numWarps, sharedBytes)
+                              : m.residency(numWarps, sharedBytes);
   int64_t perCU = r.programs;
   std::string limiter = r.limiter;
   if (int64_t v = getInt("programs_per_cu", 0); v > 0) {

@@ -23,16 +23,23 @@
 //    Programming Guide, "Compute Capabilities"); H200: 4.8 TB/s HBM3e, 989
 //    TFLOP/s dense fp16.
 //  - Effective L2 fractions (model parameters, not data-sheet figures): on
-//    the H100/H200 0.1. Its L2 is two partitions, each caching what the SMs
-//    of its own GPCs read, so twins far apart in time on SMs of the other
-//    partition find little of a shared tile; measured on an H200
-//    (bench/results/grid_order.md, 2026-12-02): a split-K decode kernel in
-//    the twin-adjacent order ran 1.5-6% faster than in the stock order at
-//    every weight size, 8.4 MB (0.16 of the L2) to 1 GB, and the pass's
-//    remap gained 1.00-1.04x on the launches of 8.4-19 MB that the former
-//    0.5 declined (0.98-0.99x: the guard's cost). AMD 0.75 of one L2
-//    (other traffic, set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this
-//    is consistent with a published split-K decode measurement (M = 64 in
+//    the H100/H200 1.0, the whole 50 MiB. Under LRU a tile's second read
+//    misses iff the distinct bytes read between its two reads exceed the
+//    cache (Mattson et al., "Evaluation techniques for storage
+//    hierarchies", IBM Systems Journal 9(2), 1970), which is what the guard
+//    counts. The L2 is two partitions, "each L2 partition localizes and
+//    caches data for memory accesses from SMs in the GPCs directly connected
+//    to the partition" (NVIDIA A100 Tensor Core GPU Architecture
+//    whitepaper, 2020; the H100 keeps it), so a tile read from SMs of both
+//    may be held twice and the capacity a shared tile finds lies between
+//    25 and 50 MiB: the model remaps only above the whole L2, where a miss
+//    is certain, and keeps the order in between, where the model has no
+//    term for what else decides (a GEMM's compute, the remap's code). (The
+//    0.1 before was fitted to a bench; on an H200 it remapped split-K
+//    launches of W = 2.8-9.4 MB and 2-D GEMMs of 33.6 MB at 0.92-0.98x of
+//    stock: issue 38; at 0.5 the 2-D GEMM 128x256x32 at 4096^3 still
+//    remaps, bench/results/grid_order_wide.md.) AMD 0.75 of one L2 (other traffic,
+//    set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with a published split-K decode measurement (M = 64 in
 //    2 M tiles of 32, BLOCK_N = 64, 192 workgroups, one per CU): putting the
 //    M tiles fastest gained 6-12% at W = 6.3-12.6 MB, where the bytes
 //    streamed between the two reads of a W tile (about W) exceed 6 MiB;
@@ -132,7 +139,7 @@ std::vector<TargetInfo> buildTargets() {
   h100.cus = 132;
   h100.xcds = 1;
   h100.l2Bytes = 50 * MiB;
-  h100.l2Effective = 0.1;
+  h100.l2Effective = 1.0;
   h100.ldsPerCU = 228 * KiB;
   h100.ldsPerWorkgroup = getCudaSharedPerBlock(90);
   h100.ldsReservedPerWorkgroup = 1 * KiB;

@@ -68,6 +68,8 @@
 //     (an MI210 split-K decode kernel with 1 workgroup per CU and 192
 //     workgroups: see TargetInfo.cpp). `programs-per-cu` gives the real
 //     figure where the caller knows it (a compiled kernel's registers).
+//     On cuda:90 P is an UPPER bound instead (registers at their fewest:
+//     the warp slots; L2Model.h says why).
 //     Trip counts come from the loop bounds when they can be computed at the
 //     top of the kernel (cloned pure arith on arguments), else the default.
 //  6. Multi-XCD targets (workgroups dealt round-robin to XCDs with separate
@@ -175,6 +177,30 @@ struct Plan {
 
 /// Why a kernel is left alone, where it is.
 using Decline = std::optional<std::string>;
+
+/// A term that is another term's prologue: its loops are a strict subset of
+/// the other's. Triton's NVIDIA software pipeliner issues the first
+/// stages-1 iterations' loads before the loop and keeps the loop at its full
+/// trip count, its loads masked off in the last stages-1 iterations, so the
+/// loop's term times its trip count is already every byte the program reads
+/// (2 + 8 - 2 tiles at 8 trips and 3 stages, 1 tile at 1 trip); counting the
+/// prologue too overstated a short loop's bytes up to 3x (split-K decode at
+/// 1 trip on cuda:90). The AMD stream pipeliner shortens the loop instead
+/// (its trip count already leaves the prologue's iterations out): there
+/// every term counts.
+bool isPrologue(const LoadedOperand &o, const ByteTerm &t, bool hip) {
+  auto within = [](const ByteTerm &a, const ByteTerm &b) {
+    return a.loops.size() < b.loops.size() &&
+           llvm::all_of(a.loops, [&](const TripFactor &f) {
+             return llvm::any_of(b.loops, [&](const TripFactor &g) {
+               return g.loop == f.loop;
+             });
+           });
+  };
+  return !hip && llvm::any_of(o.terms, [&](const ByteTerm &u) {
+    return within(t, u);
+  });
+}
 
 //===----------------------------------------------------------------------===//
 // Steps 2, 3, 5, 6: the per-kernel analysis and decision.
@@ -663,7 +689,7 @@ LogicalResult GridRemapper::computeRowLengths() {
 void GridRemapper::chooseGuardUnit() {
   auto addUnit = [&](unsigned o) {
     for (const ByteTerm &t : operands[o].terms)
-      if (t.bytes > 0)
+      if (t.bytes > 0 && !isPrologue(operands[o], t, plan.hip))
         unit = std::gcd(unit, t.bytes);
   };
   if (plan.guard == Guard::L2)
@@ -680,6 +706,8 @@ void GridRemapper::chooseGuardUnit() {
 Value GridRemapper::operandBytes(unsigned o) {
   Value bytes = e->constant(0);
   for (const ByteTerm &t : operands[o].terms) {
+    if (isPrologue(operands[o], t, plan.hip))
+      continue;
     Value term = e->constant(t.bytes / unit);
     for (const TripFactor &f : t.loops)
       term =
@@ -948,7 +976,9 @@ void recordDecision(const ProgramAxes &pa, const Plan &plan,
     add("num_warps", i64(p.numWarps));
     add("programs_per_cu", i64(p.programs));
     add("programs_source",
-        b.getStringAttr(p.given ? "programs-per-cu option" : "lower bound"));
+        b.getStringAttr(p.given    ? "programs-per-cu option"
+                        : p.atMost ? "upper bound"
+                                   : "lower bound"));
     add("programs_limiter", b.getStringAttr(p.bound.limiter));
     add("programs_by_registers", i64(p.bound.byRegisters));
     add("programs_by_lds", i64(p.bound.byShared));

@@ -107,7 +107,9 @@ ProgramsPerCU countPrograms(ModuleOp module, Operation *func,
     p.ldsBytes = getLocalAllocBytes(func);
     p.ldsSource = "local_alloc sum; the LDS model: " + error;
   }
-  p.bound = model.residency(p.numWarps, p.ldsBytes);
+  p.atMost = model.wavesAtMost;
+  p.bound = p.atMost ? model.programsAtMost(p.numWarps, p.ldsBytes)
+                     : model.residency(p.numWarps, p.ldsBytes);
   p.programs = p.bound.programs;
   if (programsPerCU > 0) {
     p.programs = programsPerCU;
@@ -120,8 +122,17 @@ std::string describe(const ProgramsPerCU &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
   if (p.given) {
-    os << "programs-per-cu=" << p.programs << " (the model's lower bound "
-       << p.bound.programs << ")";
+    os << "programs-per-cu=" << p.programs << " (the model's "
+       << (p.atMost ? "upper" : "lower") << " bound " << p.bound.programs
+       << ")";
+    return s;
+  }
+  if (p.atMost) {
+    os << "an upper bound: warp slots allow at most " << p.bound.byRegisters
+       << (p.bound.byRegisters == 1 ? " program" : " programs") << " of "
+       << p.numWarps << " warps per CU, LDS (" << p.ldsBytes << " B, "
+       << (p.ldsSource == "LDS model" ? "LDS model" : "local_alloc sum")
+       << ") " << p.bound.byShared << ", workgroup slots " << p.bound.bySlots;
     return s;
   }
   os << "a lower bound: registers allow at least " << p.bound.byRegisters

@@ -156,7 +156,8 @@ std::string humanBytes(int64_t b);
 
 /// Programs per CU the L2 guard counts with, and where the figure comes from.
 struct ProgramsPerCU {
-  Residency bound;      ///< the model's lower bound
+  Residency bound;      ///< the model's bound (lower, or upper: atMost)
+  bool atMost = false;  ///< an upper bound (TargetL2Model::wavesAtMost)
   int64_t programs = 0; ///< what the guard uses
   bool given = false;   ///< from the programs-per-cu option
   int numWarps = 4;

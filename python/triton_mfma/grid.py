@@ -442,8 +442,10 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
         bound = {key: a[key] for key in ("programs_per_cu", "programs_source", "programs_limiter",
                                          "programs_by_registers", "programs_by_lds", "programs_by_slots", "lds_bytes",
                                          "lds_source", "num_warps") if key in a}
-        if a.get("programs_source") == "lower bound":
-            bound["how"] = (f"a lower bound limited by {a['programs_limiter']}: registers >= "
+        if a.get("programs_source") in ("lower bound", "upper bound"):
+            lower = a["programs_source"] == "lower bound"
+            bound["how"] = (f"{'a lower' if lower else 'an upper'} bound limited by {a['programs_limiter']}: "
+                            f"{'registers >=' if lower else 'warp slots <='} "
                             f"{a['programs_by_registers']} of {a['num_warps']} warps, LDS {a['lds_bytes']} B -> "
                             f"{a['programs_by_lds']}, slots {a['programs_by_slots']}")
         else:

@@ -3,8 +3,8 @@
 The decision is the C++ one (lib/Analysis/L2Model.cpp, reached through the C API: `native.l2_query`), the
 same the pass emits as its run-time guards; nothing here re-implements it:
   * `Target.programs_per_cu` / `concurrent_programs`: P = programs per CU x CUs that run at once, programs per CU
-    the model's lower bound at TTGIR (`Target.residency`: registers bounded by the register file, LDS exact,
-    workgroup slots; see L2Model.h for why a lower bound is the safe direction).
+    the model's bound at TTGIR (`Target.residency`: LDS exact, workgroup slots, and registers: a lower bound on
+    CDNA, every wave with the most registers; an upper bound on cuda:90, the warp slots; see L2Model.h).
   * `stock_order_misses`: does the twin read of the heavy operand miss L2 in the stock order (single-L2 targets)?
   * `shared_bytes_exceed_l2`: do the shared operands' distinct bytes exceed one XCD's effective L2 (multi-XCD
     targets: the XCD remap pays)?
@@ -146,10 +146,9 @@ class DecodeConfig:
         return self.K * self.N * 2
 
     def per_program(self):
-        """(A bytes, W bytes) one program reads, counted as the pass counts them on the pipelined TTGIR: the
-        prologue's stages-1 tiles plus one tile per iteration."""
-        loads = self.trips + max(0, self.stages - 1)
-        return (self.BLOCK_M * self.BLOCK_K * 2 * loads, self.BLOCK_K * self.BLOCK_N * 2 * loads)
+        """(A bytes, W bytes) one program reads, counted as the pass counts them on the pipelined TTGIR: one tile
+        per iteration (the prologue's loads are the first iterations', masked by the trip count)."""
+        return (self.BLOCK_M * self.BLOCK_K * 2 * self.trips, self.BLOCK_K * self.BLOCK_N * 2 * self.trips)
 
     def shared_bytes(self) -> int:
         return max(1, self.stages - 1) * (self.BLOCK_M * self.BLOCK_K + self.BLOCK_K * self.BLOCK_N) * 2

@@ -630,16 +630,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 
-// cuda:90 (the pass is not MFMA-specific): H100/H200 figures, 50 MiB L2 in
-// two partitions of which a tile shared by twins far apart can count on 0.1
-// (measured, TargetInfo.cpp), 132 SMs.
+// cuda:90 (the pass is not MFMA-specific): H100/H200 figures, 50 MiB L2 of
+// which the guard counts all (a miss is certain only above it,
+// TargetInfo.cpp), 132 SMs, and P an upper bound (warp slots: L2Model.h).
 // CHECK-LABEL: sym_name = "splitk_slow_cuda"
 // On cuda the grid size is tt.get_num_programs (a special register).
 // CHECK-NOT:  llvm.amdgcn.implicitarg.ptr
 // CHECK:      "tt.get_num_programs"() <{axis = 0 : i32}>
-// CHECK-DAG:  "arith.constant"() <{value = 1280 : i32}>
-// CHECK-DAG:  "arith.constant"() <{value = 264 : i32}>
-// expected-remark @+3 {{taken at run time when the grid has more than P = 264 programs (132 CUs x 2; a lower bound: registers allow at least 2 programs of 4 warps per CU whatever their registers, LDS (0 B, LDS model) 32, workgroup slots 32) and the bytes streamed between twin reads exceed 5242880 B (H100/H200 L2 50.0 MiB x 0.10)}}
+// CHECK-DAG:  "arith.constant"() <{value = 12800 : i32}>
+// CHECK-DAG:  "arith.constant"() <{value = 2112 : i32}>
+// expected-remark @+3 {{taken at run time when the grid has more than P = 2112 programs (132 CUs x 16; an upper bound: warp slots allow at most 16 programs of 4 warps per CU, LDS (0 B, LDS model) 32, workgroup slots 32) and the bytes streamed between twin reads exceed 52428800 B (H100/H200 L2 50.0 MiB x 1.00)}}
 #bl = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   "tt.func"() <{function_type = (!tt.ptr<f16>, !tt.ptr<f16>, !tt.ptr<f32>, i32, i32) -> (), sym_name = "splitk_slow_cuda", sym_visibility = "public"}> ({

@@ -287,7 +287,7 @@ def test_l2model_mirrors_the_cpp_figures():
     t = l2model.TARGETS["cuda:90"]
     assert f"P = {t.concurrent_programs(4, 0)} programs ({t.cus} CUs" in msg
     assert f"exceed {t.effective_l2} B" in msg
-    assert math.isclose(t.effective_l2, 50 * 2**20 * 0.1)
+    assert math.isclose(t.effective_l2, 50 * 2**20)  # the whole L2 (TargetInfo.cpp)
 
 
 @pytest.mark.parametrize("rows", [64, 85])  # 16 KiB (a whole number of 512-byte granules) and 21760 B (not)
@@ -312,13 +312,18 @@ def test_concurrent_programs_use_the_occupancy_models_lds_granule(rows):
 
 
 def test_residency_is_a_lower_bound_from_the_register_file():
-    """Registers are unknown at TTGIR: the bound is one wave per SIMD on CDNA (a wave may have all 512 VGPRs+AGPRs)
-    and two warps per SM sub-partition on the H100/H200 (255 registers a thread), never more than a real compile."""
+    """Registers are unknown at TTGIR: on CDNA the bound is one wave per SIMD (a wave may have all 512 VGPRs+AGPRs),
+    never more than a real compile; on the H100/H200 the wave test counts an upper bound instead (L2Model.h), the
+    64 warp slots of an SM: 16 programs of 4 warps, 8 of 8, fewer where shared memory says so."""
     for target, warps, per_cu in [("hip:gfx90a", 4, 1), ("hip:gfx90a", 8, 1), ("hip:gfx90a", 2, 2),
-                                  ("hip:gfx90a", 1, 4), ("hip:gfx942", 4, 1), ("cuda:90", 4, 2), ("cuda:90", 8, 1)]:
+                                  ("hip:gfx90a", 1, 4), ("hip:gfx942", 4, 1)]:
         r = l2model.TARGETS[target].residency(warps, 0)
         assert (r["programs_by_registers"], r["programs_per_cu"], r["programs_limiter"]) == (per_cu, per_cu,
                                                                                               "registers"), target
+    for warps, shared, per_cu, limiter in [(4, 0, 16, "warp slots"), (8, 0, 8, "warp slots"),
+                                           (4, 48 * 1024, 4, "LDS")]:
+        r = l2model.TARGETS["cuda:90"].residency(warps, shared)
+        assert (r["programs_per_cu"], r["programs_limiter"]) == (per_cu, limiter), (warps, shared, r)
     # the real occupancy of a kernel at the most registers a wave may have is the bound
     assert occupancy.occupancy("gfx90a", 4, 512, 100, 0).workgroups_per_cu == 1
 
@@ -415,17 +420,18 @@ def test_decision_agrees_with_the_python_model(mi210_kernels):
 def test_grid_order_decision_on_cuda():
     k = _compile_decode("splitk_decode_slow", "cuda:90", 8, passes=["mfma-grid-order"])
     big = triton_mfma.grid_order_decision(k, (128, 8, 2), **_decode_args(64, 8192, 4096))  # W = 64 MiB
-    # W = 8 MiB fits the H200's L2, but twins far apart find little of it (two partitions; measured: the
-    # twin-adjacent order gains there, TargetInfo.cpp): with more than one wave this kernel always remaps
-    small = triton_mfma.grid_order_decision(k, (32, 8, 2), **_decode_args(64, 2048, 2048))
-    one_wave = triton_mfma.grid_order_decision(k, (12, 8, 2), **_decode_args(64, 768, 8192))
-    assert big.remaps and small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
+    # W = 8 MiB: the bytes between twin reads fit the H200's L2 (the whole 50 MiB: TargetInfo.cpp), kept; so is a
+    # launch that may fit one wave (P an upper bound on cuda: L2Model.h), whatever its bytes
+    small = triton_mfma.grid_order_decision(k, (64, 8, 8), **_decode_args(256, 4096, 2048))
+    one_wave = triton_mfma.grid_order_decision(k, (16, 8, 2), **_decode_args(64, 1024, 65536))
+    assert big.remaps and not small.remaps and not one_wave.remaps, (str(big), str(small), str(one_wave))
+    assert small.figures["waves"] and not small.figures["exceeds"], str(small)
+    assert one_wave.figures["exceeds"] and not one_wave.figures["waves"], str(one_wave)
     # one M tile: no program shares a weight tile with another, whatever W (H200: remapping it cost 1-2%)
     no_twins = triton_mfma.grid_order_decision(k, (128, 8, 1), **_decode_args(16, 8192, 4096))
     assert not no_twins.remaps and no_twins.figures["waves"] and no_twins.figures["exceeds"], str(no_twins)
     assert not no_twins.figures["twins"] and "no twins" in no_twins.reason, str(no_twins)
-    assert big.figures["concurrent_programs"] == 132 * 2 and big.figures["threshold"] == 5 * 2**20
-    assert small.figures["waves"] and small.figures["exceeds"]
+    assert big.figures["concurrent_programs"] == 132 * 4 and big.figures["threshold"] == 50 * 2**20  # 48 KiB LDS
     assert not one_wave.figures["waves"]
     assert big.residency is None or big.residency.programs_per_cu >= 2
     assert "remaps" in str(big) and "real residency" in str(big) or big.residency is None

@@ -1,0 +1,411 @@
+"""mfma-grid-order on an H200 around its decision boundary (issue 38): stock Triton 3.9, the hand-ordered kernel and
+the default passes, interleaved, L2 flushed before every launch, outputs compared bit for bit.
+
+    python bench/grid_order_wide.py build OUT          # here (CPU): cuda:90 cubins of stock, hand and the default
+                                                       # passes (`new`: the triton_mfma imported), and the pass's
+                                                       # run-time decision for every launch
+    PYTHONPATH=<other checkout>/python python bench/grid_order_wide.py variant OUT old
+                                                       # optional: the default passes of another checkout, timed
+                                                       # beside the others (`old`)
+    python bench/grid_order_wide.py call OUT           # optional experiment: `new`'s decode kernels with the remap
+                                                       # moved into a called function (PTX edited; `call`)
+    python bench/grid_order_wide.py run OUT RESULTS [tuning|all] [RUNS]
+                                                       # on the GPU (torch + cupy; the folder carries this script)
+
+Launches (LAUNCHES, 45): split-K decode GEMMs (grid (N tiles, SPLIT_K, M tiles): the M tiles sharing a weight tile
+on the slowest axis; SPLIT_K 1-8, W = K x N x 2 bytes from 1 MB to 470 MB, ragged N, K and M), GEMMs on a 1-D grid
+in row-major tile order and on a 2-D grid with the N tiles on axis 0 (tiles 64-256 in both dimensions, ragged shapes,
+one-wave and many-wave launches). Every third launch (index % 3 == 2) is held aside: it was not looked at while the
+model and the guard were chosen, and is reported separately. Each launch is compiled as Triton's launcher specialises
+it (integer arguments equal to 1 are constants, multiples of 16 get tt.divisibility 16; pointers are aligned).
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+L2_BYTES = 50 * 2**20  # H100/H200 (data sheet); "W >= 4 x L2" below is counted against it
+DECODE = {  # name -> tiles, SPLIT_K, warps, stages
+    "d32x64x64s8": dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=64, SPLIT_K=8),
+    "d32x64x32s7": dict(BLOCK_M=32, BLOCK_N=64, BLOCK_K=32, SPLIT_K=7),
+    "d64x128x64s4": dict(BLOCK_M=64, BLOCK_N=128, BLOCK_K=64, SPLIT_K=4),
+    "d64x64x64s1": dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, SPLIT_K=1),
+}
+GEMM = {  # name -> BLOCK_M, BLOCK_N, BLOCK_K, warps, stages
+    "128x128x64w4s3": (128, 128, 64, 4, 3),
+    "128x256x32w8s3": (128, 256, 32, 8, 3),
+    "64x128x64w4s4": (64, 128, 64, 4, 4),
+    "256x128x64w8s3": (256, 128, 64, 8, 3),
+    "128x256x64w8s3": (128, 256, 64, 8, 3),
+}
+
+
+def _launches():
+    out = []
+
+    def dec(cfg, M, N, K):
+        out.append(dict(kind="decode", cfg=cfg, M=M, N=N, K=K))
+
+    def gemm(kind, cfg, M, N, K):
+        out.append(dict(kind=kind, cfg=cfg, M=M, N=N, K=K))
+
+    for n, k in [(1024, 512), (2048, 1024), (1024, 4096), (768, 8192), (4096, 1536), (3072, 3072), (6144, 2048),
+                 (4096, 4096), (6144, 4096), (8192, 4096), (8192, 8192), (28672, 8192), (14336, 8192)]:
+        dec("d32x64x64s8", 64, n, k)
+    dec("d32x64x64s8", 50, 5000, 3000)  # ragged M, N, K
+    for n, k in [(6144, 224), (6144, 768), (12288, 2240), (8192, 14336)]:
+        dec("d32x64x32s7", 64, n, k)
+    for n, k in [(2048, 2048), (8192, 2048), (8192, 4096), (16384, 8192)]:
+        dec("d64x128x64s4", 128, n, k)
+    dec("d64x128x64s4", 100, 3000, 5000)
+    for n, k in [(2048, 512), (4096, 4096), (8192, 8192), (4096, 14336)]:
+        dec("d64x64x64s1", 256, n, k)
+    for cfg in ("128x128x64w4s3", "128x256x32w8s3"):
+        for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192), (4001, 4030, 3999), (1000, 1030, 1000)]:
+            gemm("gemm2d", cfg, m, n, k)
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 4096), (3000, 5000, 2000)]:
+        gemm("gemm2d", "64x128x64w4s4", m, n, k)
+    gemm("gemm2d", "256x128x64w8s3", 4096, 4096, 4096)
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192)]:
+        gemm("gemm1d", "128x128x64w4s3", m, n, k)
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 8192), (16384, 16384, 16384)]:
+        gemm("gemm1d", "64x128x64w4s4", m, n, k)
+    gemm("gemm1d", "128x256x64w8s3", 8192, 8192, 8192)
+    for i, L in enumerate(out):
+        L["id"] = i
+        L["held"] = i % 3 == 2
+    return out
+
+
+LAUNCHES = _launches()
+
+
+def geometry(L):
+    """Kernel names, integer arguments, grids (stock / hand), heavy bytes W of a launch."""
+    M, N, K = L["M"], L["N"], L["K"]
+    if L["kind"] == "decode":
+        c = DECODE[L["cfg"]]
+        bm, bn, sk = c["BLOCK_M"], c["BLOCK_N"], c["SPLIT_K"]
+        ints = dict(M=M, N=N, K=K, stride_am=K, stride_ak=1, stride_wk=N, stride_wn=1, stride_pk=M * N, stride_pm=N)
+        return dict(plain="splitk_decode_slow", hand="splitk_decode_fast", ints=ints,
+                    grid=(math.ceil(N / bn), sk, math.ceil(M / bm)), hand_grid=(math.ceil(M / bm), math.ceil(N / bn), sk),
+                    W=K * N * 2, tiles=dict(c), options={})
+    bm, bn, bk, nw, ns = GEMM[L["cfg"]]
+    ints = dict(M=M, N=N, K=K, stride_am=K, stride_ak=1, stride_bk=N, stride_bn=1, stride_cm=N, stride_cn=1)
+    n_m, n_n = math.ceil(M / bm), math.ceil(N / bn)
+    if L["kind"] == "gemm1d":
+        names, grid = ("matmul_1d", "matmul_1d_grouped"), (n_m * n_n, 1, 1)
+    else:
+        names, grid = ("matmul_2d", "matmul_2d_grouped"), (n_n, n_m, 1)
+    return dict(plain=names[0], hand=names[1], ints=ints, grid=grid, hand_grid=grid, W=K * N * 2,
+                tiles=dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk), options=dict(num_warps=nw, num_stages=ns))
+
+
+# ------------------------------------------------------------------------------------------------- build (CPU)
+
+def _kernels():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from grid_order_kernels import matmul_2d, matmul_2d_grouped
+    from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
+
+    ks = {name: fn for name, (fn, _, _) in GRID_ORDER_KERNELS.items()}
+    ks.update(matmul_2d=matmul_2d, matmul_2d_grouped=matmul_2d_grouped)
+    return ks
+
+
+def _constexprs(fn, tiles):
+    return dict(tiles, GROUP_M=8) if "GROUP_M" in fn.arg_names else dict(tiles)
+
+
+def _signature(fn, ints, constexprs):
+    """(signature, constexprs, attrs, runtime params) as Triton's launcher specialises these arguments."""
+    sig, cx, attrs, params = {}, dict(constexprs), {}, []
+    for i, name in enumerate(fn.arg_names):
+        if name in constexprs:
+            sig[name] = "constexpr"
+        elif name.endswith("_ptr"):
+            sig[name] = "*fp32" if name == "p_ptr" else "*fp16"
+            attrs[(i,)] = [["tt.divisibility", 16]]
+            params.append(name)
+        elif ints[name] == 1:
+            sig[name], cx[name] = "constexpr", 1
+        else:
+            sig[name] = "i32"
+            if ints[name] % 16 == 0:
+                attrs[(i,)] = [["tt.divisibility", 16]]
+            params.append(name)
+    return sig, cx, attrs, params
+
+
+def _compile(fn, ints, tiles, options, with_pass):
+    import warnings
+
+    import triton
+    from triton.compiler import ASTSource
+
+    import triton_mfma
+    from triton_mfma.compile import always_compile, target
+
+    sig, cx, attrs, params = _signature(fn, ints, _constexprs(fn, tiles))
+    with always_compile(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        src = ASTSource(fn, sig, cx, attrs)
+        ctx = triton_mfma.enabled(backends=("hip", "cuda"), strict=True) if with_pass else triton_mfma.disabled()
+        with ctx:
+            k = triton.compile(src, target=target("cuda:90"), options=options)
+    return k, params, sig
+
+
+def _spec_key(fn, ints):
+    """One letter per integer argument: c constant 1, d a multiple of 16, i any."""
+    return "".join("c" if ints[n] == 1 else "d" if ints[n] % 16 == 0 else "i" for n in fn.arg_names if n in ints)
+
+
+def _build_variant(out, meta, variant, with_pass, hand=False):
+    """Compiles `variant` of every launch's kernel (once per specialisation) into `out`; returns label per launch."""
+    import triton_mfma
+
+    ks = _kernels()
+    cache = {}
+    for L in LAUNCHES:
+        g = geometry(L)
+        name = g["hand" if hand else "plain"]
+        fn = ks[name]
+        key = (name, L["cfg"], _spec_key(fn, g["ints"]))
+        if key not in cache:
+            label = f"{name}.{L['cfg']}.{key[2]}.{variant}"
+            t0 = time.perf_counter()
+            k, params, _ = _compile(fn, g["ints"], g["tiles"], g["options"], with_pass)
+            with open(os.path.join(out, label + ".cubin"), "wb") as f:
+                f.write(k.asm["cubin"])
+            meta["kernels"][label] = dict(name=k.metadata.name, num_warps=k.metadata.num_warps,
+                                          shared=k.metadata.shared, params=params,
+                                          compile_s=round(time.perf_counter() - t0, 2),
+                                          grid_order=str(getattr(k.metadata, "triton_mfma_grid_order", "")))
+            cache[key] = (label, k)
+            print(f"built {label}: shared={k.metadata.shared}", flush=True)
+        label, k = cache[key]
+        L.setdefault("labels", {})[variant] = label
+        if with_pass:
+            d = triton_mfma.grid_order_decision(k, g["grid"], **g["ints"])
+            L.setdefault("decisions", {})[variant] = dict(remaps=d.remaps, guard=d.guard, reason=d.reason,
+                                                        text=str(d), source=os.path.dirname(triton_mfma.__file__))
+
+
+def build(out):
+    import shutil
+
+    os.makedirs(out, exist_ok=True)
+    for f in ("grid_order_wide.py", "grid_order_kernels.py"):
+        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), f), os.path.join(out, f))
+    meta = {"kernels": {}, "launches": LAUNCHES}
+    _build_variant(out, meta, "stock", False)
+    _build_variant(out, meta, "hand", False, hand=True)
+    _build_variant(out, meta, "new", True)
+    for L in LAUNCHES:
+        s, n = (open(os.path.join(out, L["labels"][v] + ".cubin"), "rb").read() for v in ("stock", "new"))
+        L["new_is_stock"] = s == n
+        print(f"{L['id']:2d} {L['kind']} {L['cfg']} {L['M']}x{L['N']}x{L['K']}: {L['decisions']['new']['text']}",
+              flush=True)
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, default=list)
+
+
+def variant(out, name):
+    path = os.path.join(out, "meta.json")
+    meta = json.load(open(path))
+    global LAUNCHES
+    LAUNCHES = meta["launches"]
+    _build_variant(out, meta, name, True)
+    with open(path, "w") as f:
+        json.dump(meta, f, indent=1, default=list)
+
+
+def call_variant(out):
+    """`call`: each decode kernel of `new` that has a remap, with the remap in a called .func (PTX edited and
+    assembled by Triton's ptxas; bench/grid_order.py's _ptx_outlined)."""
+    import subprocess
+    import tempfile
+
+    from triton.backends.nvidia.compiler import get_ptxas
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from grid_order import _ptx_outlined
+
+    path = os.path.join(out, "meta.json")
+    meta = json.load(open(path))
+    ks = _kernels()
+    done = {}
+    for L in meta["launches"]:
+        if L["kind"] != "decode" or L["new_is_stock"]:
+            continue
+        label = L["labels"]["new"]
+        if label not in done:
+            g = geometry(L)
+            k, _, _ = _compile(ks[g["plain"]], g["ints"], g["tiles"], g["options"], True)
+            new_label = label[:-len(".new")] + ".call"
+            with tempfile.TemporaryDirectory() as tmp:
+                src = os.path.join(tmp, "k.ptx")
+                open(src, "w").write(_ptx_outlined(k.asm["ptx"]))
+                subprocess.run([get_ptxas(90).path, "-lineinfo", "--regAllocOptLevel=2", "--gpu-name=sm_90a", src,
+                                "-o", os.path.join(out, new_label + ".cubin")], check=True)
+            meta["kernels"][new_label] = dict(meta["kernels"][label], what="remap in a called function (PTX edit)")
+            done[label] = new_label
+            print(f"built {new_label}", flush=True)
+        L["labels"]["call"] = done[label]
+    with open(path, "w") as f:
+        json.dump(meta, f, indent=1, default=list)
+
+
+# ------------------------------------------------------------------------------------------------- run (GPU)
+
+def run(out, results, which="all", runs=2):
+    import cupy as cp
+    import torch
+
+    meta = json.load(open(os.path.join(out, "meta.json")))
+    os.makedirs(results, exist_ok=True)
+    dev = torch.cuda.get_device_name()
+    fns = {}
+    for label, v in meta["kernels"].items():
+        mod = cp.RawModule(path=os.path.join(out, label + ".cubin"))
+        fn = mod.get_function(v["name"])
+        if v["shared"] > 48 * 1024:
+            fn.max_dynamic_shared_size_bytes = v["shared"]
+        fns[label] = (mod, fn, v)
+    flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device="cuda")
+    launches = [L for L in meta["launches"] if which == "all" or not L["held"]]
+    variants = [v for v in ("new", "old", "call", "hand") if any(v in L["labels"] for L in launches)]
+    lines, rows = [], []
+
+    def say(s=""):
+        print(s, flush=True)
+        lines.append(s)
+        with open(os.path.join(results, "grid_order_wide.md"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def launch(label, grid, bufs, ints):
+        _, fn, v = fns[label]
+        args = [cp.uint64(bufs[p].data_ptr()) if p.endswith("_ptr") else cp.int32(ints[p]) for p in v["params"]]
+        fn(tuple(grid), (32 * v["num_warps"], 1, 1), tuple(args + [cp.uint64(0), cp.uint64(0)]),
+           shared_mem=v["shared"])
+
+    say(f"# mfma-grid-order around its decision boundary on {dev}: {len(launches)} launches ({which}), {runs} runs")
+    say()
+    say("ratio = median over reps of stock time / variant time, launches adjacent in time, L2 flushed (256 MiB "
+        "written) before each; *noise* = stock / stock (the same cubin under two names). *new* decides: R = remaps "
+        "at run time, r = declines at run time (guard), c = declined at compile time (cubin = stock's). held = "
+        "held aside while tuning.")
+    for run_i in range(1, runs + 1):
+        say()
+        say(f"## Run {run_i}")
+        say()
+        say("| # | held | kind | tiles | M x N x K | W MB | grid | new decides | stock us | new | old | call | hand |"
+            " noise | bitwise |")
+        say("|" + " --- |" * 15)
+        torch.manual_seed(0)
+        for L in launches:
+            g = geometry(L)
+            M, N, K = L["M"], L["N"], L["K"]
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(K, N, device="cuda", dtype=torch.float16) / math.sqrt(K)
+            decode = L["kind"] == "decode"
+            sk = g["tiles"].get("SPLIT_K", 1)
+            labels = {"stock": L["labels"]["stock"], **{v: L["labels"][v] for v in variants if v in L["labels"]}}
+            outs = {}
+            for v, lb in labels.items():
+                o = (torch.full((sk, M, N), float("nan"), device="cuda") if decode else
+                     torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16))
+                bufs = {"a_ptr": a, "w_ptr": b, "b_ptr": b, "p_ptr": o, "c_ptr": o}
+                launch(lb, g["hand_grid"] if v == "hand" else g["grid"], bufs, g["ints"])
+                outs[v] = o
+            torch.cuda.synchronize()
+            equal = all(torch.equal(outs["stock"], o) for o in outs.values()) and \
+                not torch.isnan(outs["stock"]).any().item()
+            bufs = {"a_ptr": a, "w_ptr": b, "b_ptr": b, "p_ptr": outs["stock"], "c_ptr": outs["stock"]}
+            for v in list(outs):
+                if v != "stock":
+                    del outs[v]
+            names = list(labels) + ["stock#2"]
+
+            def go(name):
+                v = name.split("#")[0]
+                launch(labels[v], g["hand_grid"] if v == "hand" else g["grid"], bufs, g["ints"])
+
+            for nm in names:  # warm-up
+                go(nm)
+            torch.cuda.synchronize()
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            go("stock")
+            e.record()
+            e.synchronize()
+            reps = max(15, min(800, int(0.4e3 / max(s.elapsed_time(e), 1e-3))))
+            times = {nm: [] for nm in names}
+            for r in range(reps):
+                for nm in (names if r % 2 == 0 else names[::-1]):
+                    flush.zero_()
+                    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                    s.record()
+                    go(nm)
+                    e.record()
+                    e.synchronize()
+                    times[nm].append(s.elapsed_time(e))
+            ratio = {nm: statistics.median(x / y for x, y in zip(times["stock"], times[nm])) for nm in names}
+            dn = L["decisions"]["new"]
+            how = "c" if L["new_is_stock"] else ("R" if dn["remaps"] else "r")
+            cell = lambda v: f"{ratio[v]:.3f}" if v in ratio else ""  # noqa: E731
+            say(f"| {L['id']} | {'held' if L['held'] else ''} | {L['kind']} | {L['cfg']} | {M}x{N}x{K} | "
+                f"{g['W'] / 1e6:.1f} | {g['grid']} | {how} | {statistics.median(times['stock']) * 1e3:.1f} | "
+                f"**{cell('new')}** | {cell('old')} | {cell('call')} | {cell('hand')} | {cell('stock#2')} | {equal} |")
+            rows.append(dict(run=run_i, id=L["id"], held=L["held"], kind=L["kind"], cfg=L["cfg"], M=M, N=N, K=K,
+                             W=g["W"], grid=g["grid"], new_decides=how, old_remaps=L["decisions"].get("old", {}).get(
+                                 "remaps"), ratio=ratio, stock_ms=statistics.median(times["stock"]), reps=reps,
+                             bitwise_equal=equal))
+            del a, b, bufs, outs
+            torch.cuda.empty_cache()
+        summarize(rows, run_i, say)
+    with open(os.path.join(results, "grid_order_wide.json"), "w") as f:
+        json.dump({"device": dev, "rows": rows}, f, indent=1, default=list)
+
+
+def summarize(rows, run_i, say):
+    say()
+    for held in (False, True):
+        rs = [r for r in rows if r["run"] == run_i and r["held"] == held]
+        if not rs:
+            continue
+        say(f"Run {run_i}, {'held-aside' if held else 'tuning'} launches ({len(rs)}):")
+        for how, what in (("R", "remapped at run time"), ("r", "declined at run time"),
+                          ("c", "declined at compile time")):
+            sel = [r for r in rs if r["new_decides"] == how]
+            if sel:
+                lo = min(sel, key=lambda r: r["ratio"]["new"])
+                say(f"- {what}: {len(sel)}, new / stock min {lo['ratio']['new']:.3f} (#{lo['id']}), median "
+                    f"{statistics.median(r['ratio']['new'] for r in sel):.3f}")
+        big = [r for r in rs if r["W"] >= 4 * L2_BYTES]
+        if big:
+            say(f"- W >= 4 x L2: {len(big)}, new / stock " + ", ".join(f"#{r['id']} {r['ratio']['new']:.3f}"
+                                                                      f" (hand {r['ratio'].get('hand', 0):.3f})"
+                                                                      for r in big))
+        say(f"- bitwise equal: {sum(r['bitwise_equal'] for r in rs)}/{len(rs)}; noise (stock / stock) "
+            f"{min(r['ratio']['stock#2'] for r in rs):.3f}-{max(r['ratio']['stock#2'] for r in rs):.3f}")
+        say()
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    if cmd == "build":
+        build(sys.argv[2])
+    elif cmd == "variant":
+        variant(sys.argv[2], sys.argv[3])
+    elif cmd == "call":
+        call_variant(sys.argv[2])
+    elif cmd == "run":
+        run(sys.argv[2], sys.argv[3], *(sys.argv[4:5] or ["all"]), *[int(x) for x in sys.argv[5:6]])
+    else:
+        sys.exit(__doc__)
