@@ -38,8 +38,9 @@
 //    0.1 before was fitted to a bench; on an H200 it remapped split-K
 //    launches of W = 2.8-9.4 MB and 2-D GEMMs of 33.6 MB at 0.92-0.98x of
 //    stock: issue 38; at 0.5 the 2-D GEMM 128x256x32 at 4096^3 still
-//    remaps, bench/results/grid_order_wide.md.) AMD 0.75 of one L2 (other traffic,
-//    set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is consistent with a published split-K decode measurement (M = 64 in
+//    remaps, bench/results/grid_order_wide.md.) AMD 0.75 of one L2 (other
+//    traffic, set conflicts). On the MI210 (8 MiB L2, so 6 MiB) this is
+//    consistent with a published split-K decode measurement (M = 64 in
 //    2 M tiles of 32, BLOCK_N = 64, 192 workgroups, one per CU): putting the
 //    M tiles fastest gained 6-12% at W = 6.3-12.6 MB, where the bytes
 //    streamed between the two reads of a W tile (about W) exceed 6 MiB;
