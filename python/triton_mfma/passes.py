@@ -274,6 +274,9 @@ HOOK_OPTIONS = (
     Option("reduce_num_stages", None, bool, "where the main loop spills to scratch, a build with one pipeline stage "
                                             "fewer is compiled and kept where the one judge ranks it better",
            default=True),
+    Option("verify_combination", None, bool, "where two or more interior choices changed a kernel, compile it with "
+                                             "none of them too and keep that where the one judge ranks it better",
+           default=True),
     Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
                                     "(slower; for measuring the models)"),
     Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),

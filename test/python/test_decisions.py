@@ -42,9 +42,9 @@ def test_registry_declares_each_decision_once():
         assert callable(d.judge), d.name
         assert d.stage in ("ttgir", "llir"), d.name
         assert d.point is None or d.point in {"accelerate_matmul", "pipeline"}, d.name
-        # the option of its own pass (an llir-stage decision's: an activation option)
-        assert d.option is None or find_option(d.option)[1] == ([] if d.stage == "llir" else [d.name]), d.option
-        assert d.name in PASSES or d.stage == "llir", d.name  # a pass's decision is named after the pass
+        # a pass's decision is named after the pass and has an option of that pass; the others (over Triton's own
+        # options or the kernel as a whole) have an activation option
+        assert d.option is None or find_option(d.option)[1] == ([d.name] if d.name in PASSES else []), d.option
     # the TTGIR decisions before the llir one: waves_per_eu decides on the TTGIR the others chose
     stages = [d.stage for d in REGISTRY]
     assert stages == sorted(stages, key=("ttgir", "llir").index)

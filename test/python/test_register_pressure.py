@@ -50,7 +50,7 @@ def test_request_that_runs_or_costs_nothing_stands_without_a_trial(arch, tiles, 
     assert (relax["decision"], relax["evidence"]) == ("kept", "model"), relax
     assert k.metadata.waves_per_eu == w
     assert k.asm["amdgcn"] == stock.asm["amdgcn"]
-    assert not getattr(k.metadata, "triton_mfma_trials", 0)
+    assert getattr(k.metadata, "triton_mfma_trials", 0) <= 1  # the compile handed to Triton, as stock's one
 
 
 def test_option_off_keeps_the_request():
@@ -85,3 +85,54 @@ def test_admitted_waves_names_the_cap():
     assert admitted_waves("gfx90a", 4, f) == (4, "its LDS (16384 B/workgroup)")
     assert admitted_waves("gfx90a", 4, dot_figures.Figures(**{**f.__dict__, "lds": 0}))[0] == 8
     assert admitted_waves("gfx90a", 4, dot_figures.Figures(**{**f.__dict__, "lds": 1 << 20}))[0] == 0
+
+
+def _generated(seed, arch, tmp_path, **mfma_options):
+    from triton_mfma import kernelgen
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
+    stock = compile_kernel(fn, sig, cx, arch, opts, attrs)
+    with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):
+        warnings.simplefilter("ignore")
+        return stock, compile_kernel(fn, sig, cx, arch, opts, attrs)
+
+
+def test_a_stage_less_where_the_main_loop_spills_to_scratch(tmp_path, monkeypatch):
+    """Generated seed 26 on gfx90a (fp32 GEMM 128x16x32, 2 warps, num_stages=2, waves_per_eu=6): 40 scratch ops per
+    main-loop iteration under stock; with one stage fewer none, and 2 waves/SIMD instead of 1."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(26, "gfx90a", tmp_path)
+    d = k.metadata.triton_mfma_num_stages
+    assert (d["decision"], d["evidence"], d["asked"], d["tried"]) == ("reduced", "trial", 2, 1), d
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    assert f_stock.loop_scratch_ops > 0 == f_ours.loop_scratch_ops
+    assert dot_figures.compare(f_stock, f_ours)[0] == "better"
+    # without it, the request waves_per_eu=6 (1 wave/SIMD runs) is relaxed instead: 0 spills, at 1 wave/SIMD
+    _, relaxed = _generated(26, "gfx90a", tmp_path, reduce_num_stages=False)
+    assert not hasattr(relaxed.metadata, "triton_mfma_num_stages")
+    assert relaxed.metadata.triton_mfma_waves_relax["decision"] == "relaxed"
+    assert dot_figures.of_kernel(relaxed).occupancy < f_ours.occupancy
+
+
+def test_no_stage_less_without_main_loop_scratch():
+    """The model: no scratch spill in the main loop, nothing compiled for num_stages (metadata only)."""
+    with warnings.catch_warnings(), triton_mfma.enabled():
+        warnings.simplefilter("ignore")
+        k = compile_kernel(*GEMM, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), "gfx942", {"num_stages": 3})
+    d = k.metadata.triton_mfma_num_stages
+    assert (d["decision"], d["evidence"]) == ("kept", "model"), d
+    assert "num_stages" not in k.metadata.triton_mfma
+
+
+def test_choices_that_together_lose_to_tritons_are_reverted(tmp_path, monkeypatch):
+    """Generated seed 0 on gfx950 (fp8e5b16 GEMM 128x128x64, 8 warps, 4 stages): our pipeliner and our dot layouts
+    each rank no worse in their own comparison, together 2 waves/SIMD where Triton's kernel runs 4; the combination
+    check compiles Triton's and keeps it."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(0, "gfx950", tmp_path)
+    d = k.metadata.triton_mfma_combination
+    assert (d["decision"], d["evidence"]) == ("reverted", "trial"), d
+    assert "occupancy 4 -> 2" in d["reason"]
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    assert f_ours.occupancy == f_stock.occupancy == 4
+    assert dot_figures.compare(f_stock, f_ours)[0] != "worse"

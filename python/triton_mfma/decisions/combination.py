@@ -1,0 +1,58 @@
+"""The chosen combination against Triton's own: where two or more interior choices changed the kernel, the result
+must not rank worse than the kernel built with none of them.
+
+Each interior decision compares ours with a variant that differs in its own point only: the stream pipeliner with
+Triton's pipeliner under our dot layouts, accelerate-dot with Triton's layouts under the pipeliner just chosen, a
+stage less with the stages chosen. Where two of them kept ours, no comparison saw Triton's layouts and pipeliner
+together, and their effects on registers need not add up (a generated kernel on gfx950: each choice equal or
+better in its own comparison, the two together 2 waves/SIMD where Triton's kernel runs 4).
+
+Model (no compile): fewer than two interior choices kept: the last decision's comparison was already against that
+kernel. Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
+the end of make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's
+kernel ranks strictly better.
+"""
+from __future__ import annotations
+
+from .. import cost_model, dot_figures
+from ..points import INTERIOR_POINTS, STAGES
+from . import Decision, Verdict
+
+NAME = "combination"
+
+
+def interior_choices(choice: frozenset) -> set:
+    return {c for c in choice if c in INTERIOR_POINTS or c.startswith(STAGES)}
+
+
+class Combination(Decision):
+    name = NAME
+    key = "triton_mfma_combination"
+    option = "verify_combination"
+    judge = staticmethod(cost_model.judge)  # (Triton's, ours) -> cost_model.Judgement of ours
+
+    def present(self, ctx, interior):
+        return ctx.has_dot and self.verifies(ctx)
+
+    def compared(self, ctx, ours):
+        if len(interior_choices(ours.choice)) < 2:
+            return None
+        return ctx.variant(ours.choice - interior_choices(ours.choice))
+
+    def identical(self, ctx, ours, theirs):
+        return Verdict("kept", "the same TTGIR as with none of the interior choices", "identical", ours)
+
+    def trial(self, ctx, ours, theirs, f_theirs, f_ours):
+        if isinstance(f_theirs, Exception):
+            return None
+        if isinstance(f_ours, Exception):
+            raise f_ours
+        j = self.judge(f_theirs, f_ours)
+        chosen = ", ".join(sorted(interior_choices(ours.choice)))
+        figures = dot_figures.summary(f_theirs, f_ours)
+        if j.worse:
+            why = (f"reverted to Triton's layouts and pipeliner: the choices together ({chosen}) are worse on "
+                   f"{j.figure} ({figures})")
+            return Verdict("reverted", why, "trial", theirs, remark=why)
+        return Verdict("kept", f"the choices together ({chosen}) are not worse than none of them ({figures})",
+                       "trial", ours)
