@@ -1,0 +1,115 @@
+"""Register pressure: the configurations that spill under stock Triton, and what the defaults make of them.
+
+    PYTHONPATH=python python bench/register_pressure.py RUN.json [RUN.json ...] [--out bench/results/register_pressure]
+
+Reads differential runs (bench/differential.py's <out>.json: stock and the defaults compiled in child processes,
+figures from the amdgcn, each decision's record) and keeps the kernel x arch pairs whose stock compile spills
+(VGPR or SGPR). Per pair: stock | ours spills, main-loop scratch ops (spill/reload instructions in the main loop:
+paid every iteration), scratch ops in all, occupancy, the verdict of the one judge (dot_figures.compare), the
+decisions that acted (num_stages, the waves_per_eu relaxation, "auto", accelerate-dot, the pipeliner, the
+combination check) and the trial compiles.
+
+Classes (issue 39's criterion):
+  loop-scratch cut   fewer main-loop scratch ops at no lower occupancy
+  ranked better      better by the one judge otherwise (a trade the rule justifies: listed one by one)
+  same               no ranked figure changed
+  worse              worse by the one judge
+The summary gives each class's count per arch and in all, and the share of "loop-scratch cut" + "ranked better"
+among all spilling pairs and among those that spill in the main loop under stock.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import checkout  # noqa: E402
+
+checkout.use_checkout_if_built()
+
+ACTING = {  # metadata key -> decision values that changed the kernel
+    "triton_mfma_num_stages": ("reduced",), "triton_mfma_waves_relax": ("relaxed",),
+    "triton_mfma_combination": ("reverted",), "triton_mfma_accelerate_dot": ("kept",),
+    "triton_mfma_stream_pipeline": ("applied",),
+}
+
+
+def classify(s, o) -> tuple[str, list[str]]:
+    from triton_mfma import dot_figures
+
+    verdict, why = dot_figures.compare(s, o)
+    if verdict == "worse":
+        return "worse", why
+    if o.loop_scratch_ops < s.loop_scratch_ops and o.occupancy >= s.occupancy:
+        return "loop-scratch cut", why
+    if verdict == "better" and why and not why[0].startswith(("registers", "LDS ", "spills")):
+        return "ranked better", why
+    return "same", why
+
+
+def acted(reasons: dict) -> list[str]:
+    out = []
+    for key, values in ACTING.items():
+        r = reasons.get(key)
+        if isinstance(r, dict) and r.get("decision") in values:
+            out.append(f"{key[len('triton_mfma_'):]}={r['decision']}")
+    auto = reasons.get("triton_mfma_waves_per_eu")
+    if isinstance(auto, dict) and auto.get("chosen"):
+        out.append(f"auto w={auto['chosen']}")
+    return out
+
+
+def main() -> int:
+    from triton_mfma.dot_figures import Figures
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    rows = [r for path in args.runs for r in json.load(open(path))]
+    lines = [f"# configurations that spill under stock, and the defaults -- `PYTHONPATH=python python "
+             f"bench/register_pressure.py {' '.join(sys.argv[1:])}`",
+             "# sp = VGPR+SGPR spills, lsc = main-loop scratch ops, sc = scratch ops in all, occ = waves/SIMD: "
+             "stock|ours; trials = make_amdgcn runs of ours (the one handed to Triton included)"]
+    table = []
+    for r in sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])):
+        st, ou = r.get("stock", {}), r.get("ours", {})
+        if "figures" not in st or "figures" not in ou:
+            continue
+        s, o = Figures(**st["figures"]), Figures(**ou["figures"])
+        if not s.spills:
+            continue
+        cls, why = classify(s, o)
+        reasons = ou.get("reasons", {})
+        table.append((r, s, o, cls))
+        lines.append(f"{str(r['seed']):>5} {r['arch']:7} {r['what'][:60]:60} sp {s.spills:5}|{o.spills:<5} "
+                     f"lsc {s.loop_scratch_ops:5}|{o.loop_scratch_ops:<5} sc {s.spill_mem_ops:5}|{o.spill_mem_ops:<5} "
+                     f"occ {s.occupancy}|{o.occupancy} trials {reasons.get('triton_mfma_trials', '-')!s:2} "
+                     f"{cls:16} {'; '.join(why)[:90]}  {' '.join(acted(reasons))}")
+    lines.append("")
+    for arch in sorted({r["arch"] for r, *_ in table}) + ["all"]:
+        sub = [t for t in table if arch in ("all", t[0]["arch"])]
+        n = Counter(t[3] for t in sub)
+        in_loop = [t for t in sub if t[1].loop_scratch_ops]
+        good = lambda ts: sum(t[3] in ("loop-scratch cut", "ranked better") for t in ts)  # noqa: E731
+        lines.append(f"{arch}: spilling under stock {len(sub)}: loop-scratch cut {n['loop-scratch cut']}, ranked "
+                     f"better {n['ranked better']}, same {n['same']}, worse {n['worse']}; cut or better "
+                     f"{good(sub)}/{len(sub)} ({100 * good(sub) / max(1, len(sub)):.0f}%); of those spilling in "
+                     f"the main loop {good(in_loop)}/{len(in_loop)} ({100 * good(in_loop) / max(1, len(in_loop)):.0f}%)")
+    deciders = Counter(a.split("=")[0] for t in table if t[3] != "same" for a in acted(t[0]["ours"].get("reasons", {})))
+    lines.append("decisions that acted on the pairs that changed: " + ", ".join(f"{k} {v}" for k, v in
+                                                                            deciders.most_common()))
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    if args.out:
+        with open(args.out + ".txt", "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
