@@ -51,8 +51,8 @@ class Combination(Decision):
         chosen = ", ".join(sorted(interior_choices(ours.choice)))
         figures = dot_figures.summary(f_theirs, f_ours)
         if j.worse:
-            why = (f"reverted to Triton's layouts and pipeliner: the choices together ({chosen}) are worse on "
-                   f"{j.figure} ({figures})")
+            why = (f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}) "
+                   f"are worse on {j.figure} ({figures})")
             return Verdict("reverted", why, "trial", theirs, remark=why)
         return Verdict("kept", f"the choices together ({chosen}) are not worse than none of them ({figures})",
                        "trial", ours)

@@ -56,8 +56,8 @@ class NumStages(Decision):
         details = {"asked": n, "tried": n - 1, "figures": {"asked": dot_figures.registers(f_ours),
                                                             "fewer": dot_figures.registers(f_fewer)}}
         if j.better:
-            why = f"num_stages {n} -> {n - 1}: the main loop spills to scratch; better on {j.figure} ({figures})"
+            why = f"num_stages {n} -> {n - 1}; the main loop spills to scratch; better on {j.figure} ({figures})"
             return Verdict("reduced", why, "trial", fewer, details, remark=why)
         verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
-        why = f"kept num_stages={n}: the main loop spills to scratch, but num_stages={n - 1} is {verdict} ({figures})"
+        why = f"num_stages {n} kept; the main loop spills to scratch, but num_stages={n - 1} is {verdict} ({figures})"
         return Verdict("kept", why, "trial", ours, details, remark=why)

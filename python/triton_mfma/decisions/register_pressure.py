@@ -73,8 +73,8 @@ class RegisterPressure(Decision):
         details = {"asked": n, "tried": w, "figures": {"asked": dot_figures.registers(f_asked),
                                                         "relaxed": dot_figures.registers(f_relaxed)}}
         if j.better and f_relaxed.occupancy >= f_asked.occupancy:
-            reason = f"relaxed to waves_per_eu={w}: {why}; better on {j.figure} ({figures})"
+            reason = f"waves_per_eu {n} -> {w}; {why}; better on {j.figure} ({figures})"
             return Verdict("relaxed", reason, "trial", relaxed, details, remark=reason)
         verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
-        reason = f"kept waves_per_eu={n}: {why}, but waves_per_eu={w} is {verdict} ({figures})"
+        reason = f"waves_per_eu {n} kept; {why}, but waves_per_eu={w} is {verdict} ({figures})"
         return Verdict("kept", reason, "trial", base, details, remark=reason)
