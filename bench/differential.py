@@ -297,7 +297,9 @@ def main():
     lines = [f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults, strict -- "
              f"`PYTHONPATH=python python bench/differential.py {' '.join(sys.argv[1:])}`",
              "# occ waves/SIMD, vgpr = VGPR+AGPR, sp = VGPR+SGPR spills, lds bytes, cyc / ds = main-loop dot cycles / "
-             "LDS ops: stock|ours; cpu = CPU s of the compile (all threads, after a warm-up compile) stock|ours"]
+             "LDS ops: stock|ours; cpu = CPU s of the compile (all threads, after a warm-up compile) stock|ours",
+             f"# TRITON_MFMA_TRIAL_THREADS={os.environ.get('TRITON_MFMA_TRIAL_THREADS', '(unset: idle cores)')} "
+             f"(1: no compile beside another, what a busy machine gets: the CPU time is the decisions' own)"]
     for ln in lines:
         print(ln, flush=True)
     rows = []
