@@ -52,7 +52,17 @@ class Candidate:
     res: Resources
     occupancy: occ_model.Occupancy
     compiled: object = field(repr=False)  # engine.Compiled
-    figures: dot_figures.Figures = field(repr=False, default=None)
+    num_warps: int = 0
+    _figures: dot_figures.Figures | None = field(repr=False, default=None)
+
+    @property
+    def figures(self) -> dot_figures.Figures:
+        """The judge's figures, read from the amdgcn where a comparison needs them (not for a lone base)."""
+        if self._figures is None:
+            c = self.compiled
+            self._figures = dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.occupancy.arch,
+                                                  self.num_warps, c.waves_per_eu)
+        return self._figures
 
     @property
     def spills(self) -> int:
@@ -90,8 +100,7 @@ def candidate(arch: str, num_warps: int, compiled) -> Candidate:
     shared = compiled.metadata["shared"]
     res = from_amdgcn(compiled.amdgcn, shared)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, compiled.waves_per_eu)
-    return Candidate(compiled.waves_per_eu, res, occ, compiled,
-                     dot_figures.of_amdgcn(compiled.amdgcn, shared, arch, num_warps, compiled.waves_per_eu))
+    return Candidate(compiled.waves_per_eu, res, occ, compiled, num_warps)
 
 
 def better(base: Candidate, c: Candidate) -> bool:

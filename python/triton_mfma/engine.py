@@ -442,8 +442,9 @@ class Engine:
         while this thread builds another: the variant the first decision compares with, so that its trial
         compile starts as early as the chosen one's instead of after a second make_ttgir on this thread (a
         resumed build shares the steps before the first differing point; these few steps now run beside, not
-        after). With `w`, the same job goes on to compile it at that waves_per_eu, gated after its make_llir
-        (`prefetch` or `compile` of it releases it, `cancel` drops it: the decision may find the TTGIRs equal).
+        after). With `w`, the same job goes on to compile it at that waves_per_eu once released, gated before its
+        make_llir (`prefetch` or `compile` of it releases it, `cancel` drops it: the decision may find the TTGIRs
+        equal, or its model may tell).
         `ttgir(choice)` adopts the build; its remarks are replayed on this thread then."""
         choice = frozenset(choice)
         if choice in self._builds or choice in self._aside or trial_threads(2) < 2:
@@ -463,10 +464,15 @@ class Engine:
                 built.set_exception(e)
                 raise
             built.set_result((build, replay))
-            if w is not None and not cancel.is_set():
-                self.llir_here(build)
-                return self._compile_one(build, w, cancel, gate)
-            return None
+            if w is None:
+                return None
+            # its compile waits until a decision needs it (prefetch, compile): where the TTGIRs turn out equal or
+            # a model decides, nothing of it runs (CPU time is the cost where cores are busy, issue 35)
+            gate.wait()
+            if cancel.is_set():
+                return None
+            self.llir_here(build)
+            return self._compile_one(build, w, cancel, gate)
 
         self._aside[choice] = _Aside(built, _Speculative(_submit_speculative(job, cancel=cancel, gate=gate), cancel,
                                                          gate), w)
