@@ -337,26 +337,26 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
                                 two.asm["amdgcn"])
 
 
-def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypatch):
-    """A speculative compile the model made unnecessary is dropped (Engine.cancel): the kWidth model's keep
-    cancels the trial of Triton's layouts (attention D=64 on gfx942); a cancelled job stops after its make_llir,
-    counts no trial, and the same job compiled later gives what a compile without the speculation gives."""
+def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(monkeypatch):
+    """With a spare core, Triton's layouts are built aside while ours are (attention D=64 on gfx942); their compile
+    waits at its gate before make_llir, the kWidth model's keep leaves it there, and settling drops it: no make_llir
+    of theirs ran, no trial counted. A cancelled job stops before make_amdgcn, and the same job compiled later gives
+    what a compile without the speculation gives."""
     from triton_mfma import engine, stages
 
-    cancelled, engines = [], []
-    real_cancel, real_decide = engine.Engine.cancel, stages.HipCompile._decide
+    lowered, engines = [], []
+    real_lower, real_decide = engine.Engine._lower, stages.HipCompile._decide
 
-    def cancel_spy(self, jobs):
-        jobs = list(jobs)
-        cancelled.extend(jobs)
-        return real_cancel(self, jobs)
+    def lower_spy(self, build, module):
+        lowered.append(build.choice)
+        return real_lower(self, build, module)
 
     def decide_spy(self, *args):
         out = real_decide(self, *args)
         engines.append(self.engine)
         return out
 
-    monkeypatch.setattr(engine.Engine, "cancel", cancel_spy)
+    monkeypatch.setattr(engine.Engine, "_lower", lower_spy)
     monkeypatch.setattr(stages.HipCompile, "_decide", decide_spy)
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
     fn, sig, cx = CORPUS["attn_fwd_d64"]
@@ -367,7 +367,8 @@ def test_cancelled_speculation_stops_before_amdgcn_and_changes_nothing(monkeypat
     assert dot["evidence"] == "model" and dot["decision"] == "kept", dot
     (eng,) = engines
     theirs = next(b for b in eng._builds.values() if "accelerate_matmul" not in b.choice)
-    assert [b for b, _ in cancelled] == [theirs]
+    assert theirs.choice not in lowered and lowered, lowered  # ours was lowered, theirs never
+    assert eng.trials == 1 and eng.compiled(theirs, 0) is None
     assert not eng._inflight and not eng._dropped  # settled before the stage returned
 
     trials = eng.trials
