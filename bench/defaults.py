@@ -5,8 +5,8 @@
 
 Both builds go to hsaco in one run; figures from the amdgcn (dot_figures.py): effective waves per SIMD
 (registers and LDS), LDS bytes, VGPR+AGPR registers, VGPR and SGPR spills, and in the main loop the dot's issue
-cycles and ds_read + ds_write. Verdict per configuration: dot_figures.compare (worse / better / same; SGPR
-spills into VGPR lanes outside the main loop at unchanged registers and occupancy are not worse).
+cycles and ds_read + ds_write. Verdict per configuration: dot_figures.compare (the one judge's main keys,
+cost_model.py: worse / better / same; SGPR spills into VGPR lanes outside the main loop are not worse).
 Also printed: what each pass decided (the kernel's metadata). Writes <out>.txt and <out>.json.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
 from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
 
 
-verdict = dot_figures.compare  # the benches' one comparison (with issue 35's SGPR-spill rule)
+verdict = dot_figures.compare  # the benches' one comparison: the one judge's main keys
 
 
 def main():

@@ -789,6 +789,10 @@ class Policy:
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             engine.aside(interior - {first.point}, self.metadata, w)
         chosen = engine.ttgir(interior, self.metadata, first=src)
+        for d in present:  # the waves_per_eu the decisions compare at, where one declares another (from ours' TTGIR)
+            cmp_w = d.comparison_waves(ctx, chosen)
+            if cmp_w is not None and cmp_w != w:
+                ctx.w = w = cmp_w
         # ours compiled: a decision's model or trial reads it, or Triton gets it. Its LLVM IR on this thread, from
         # the module itself (the variant it is compared with builds and compiles aside meanwhile): at once, except
         # where a decision's model reads the TTGIRs only and may decline ours without a trial

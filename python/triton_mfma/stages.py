@@ -259,7 +259,8 @@ class HipCompile:
         self.policy = self._policy(metadata)
         self.policy.ctx.has_dot = _has_dot(snapshot)
         chosen = self.policy.ttgir(src, interior)
-        compiled = self.engine.compiled(chosen, self.fixed_w)
+        self.final_w = self.policy.ctx.w  # the kernel's, or the waves its LDS admits (decisions/register_pressure.py)
+        compiled = self.engine.compiled(chosen, self.final_w)
         metadata.update(chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None

@@ -12,7 +12,8 @@ A decision (`Decision`) declares, and never schedules:
   - `model`: a verdict without a trial compile, or None where the model cannot tell;
   - `judge`: the rule on the two compiled figures (one replaceable function per decision), read by `trial`;
   - `followups`: the compiles it will ask for if `ours` is kept (what the engine may start early);
-  - `speculation`: what the engine may compile beside what (`Speculation`).
+  - `speculation`: what the engine may compile beside what (`Speculation`);
+  - `comparison_waves`: the waves_per_eu the TTGIR decisions compare at, where not the kernel's own.
 The engine's policy (engine.Policy) reads these declarations and owns prefetch, cancel, gates and the variants
 built aside. Adding a decision: one module here, one line in `REGISTRY`, its tests (docs/architecture.md).
 """
@@ -96,6 +97,11 @@ class Decision:
 
     def followups(self, ctx, ours) -> list:
         return []
+
+    def comparison_waves(self, ctx, ours) -> int | None:
+        """The waves_per_eu every TTGIR decision compares at, read from ours' TTGIR before anything compiles;
+        None: the kernel's own."""
+        return None
 
 
 def record(verdict: Verdict | None, name: str, key: str, metadata: dict, kernel_remarks) -> None:

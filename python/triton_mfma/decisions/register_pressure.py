@@ -6,12 +6,19 @@ spills.
 those N waves never run: the squeezed budget buys nothing and spills (a public case: the LDS admits 2 waves, N=8
 spills 31 VGPRs, N=4 none at the same 2 waves; bench/spill_calibration.md D09-D11).
 
-Model (no compile): the caps other than registers, read from the compile at N (occupancy.occupancy with no register
-limit: LDS per workgroup, SGPRs, workgroup slots). Nothing is compiled where the compile at N spills nothing or the
-caps admit N waves: the request then buys what it asks for (or costs nothing), and it stands.
-Compared with (trial): the same TTGIR at w = the waves the caps admit (< N: never raised), sharing its make_llir.
-Judge: the one judge (cost_model.judge) ranks it better than the compile at N, at an occupancy no lower than N
-reached; else N stands. Decided in the llir stage, on the TTGIR every other decision chose.
+Two steps, model first:
+  1. Before anything compiles (`comparison_waves`): where ours' TTGIR needs LDS that admits fewer waves than N
+     (the LDS model, registers unlimited), the TTGIR decisions compare their variants at those waves, not under a
+     budget no wave of which runs (those compiles would spill for nothing, and slowly). The occupancy of the waves
+     that run is the one N could reach; the budget is theirs.
+  2. In the llir stage, on the chosen TTGIR (`decide`), from its compile:
+     - compared below N: the chosen kernel's own caps (its LDS, its SGPRs, the workgroup slots) admit those
+       waves: it stands, relaxed (evidence model); they admit other waves (the chosen variant needs more or less
+       LDS than ours did): compiled at min(N, those waves), relaxed to them or N kept;
+     - compared at N: nothing is compiled where it spills nothing or its caps admit N waves (the request buys what
+       it asks for, or costs nothing); else the same TTGIR at the waves the caps admit (< N: never raised),
+       sharing its make_llir, kept where the one judge (cost_model.judge) ranks it better at an occupancy no
+       lower than N reached.
 """
 from __future__ import annotations
 
@@ -20,7 +27,6 @@ from .. import occupancy as occ_model
 from . import Decision, Verdict
 
 NAME = "waves_per_eu relax"
-
 
 _CAPS = {"lds": "its LDS ({lds} B/workgroup)", "sgpr": "its {sgpr} SGPRs",
          "workgroup-slots": "the CU's workgroup slots ({warps} waves/workgroup)"}
@@ -44,6 +50,19 @@ class RegisterPressure(Decision):
     def present(self, ctx, interior):
         return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
 
+    @staticmethod
+    def asked(ctx) -> int:
+        return ctx.triton_options.waves_per_eu
+
+    def comparison_waves(self, ctx, ours):
+        from ..lds_budget import lds_total
+
+        lds = lds_total(ours.text)
+        if lds is None:
+            return None
+        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds)
+        return occ.waves_per_simd if occ.workgroups_per_cu and occ.waves_per_simd < ctx.w else None
+
     def model(self, ctx, f_asked) -> tuple[int | None, str]:
         """(the waves_per_eu to try, why), or (None, why the request stands) from the compile at N."""
         n = ctx.w
@@ -55,10 +74,13 @@ class RegisterPressure(Decision):
         return admitted, f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
 
     def decide(self, ctx, base, compile_many) -> Verdict:
-        """`base`: the engine.Compiled at N; `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
-        n = ctx.w
-        f_asked = dot_figures.of_amdgcn(base.amdgcn, base.metadata["shared"], ctx.arch, ctx.num_warps, n)
-        w, why = self.model(ctx, f_asked)
+        """`base`: the engine.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
+        TTGIR decisions compared there); `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
+        n, w0 = self.asked(ctx), base.waves_per_eu
+        f0 = dot_figures.of_amdgcn(base.amdgcn, base.metadata["shared"], ctx.arch, ctx.num_warps, w0)
+        if w0 < n:
+            return self._compared_below(ctx, n, base, f0, compile_many)
+        w, why = self.model(ctx, f0)
         if w is None:
             return Verdict("kept", why, "model", base, {"asked": n})
         try:
@@ -66,15 +88,42 @@ class RegisterPressure(Decision):
         except Exception as e:  # noqa: BLE001 - the request stands where the relaxed compile fails
             return Verdict("kept", f"{why}; waves_per_eu={w} does not compile ({e})", "trial", base, {"asked": n})
         f_relaxed = dot_figures.of_amdgcn(relaxed.amdgcn, relaxed.metadata["shared"], ctx.arch, ctx.num_warps, w)
-        j = self.judge(f_asked, f_relaxed)
-        figures = (f"spills {f_asked.vgpr_spills}+{f_asked.sgpr_spills} -> {f_relaxed.vgpr_spills}+"
-                   f"{f_relaxed.sgpr_spills}, occupancy {f_asked.occupancy} -> {f_relaxed.occupancy}, "
-                   f"registers {f_asked.vgpr_total} -> {f_relaxed.vgpr_total}")
-        details = {"asked": n, "tried": w, "figures": {"asked": dot_figures.registers(f_asked),
+        j = self.judge(f0, f_relaxed)
+        figures = (f"spills {f0.vgpr_spills}+{f0.sgpr_spills} -> {f_relaxed.vgpr_spills}+"
+                   f"{f_relaxed.sgpr_spills}, occupancy {f0.occupancy} -> {f_relaxed.occupancy}, "
+                   f"registers {f0.vgpr_total} -> {f_relaxed.vgpr_total}")
+        details = {"asked": n, "tried": w, "figures": {"asked": dot_figures.registers(f0),
                                                         "relaxed": dot_figures.registers(f_relaxed)}}
-        if j.better and f_relaxed.occupancy >= f_asked.occupancy:
+        if j.better and f_relaxed.occupancy >= f0.occupancy:
             reason = f"waves_per_eu {n} -> {w}; {why}; better on {j.figure} ({figures})"
             return Verdict("relaxed", reason, "trial", relaxed, details, remark=reason)
         verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
         reason = f"waves_per_eu {n} kept; {why}, but waves_per_eu={w} is {verdict} ({figures})"
         return Verdict("kept", reason, "trial", base, details, remark=reason)
+
+    def _compared_below(self, ctx, n, base, f0, compile_many) -> Verdict:
+        """The TTGIR decisions compared at w0 < n, the waves ours' LDS admits: the chosen kernel's own caps say
+        which compile is handed on."""
+        w0 = base.waves_per_eu
+        admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f0)
+        budget = lambda w: occ_model.vgpr_budget(ctx.arch, w)  # noqa: E731
+        details = {"asked": n, "tried": w0, "figures": {"relaxed": dot_figures.registers(f0)}}
+        if admitted == w0:
+            reason = (f"waves_per_eu {n} -> {w0}; waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits "
+                      f"{admitted}: the register budget of those waves ({budget(w0)} instead of {budget(n)}; "
+                      f"{f0.vgpr_total} registers, {f0.vgpr_spills}+{f0.sgpr_spills} spills, {f0.occupancy} "
+                      f"waves/SIMD)")
+            return Verdict("relaxed", reason, "model", base, details, remark=reason)
+        target = n if admitted == 0 else min(n, admitted)
+        try:
+            c = compile_many([target])[0]
+        except Exception as e:  # noqa: BLE001 - the compile compared stands
+            why = f"waves_per_eu={target} does not compile ({e}); waves_per_eu {w0} as compared"
+            return Verdict("relaxed", why, "model", base, details, remark=why)
+        details["tried"] = target
+        if target == n:
+            return Verdict("kept", f"waves_per_eu={n}: the chosen kernel's caps admit {admitted} waves/SIMD",
+                           "model", c, details)
+        reason = (f"waves_per_eu {n} -> {target}; waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits "
+                  f"{admitted}: the register budget of those waves")
+        return Verdict("relaxed", reason, "model", c, details, remark=reason)
