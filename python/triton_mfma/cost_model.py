@@ -22,8 +22,9 @@ and occupancy trades on CDNA support (bench/spill_calibration.md: 16 independent
   9. spills        VGPR + SGPR spills in all: a tie-breaker between variants equal on every key above (SGPR lane
                    spills outside the loop and scratch below the noise floor still cost instructions).
 
-Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill is noise (D14: 16 B "not visible" across a sweep,
-28-36 B already +2..13%: D13), and keys 2-3 read 0.
+Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill outside the main loop is noise (D14: 16 B "not
+visible" across a sweep, 28-36 B already +2..13%: D13; where those spills were is not stated) and key 3 reads 0;
+in the main loop every scratch instruction counts (paid every iteration, the costliest place: D01, D07, D08).
 Keys 1-6 are the *spill and occupancy* classes (`SPILL_KEYS`): grid order's check judges the remap on these only,
 since its gain (L2 reuse) is in no static figure and its scalar arithmetic costs registers by design. The benches'
 verdict against stock (dot_figures.compare) reads keys 1-8 (`MAIN_KEYS`): SGPR lane spills outside the main loop
@@ -68,7 +69,7 @@ def _scratch(f, ops: int) -> int:
 def rank(f) -> tuple:
     """The figures of one compile as the rank key (smaller is better), in the order of KEYS."""
     return (0 if f.occupancy > 0 else 1,
-            _scratch(f, f.loop_scratch_ops),
+            f.loop_scratch_ops,
             _scratch(f, f.spill_mem_ops),
             -f.occupancy,
             f.loop_acc_copies,

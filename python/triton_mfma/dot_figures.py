@@ -201,9 +201,10 @@ def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
 def cannot_be_worse(ours: Figures, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
     """Why a variant with `ours` figures cannot be worse than another whose layouts differ only in kWidth (and
     whose LDS the LDS model gives as `other_lds`); None when the model cannot tell. Not worse by the one judge
-    (cost_model): no spills (the other cannot have fewer), LDS no larger, an occupancy the other could not exceed
-    even with VGPR_MARGIN fewer VGPRs and SGPR_MARGIN fewer SGPRs, and the same MFMA instructions."""
-    if ours.spills:
+    (cost_model): no spills and no AGPR copies in the main loop (the other cannot have fewer), LDS no larger, an
+    occupancy the other could not exceed even with VGPR_MARGIN fewer VGPRs and SGPR_MARGIN fewer SGPRs, and the same
+    MFMA instructions."""
+    if ours.spills or ours.loop_acc_copies:
         return None
     if ours.lds > other_lds:
         return None

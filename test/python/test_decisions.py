@@ -100,7 +100,9 @@ def test_judges_are_the_rules():
     # scratch traffic in the main loop outranks occupancy (bench/spill_calibration.md), above the noise floor
     spilling = dict(vgpr_spills=2, scratch=64, spill_mem_ops=4, loop_scratch_ops=2)
     assert dot(_figures(occupancy=2), _figures(occupancy=4, **spilling)).worse
-    assert dot(_figures(occupancy=2), _figures(occupancy=4, **dict(spilling, scratch=16))).better
+    assert dot(_figures(occupancy=2), _figures(occupancy=4, **dict(spilling, scratch=16))).worse  # in the loop
+    outside = dict(spilling, scratch=16, loop_scratch_ops=0)
+    assert dot(_figures(occupancy=2), _figures(occupancy=4, **outside)).better  # noise outside the main loop
 
 
 @pytest.mark.parametrize("judge,decision", [(lambda theirs, ours: Judgement(1, "x", "a figure"), "reverted"),
