@@ -100,6 +100,15 @@ def main() -> int:
                      f"better {n['ranked better']}, same {n['same']}, worse {n['worse']}; cut or better "
                      f"{good(sub)}/{len(sub)} ({100 * good(sub) / max(1, len(sub)):.0f}%); of those spilling in "
                      f"the main loop {good(in_loop)}/{len(in_loop)} ({100 * good(in_loop) / max(1, len(in_loop)):.0f}%)")
+    relaxed = [(r, s, o) for r, s, o, _ in table
+               if (r["ours"].get("reasons", {}).get("triton_mfma_waves_relax") or {}).get("decision") == "relaxed"]
+    raised = [r for r, *_ in table if r["spec"]["options"].get("waves_per_eu")
+              and (r["ours"].get("reasons", {}).get("triton_mfma_waves_relax") or {}).get("tried", 0)
+              > r["spec"]["options"]["waves_per_eu"]]
+    lower = [r for r, s, o in relaxed if o.occupancy < s.occupancy]
+    lines.append(f"explicit waves_per_eu relaxed on {len(relaxed)} pairs: raised on {len(raised)}, at an occupancy "
+                 f"below what the request reached under stock on {len(lower)}"
+                 + "".join(f"\n  below: seed {r['seed']} {r['arch']}" for r in lower))
     deciders = Counter(a.split("=")[0] for t in table if t[3] != "same" for a in acted(t[0]["ours"].get("reasons", {})))
     lines.append("decisions that acted on the pairs that changed: " + ", ".join(f"{k} {v}" for k, v in
                                                                             deciders.most_common()))
