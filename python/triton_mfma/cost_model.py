@@ -86,6 +86,25 @@ def ranked_spills(f) -> tuple:
     return r[1], r[2], r[4], r[5]
 
 
+def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
+    """Why a compile with figures `f` ranks better than every compile of a variant whose LDS is `other_lds` bytes
+    (what the LDS model reads from its TTGIR), without compiling that variant; None where this bound cannot tell.
+    It can where `f` is at the minimum of every key before occupancy (it launches, no scratch spill) and runs more
+    waves than the variant's LDS, the workgroup slots and waves_per_eu let run with registers and SGPRs unlimited:
+    the variant then loses at the occupancy key at the latest, whatever its registers (an exact bound, not an
+    estimate: occupancy.py equals the backend's figure, the LDS model Triton's allocation)."""
+    from . import occupancy
+
+    if f.occupancy == 0 or any(rank(f)[1:3]):
+        return None
+    occ = occupancy.occupancy(arch, num_warps, 0, 0, other_lds, waves_per_eu)
+    cap = occ.waves_per_simd if occ.workgroups_per_cu else 0
+    if f.occupancy <= cap:
+        return None
+    return (f"no scratch spill and {f.occupancy} waves/SIMD, more than the other variant's LDS ({other_lds} B) "
+            f"lets run with any registers ({cap})")
+
+
 def _shown(key: str, a: int, b: int) -> str:
     if key == "occupancy":
         return f"occupancy {-a} -> {-b} waves/SIMD"

@@ -105,6 +105,18 @@ def test_judges_are_the_rules():
     assert dot(_figures(occupancy=2), _figures(occupancy=4, **outside)).better  # noise outside the main loop
 
 
+def test_the_lds_bound_settles_only_what_no_register_count_could_change():
+    """cost_model.wins_on_occupancy: ours (4 warps, gfx942) at 4 waves/SIMD without scratch beats any variant whose
+    LDS admits 2 (two 32 KiB workgroups per CU); not one whose LDS admits 4, nor where ours spills to scratch."""
+    from triton_mfma.cost_model import wins_on_occupancy
+
+    assert "more than the other variant's LDS (32768 B) lets run with any registers (2)" in \
+        wins_on_occupancy(_figures(occupancy=4), 32768, "gfx942", 4)
+    assert wins_on_occupancy(_figures(occupancy=4), 16384, "gfx942", 4) is None
+    assert wins_on_occupancy(_figures(occupancy=4, scratch=64, spill_mem_ops=2), 32768, "gfx942", 4) is None
+    assert wins_on_occupancy(_figures(occupancy=1), 1 << 20, "gfx942", 4)  # the other cannot launch at all
+
+
 @pytest.mark.parametrize("judge,decision", [(lambda theirs, ours: Judgement(1, "x", "a figure"), "reverted"),
                                             (lambda theirs, ours: Judgement(0), "kept")])
 def test_a_replaced_judge_decides(judge, decision, monkeypatch):

@@ -1,8 +1,9 @@
 """mfma-accelerate-dot, verified: ours is kept where the kernel is not worse than with Triton's dot layouts.
 
 Compared with: the build with Triton's accelerate_matmul. The comparison compiles both only where the TTGIRs
-differ. Model, first: where only kWidth differs, our compile (the one Triton then gets) may show that theirs cannot
-do better (dot_figures.cannot_be_worse, from ours' figures and theirs' LDS). Judge (trial): the one judge
+differ. Models, first, on our compile (the one Triton then gets) and theirs' LDS: where only kWidth differs, it may
+show that theirs cannot do better (dot_figures.cannot_be_worse); anywhere, ours may run more waves without scratch
+spills than theirs' LDS lets run with any registers (cost_model.wins_on_occupancy). Judge (trial): the one judge
 (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
@@ -46,18 +47,23 @@ class AccelerateDot(Decision):
                         "identical", ours)
 
     def model_applies(self, ctx, ours, theirs):
-        return not ctx.trial_all and dot_figures.only_kwidth_differs(ours.text, theirs.text)
+        return not ctx.trial_all
 
     def model(self, ctx, ours, theirs):
         from ..lds_budget import lds_total
 
         f_ours = ctx.figures(ours)
         other_lds = lds_total(theirs.text)
-        why = None if isinstance(f_ours, Exception) or other_lds is None else dot_figures.cannot_be_worse(
-            f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
-        if why is None:
+        if isinstance(f_ours, Exception) or other_lds is None:
             return None
-        return _verdict("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
+        if dot_figures.only_kwidth_differs(ours.text, theirs.text):
+            why = dot_figures.cannot_be_worse(f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
+            if why is not None:
+                return _verdict("kept", f"only kWidth differs from Triton's layouts: {why}", "model", ours)
+        why = cost_model.wins_on_occupancy(f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
+        if why is not None:
+            return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
+        return None
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
         if isinstance(f_theirs, Exception):

@@ -7,8 +7,9 @@ stage less with the stages chosen. Where two of them kept ours, no comparison sa
 together, and their effects on registers need not add up (a generated kernel on gfx950: each choice equal or
 better in its own comparison, the two together 2 waves/SIMD where Triton's kernel runs 4).
 
-Model (no compile): fewer than two interior choices kept: the last decision's comparison was already against that
-kernel. Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
+Models (no compile): fewer than two interior choices kept: the last decision's comparison was already against that
+kernel; ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
+registers (cost_model.wins_on_occupancy). Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
 the end of make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's
 kernel ranks strictly better.
 """
@@ -41,6 +42,21 @@ class Combination(Decision):
 
     def identical(self, ctx, ours, theirs):
         return Verdict("kept", "the same TTGIR as with none of the interior choices", "identical", ours)
+
+    def model_applies(self, ctx, ours, theirs):
+        return not ctx.trial_all
+
+    def model(self, ctx, ours, theirs):
+        from ..lds_budget import lds_total
+
+        f_ours, lds = ctx.figures(ours), lds_total(theirs.text)
+        why = None if isinstance(f_ours, Exception) or lds is None else cost_model.wins_on_occupancy(
+            f_ours, lds, ctx.arch, ctx.num_warps, ctx.w)
+        if why is None:
+            return None
+        chosen = ", ".join(sorted(interior_choices(ours.choice)))
+        return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "
+                               f"compiled)", "model", ours)
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
         if isinstance(f_theirs, Exception):

@@ -7,7 +7,9 @@ Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, fir
     2 stages, it keeps at most one LDS buffer per operand, what ours keeps: ours cannot save LDS, and a saving in
     LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built.
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
-    pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's.
+    pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's;
+  - the LDS bound (cost_model.wins_on_occupancy): where ours, compiled, has no scratch spill and runs more waves
+    than Triton's pipeliner's LDS lets run with any registers, ours (Triton's is not compiled).
 Judge (trial): cost_model.judge.
 """
 from __future__ import annotations
@@ -74,6 +76,13 @@ class StreamPipeline(Decision):
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs and not ctx.trial_all:
             return _verdict("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours "
                                         f"{lds_ours} B)", "model", theirs)
+        if lds_theirs is not None and not ctx.trial_all:  # the LDS ours saves may settle it: ours compiled
+            f = ctx.figures(ours)
+            why = None if isinstance(f, Exception) else cost_model.wins_on_occupancy(
+                f, lds_theirs, ctx.arch, ctx.num_warps, ctx.w)
+            if why is not None:
+                return _verdict("applied", f"{why}: Triton's loop pipeliner cannot rank better (not compiled)",
+                                "model", ours)
         return None
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
