@@ -380,26 +380,26 @@ def test_verification_is_off_for_kernels_without_dots_and_when_disabled():
 
 def test_verification_falls_back_to_stock_when_ours_does_not_compile(monkeypatch):
     """If our layouts' trial compile fails, a user's compile warns and uses Triton's layouts (strict: raises).
-    The failure is simulated in the figures of the second trial (ours; stock's is the first)."""
+    The failure is simulated in the figures of every compile that is not stock's (ours)."""
     from triton_mfma import MFMAWarning, dot_figures
 
-    real, calls = dot_figures.of_amdgcn, []
+    cx = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=64)
+    stock = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942").asm["amdgcn"]
+    real = dot_figures.of_amdgcn
 
-    def flaky(*args, **kwargs):
-        calls.append(1)
-        if len(calls) % 2 == 0:
+    def flaky(amdgcn, *args, **kwargs):
+        if amdgcn != stock:
             raise RuntimeError("simulated: ours does not compile")
-        return real(*args, **kwargs)
+        return real(amdgcn, *args, **kwargs)
 
     monkeypatch.setattr(dot_figures, "of_amdgcn", flaky)
     monkeypatch.setenv("TRITON_MFMA_STRICT", "0")  # a user's compile (the tests run strict)
-    cx = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=64)
     with warnings.catch_warnings(record=True) as caught, triton_mfma.enabled(passes=[PASS]):
         warnings.simplefilter("always")
         k = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942")
     assert any(issubclass(w.category, MFMAWarning) and "using Triton's dot layouts" in str(w.message)
                for w in caught)
-    assert k.asm["amdgcn"] == compile_kernel(matmul, K._gemm_sig(), cx, "gfx942").asm["amdgcn"]
+    assert k.asm["amdgcn"] == stock
     monkeypatch.setenv("TRITON_MFMA_STRICT", "1")
     with pytest.raises(Exception, match="simulated"), warnings.catch_warnings(), triton_mfma.enabled(passes=[PASS]):
         warnings.simplefilter("ignore", MFMARemark)
