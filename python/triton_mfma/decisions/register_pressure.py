@@ -8,13 +8,15 @@ spills 31 VGPRs, N=4 none at the same 2 waves; bench/spill_calibration.md D09-D1
 
 Two steps, model first:
   1. Before anything compiles (`comparison_waves`): where ours' TTGIR needs LDS that admits fewer waves than N
-     (the LDS model, registers unlimited), the TTGIR decisions compare their variants at those waves, not under a
-     budget no wave of which runs (those compiles would spill for nothing, and slowly). The occupancy of the waves
-     that run is the one N could reach; the budget is theirs.
+     (the LDS model, registers unlimited), the TTGIR decisions compare their variants at those waves (2 at the
+     least: MIN_COMPARED_WAVES), not under a budget no wave of which runs. The occupancy of the waves that run is
+     the one N could reach; the budget is theirs.
   2. In the llir stage, on the chosen TTGIR (`decide`), from its compile:
      - compared below N: the chosen kernel's own caps (its LDS, its SGPRs, the workgroup slots) admit those
-       waves: it stands, relaxed (evidence model); they admit other waves (the chosen variant needs more or less
-       LDS than ours did): compiled at min(N, those waves), relaxed to them or N kept;
+       waves: it stands, relaxed (evidence model); they admit more (the chosen variant needs less LDS than ours
+       did): compiled at min(N, those waves), relaxed to them or N kept (model); fewer (one wave where the
+       comparisons ran at 2): compiled at one wave only where what the compile at 2 needed is not far beyond its
+       budget (`fits`), and kept where the one judge ranks it better (trial);
      - compared at N: nothing is compiled where it spills nothing or its caps admit N waves (the request buys what
        it asks for, or costs nothing); else the same TTGIR at the waves the caps admit (< N: never raised),
        sharing its make_llir, kept where the one judge (cost_model.judge) ranks it better at an occupancy no
@@ -27,6 +29,13 @@ from .. import occupancy as occ_model
 from . import Decision, Verdict
 
 NAME = "waves_per_eu relax"
+# The TTGIR decisions compare at 2 waves at the least: at one wave the budget is the whole file (AGPRs as general
+# registers), where LLVM compiles a kernel whose registers do not fit even that about 10x slower (generated seed 160,
+# a 1-warp 64x256x128 GEMM, gfx90a: 12.9 s at 2 waves, 132.8 s at 1, spilling 3133 and 1598 VGPRs; past 600 s on
+# gfx950). One wave is then tried on the chosen kernel only where what it needed at 2 is not far beyond that
+# budget (`fits`).
+MIN_COMPARED_WAVES = 2
+ONE_WAVE_DEMAND = 2  # see `fits`
 
 _CAPS = {"lds": "its LDS ({lds} B/workgroup)", "sgpr": "its {sgpr} SGPRs",
          "workgroup-slots": "the CU's workgroup slots ({warps} waves/workgroup)"}
@@ -38,6 +47,15 @@ def admitted_waves(arch: str, num_warps: int, f) -> tuple[int, str]:
     occ = occ_model.occupancy(arch, num_warps, 0, f.sgpr, f.lds)
     cap = _CAPS.get(occ.limiter, "the waves per SIMD").format(lds=f.lds, sgpr=f.sgpr, warps=num_warps)
     return (occ.waves_per_simd if occ.workgroups_per_cu else 0), cap
+
+
+def fits(arch: str, f, w: int, target: int) -> bool:
+    """Whether a compile at `target` (< w) waves is worth trying from what the compile at `w` needed: its registers
+    plus the scratch it spilled to (bytes per lane / 4) within ONE_WAVE_DEMAND times the target's budget. Measured
+    on three generated kernels at 2 waves (gfx90a): demand 120 (seed 26) and 729 (seed 10: one wave compiled in
+    12.8 s as 2 waves did) were worth it; 1620 (seed 160: 132.8 s against 12.9 s, still spilling) was not. A model
+    of LLVM's allocation time is not available: this is the measured boundary, not a derived one."""
+    return f.vgpr_total + f.scratch // 4 <= ONE_WAVE_DEMAND * occ_model.vgpr_budget(arch, target)
 
 
 class RegisterPressure(Decision):
@@ -61,7 +79,8 @@ class RegisterPressure(Decision):
         if lds is None:
             return None
         occ = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds)
-        return occ.waves_per_simd if occ.workgroups_per_cu and occ.waves_per_simd < ctx.w else None
+        w = max(occ.waves_per_simd, MIN_COMPARED_WAVES)
+        return w if occ.workgroups_per_cu and w < ctx.w else None
 
     def model(self, ctx, f_asked) -> tuple[int | None, str]:
         """(the waves_per_eu to try, why), or (None, why the request stands) from the compile at N."""
@@ -81,6 +100,8 @@ class RegisterPressure(Decision):
         if w0 < n:
             return self._compared_below(ctx, n, base, f0, compile_many)
         w, why = self.model(ctx, f0)
+        if w is not None and w < MIN_COMPARED_WAVES < n and not fits(ctx.arch, f0, n, w):
+            w = MIN_COMPARED_WAVES  # see MIN_COMPARED_WAVES: one wave only where the spills fit its budget
         if w is None:
             return Verdict("kept", why, "model", base, {"asked": n})
         try:
@@ -102,28 +123,35 @@ class RegisterPressure(Decision):
         return Verdict("kept", reason, "trial", base, details, remark=reason)
 
     def _compared_below(self, ctx, n, base, f0, compile_many) -> Verdict:
-        """The TTGIR decisions compared at w0 < n, the waves ours' LDS admits: the chosen kernel's own caps say
-        which compile is handed on."""
+        """The TTGIR decisions compared at w0 < n (the waves ours' LDS admits, at least MIN_COMPARED_WAVES): the
+        chosen kernel's own caps say which compile is handed on."""
         w0 = base.waves_per_eu
         admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f0)
         budget = lambda w: occ_model.vgpr_budget(ctx.arch, w)  # noqa: E731
         details = {"asked": n, "tried": w0, "figures": {"relaxed": dot_figures.registers(f0)}}
-        if admitted == w0:
-            reason = (f"waves_per_eu {n} -> {w0}; waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits "
-                      f"{admitted}: the register budget of those waves ({budget(w0)} instead of {budget(n)}; "
-                      f"{f0.vgpr_total} registers, {f0.vgpr_spills}+{f0.sgpr_spills} spills, {f0.occupancy} "
-                      f"waves/SIMD)")
-            return Verdict("relaxed", reason, "model", base, details, remark=reason)
+        asks = f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
         target = n if admitted == 0 else min(n, admitted)
+        stands = (f"waves_per_eu {n} -> {w0}; {asks}: the register budget of {w0} waves ({budget(w0)} instead of "
+                  f"{budget(n)}; {f0.vgpr_total} registers, {f0.vgpr_spills}+{f0.sgpr_spills} spills, "
+                  f"{f0.occupancy} waves/SIMD)")
+        if target == w0:
+            return Verdict("relaxed", stands, "model", base, details, remark=stands)
+        if target < w0 and not fits(ctx.arch, f0, w0, target):
+            why = (f"{stands}; not {target}: {f0.vgpr_total} registers and {f0.scratch} B of scratch per lane at {w0} "
+                   f"waves, more than {ONE_WAVE_DEMAND}x its budget ({budget(target)})")
+            return Verdict("relaxed", why, "model", base, details, remark=why)
         try:
             c = compile_many([target])[0]
         except Exception as e:  # noqa: BLE001 - the compile compared stands
-            why = f"waves_per_eu={target} does not compile ({e}); waves_per_eu {w0} as compared"
+            why = f"{stands}; waves_per_eu={target} does not compile ({e})"
             return Verdict("relaxed", why, "model", base, details, remark=why)
         details["tried"] = target
         if target == n:
             return Verdict("kept", f"waves_per_eu={n}: the chosen kernel's caps admit {admitted} waves/SIMD",
                            "model", c, details)
-        reason = (f"waves_per_eu {n} -> {target}; waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits "
-                  f"{admitted}: the register budget of those waves")
-        return Verdict("relaxed", reason, "model", c, details, remark=reason)
+        f_t = dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], ctx.arch, ctx.num_warps, target)
+        if target < w0 and not (self.judge(f0, f_t).better and f_t.occupancy >= f0.occupancy):
+            why = f"{stands}; waves_per_eu={target} is no better ({dot_figures.summary(f0, f_t)})"
+            return Verdict("relaxed", why, "trial", base, details, remark=why)
+        reason = f"waves_per_eu {n} -> {target}; {asks}: the register budget of those waves ({budget(target)})"
+        return Verdict("relaxed", reason, "model" if target > w0 else "trial", c, details, remark=reason)
