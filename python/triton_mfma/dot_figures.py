@@ -68,10 +68,11 @@ def _work(mnemonics) -> int:
     return sum(m.startswith("v_mfma") or m.startswith(FMA_PREFIXES) for m in mnemonics)
 
 
-def main_loop(asm: str) -> list[str]:
+def main_loop(asm: str, blocks=None) -> list[str]:
     """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions; for a kernel
-    whose dots are in no loop, the whole kernel."""
-    blocks = loop_order._blocks(code_and_tail(asm)[0])
+    whose dots are in no loop, the whole kernel. `blocks`: loop_order._blocks of `asm`'s code, where parsed."""
+    if blocks is None:
+        blocks = loop_order._blocks(code_and_tail(asm)[0])
     best: list[str] = []
     for header in {b[0] for b in blocks if b[2]}:
         body = [m for b in blocks if b[1] == header for m in b[3]]
@@ -104,8 +105,9 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
     res = from_amdgcn(amdgcn, shared)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, waves_per_eu)
     marked = _SPILL_COMMENT.sub(_mark_memory_spill, amdgcn)
-    code = [m for b in loop_order._blocks(code_and_tail(marked)[0]) for m in b[3]]
-    loop = main_loop(marked)
+    blocks = loop_order._blocks(code_and_tail(marked)[0])
+    code = [m for b in blocks for m in b[3]]
+    loop = main_loop(marked, blocks)
     cycles = native.mfma_cycles()
     mfma = [m for m in loop if m.startswith("v_mfma")]
     fma = [m for m in loop if m.startswith(FMA_PREFIXES)]

@@ -737,6 +737,14 @@ class Policy:
     def figures(self, build):
         return self.figures_each([(build, self.ctx.w)])[0]
 
+    def printed(self, build):
+        """resources.Printed of `build` compiled at the compared waves (no instruction parsed), or the exception
+        compiling it raised."""
+        from .resources import printed
+
+        c = self.compile_each([(build, self.ctx.w)])[0]
+        return c if isinstance(c, Exception) else printed(c.amdgcn, c.metadata["shared"])
+
     def figures_each(self, jobs):
         """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
         from . import dot_figures

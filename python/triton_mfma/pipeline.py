@@ -503,9 +503,26 @@ def waves_per_eu_form(backend=None) -> str:
     return re.sub(r"\{[^}]*\}", "W", m.group(1)) if m else ""
 
 
+_RECORDS: dict = {}
+
+
 def build_record(backend_name: str, arch: str, backend=None) -> dict:
     """The build a kernel was compiled with (metadata["triton_mfma_build"], the report): version, pipeline
-    identity and how it composes, and on hip the backend flags that change code."""
+    identity and how it composes, and on hip the backend flags that change code. Read once per backend class
+    and arch (reading the backend's source costs about a tenth of a small kernel's compile)."""
+    key = (backend_name, arch, type(backend), installed_make_ttgir(backend_name, backend))
+    with _LOCK:
+        got = _RECORDS.get(key)
+    if got is None:
+        got = _build_record(backend_name, arch, backend)
+        b = build(backend_name, backend)
+        if b.known or b.composed is None or arch in b.proven:  # final: no proof still to run for this arch
+            with _LOCK:
+                _RECORDS[key] = got
+    return dict(got)
+
+
+def _build_record(backend_name: str, arch: str, backend=None) -> dict:
     b = build(backend_name, backend)
     record = {"triton": b.version, "make_ttgir": b.identity, "pipeline": b.describe(arch).split(": ", 1)[1]}
     if backend_name == "hip":

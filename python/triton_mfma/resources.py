@@ -50,6 +50,32 @@ def _figure(name: str, text: str) -> int:
     return int(m.group(1))
 
 
+@dataclass(frozen=True)
+class Printed:
+    """What the asm printer reports of a compiled kernel, and whether its code names the instructions of the spill
+    classes the judge ranks, found by a text search: no instruction is parsed (a tenth of a small kernel's
+    compile is spent parsing them)."""
+    vgpr_total: int
+    sgpr: int
+    vgpr_spill: int
+    sgpr_spill: int
+    scratch: int
+    lds: int
+    acc_copies: bool  # some v_accvgpr_read / write / mov (AGPR <-> VGPR copies), anywhere
+    lane_ops: bool  # some v_writelane / v_readlane, anywhere
+
+    @property
+    def spill_free(self) -> bool:
+        """No scratch, no lane spill and no AGPR copy anywhere: no spill class the judge ranks can be non-zero."""
+        return not (self.scratch or self.vgpr_spill or self.sgpr_spill or self.acc_copies or self.lane_ops)
+
+
+def printed(amdgcn: str, lds: int) -> Printed:
+    code, tail = code_and_tail(amdgcn)
+    return Printed(*(_figure(n, tail) for n in ("vgpr_total", "sgpr", "vgpr_spill", "sgpr_spill", "scratch")), lds,
+                   "v_accvgpr_" in code, "v_writelane_" in code or "v_readlane_" in code)
+
+
 def _count_loops(code: str) -> int:
     """Loop headers as LLVM's asm printer annotates them (`; =>This Inner Loop Header: Depth=1`)."""
     return code.count("=>This Inner Loop Header:") + code.count("=>This Loop Header:")

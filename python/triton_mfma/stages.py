@@ -273,7 +273,7 @@ class HipCompile:
         policy = Policy(self.engine, DECISIONS, metadata, self.kernel_remarks)
         policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
                              variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
-                             compiled=self.engine.compiled, note=self.kernel_remarks.decide)
+                             printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide)
         return policy
 
     def _llir_stage_is_ours(self) -> bool:

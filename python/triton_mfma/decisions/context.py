@@ -19,6 +19,7 @@ class Context:
     points: dict = field(repr=False)  # insertion point -> the activation's passes there
     variant: Callable = field(repr=False)  # (choice) -> engine.Build
     figures: Callable = field(repr=False)  # (build) -> dot_figures.Figures at w, or the exception compiling it raised
+    printed: Callable = field(repr=False)  # (build) -> resources.Printed at w (no instruction read), or the exception
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
     has_dot: bool = False  # the kernel's TTIR has a tt.dot

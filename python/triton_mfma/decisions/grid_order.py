@@ -25,21 +25,27 @@ def lost(f_without, f_ours) -> list[str]:
     return [j.figure] if j.worse else []
 
 
-def registers_can_be_its_cost(ctx, f_ours) -> bool:
+def registers_can_be_its_cost(ctx, printed, figures) -> bool:
     """Whether the remap's registers may have cost what the judge counts (`lost`): ours, compiled with the remap,
     shows a spill class the judge ranks (scratch above the noise floor, AGPR copies or SGPR lane spills in the main
     loop: without the remap there may be fewer; where ours has none, the variant cannot have fewer), or an occupancy
     the remap's registers may have cut: limited by its SGPRs, or by its VGPRs within one allocation granule above
-    the next occupancy step (a few registers less would give a wave more). Elsewhere nothing is compiled."""
-    if any(cost_model.ranked_spills(f_ours)):
-        return True
-    occ = occupancy.occupancy(ctx.arch, ctx.num_warps, f_ours.vgpr_total, f_ours.sgpr, f_ours.lds, ctx.w)
+    the next occupancy step (a few registers less would give a wave more). Elsewhere nothing is compiled.
+    `printed`: ours' resources.Printed; `figures()`: its dot_figures.Figures, read only where `printed` names
+    instructions of a spill class."""
+    if not printed.spill_free:
+        f_ours = figures()
+        if isinstance(f_ours, Exception):
+            raise f_ours
+        if any(cost_model.ranked_spills(f_ours)):
+            return True
+    occ = occupancy.occupancy(ctx.arch, ctx.num_warps, printed.vgpr_total, printed.sgpr, printed.lds, ctx.w)
     if occ.limiter == "sgpr":
         return True
     if occ.limiter != "vgpr":
         return False
     t = occupancy.target(ctx.arch)
-    above_next_step = f_ours.vgpr_total - occupancy.vgpr_budget(ctx.arch, occ.register_waves + 1)
+    above_next_step = printed.vgpr_total - occupancy.vgpr_budget(ctx.arch, occ.register_waves + 1)
     return occ.register_waves < t.max_waves_per_simd and above_next_step <= t.vgpr_granule
 
 
@@ -62,10 +68,10 @@ class GridOrderCheck(Decision):
         outcome = next((o for o in ours.outcomes if o.pass_name == NAME), None)
         if outcome is not None and outcome.status != "applied":
             return None
-        f_ours = ctx.figures(ours)
-        if isinstance(f_ours, Exception):
-            raise f_ours
-        if not registers_can_be_its_cost(ctx, f_ours):
+        printed = ctx.printed(ours)
+        if isinstance(printed, Exception):
+            raise printed
+        if not registers_can_be_its_cost(ctx, printed, lambda: ctx.figures(ours)):
             return None
         without = ctx.variant(ours.choice | {SKIP})
         return None if without.same_code(ours) else without

@@ -18,6 +18,7 @@ from ..points import STAGES
 from . import Decision, Verdict
 
 NAME = "num_stages"
+_NO_LOOP_SCRATCH = "no scratch spill in the main loop"
 
 
 class NumStages(Decision):
@@ -30,12 +31,17 @@ class NumStages(Decision):
         return ctx.has_dot and getattr(ctx.triton_options, "num_stages", 0) >= 2 and self.verifies(ctx)
 
     def settled(self, ctx, ours):
+        printed = ctx.printed(ours)
+        if isinstance(printed, Exception):
+            raise printed
+        if not printed.scratch:  # no scratch at all: the instructions need not be read
+            return Verdict("kept", _NO_LOOP_SCRATCH, "model", ours)
         f = ctx.figures(ours)
         if isinstance(f, Exception):
             raise f
         loop_scratch = cost_model.rank(f)[1]
         if not loop_scratch:
-            return Verdict("kept", "no scratch spill in the main loop", "model", ours)  # metadata only
+            return Verdict("kept", _NO_LOOP_SCRATCH, "model", ours)  # metadata only
         return None
 
     def compared(self, ctx, ours):

@@ -24,7 +24,7 @@ Two steps, model first:
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures
+from .. import cost_model, dot_figures, resources
 from .. import occupancy as occ_model
 from . import Decision, Verdict
 
@@ -57,6 +57,8 @@ def fits(arch: str, f, w: int, target: int) -> bool:
     of LLVM's allocation time is not available: this is the measured boundary, not a derived one."""
     return f.vgpr_total + f.scratch // 4 <= ONE_WAVE_DEMAND * occ_model.vgpr_budget(arch, target)
 
+_WITHOUT_SPILLS = "waves_per_eu={n} compiles without spills"
+
 
 class RegisterPressure(Decision):
     name = NAME
@@ -86,7 +88,7 @@ class RegisterPressure(Decision):
         """(the waves_per_eu to try, why), or (None, why the request stands) from the compile at N."""
         n = ctx.w
         if not (f_asked.vgpr_spills or f_asked.sgpr_spills):
-            return None, f"waves_per_eu={n} compiles without spills"
+            return None, _WITHOUT_SPILLS.format(n=n)
         admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f_asked)
         if admitted >= n or admitted == 0:
             return None, f"waves_per_eu={n}: {admitted} waves/SIMD can run, the request is within what runs"
@@ -96,6 +98,9 @@ class RegisterPressure(Decision):
         """`base`: the engine.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
         TTGIR decisions compared there); `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
         n, w0 = self.asked(ctx), base.waves_per_eu
+        printed = resources.printed(base.amdgcn, base.metadata["shared"])
+        if w0 >= n and not (printed.vgpr_spill or printed.sgpr_spill):  # the model's first rule, on the figures alone
+            return Verdict("kept", _WITHOUT_SPILLS.format(n=n), "model", base, {"asked": n})
         f0 = dot_figures.of_amdgcn(base.amdgcn, base.metadata["shared"], ctx.arch, ctx.num_warps, w0)
         if w0 < n:
             return self._compared_below(ctx, n, base, f0, compile_many)
