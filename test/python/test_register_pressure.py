@@ -150,3 +150,30 @@ def test_choices_that_together_lose_to_tritons_are_reverted(tmp_path, monkeypatc
     f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
     assert f_ours.occupancy == f_stock.occupancy == 4
     assert dot_figures.compare(f_stock, f_ours)[0] != "worse"
+
+
+def test_whole_workgroups_cap_the_waves_asked():
+    """8 warps put 2 waves on each SIMD: waves_per_eu=7 runs 6 waves (with 7's budget, 72 VGPRs), so 6 is what the
+    request admits, and the cap says why; with 4 warps (one wave per SIMD each) the LDS caps it first."""
+    f = dot_figures.Figures(instrs="", vgpr=72, agpr=0, vgpr_total=72, sgpr=40, vgpr_spills=52, sgpr_spills=0,
+                            spills=52, occupancy=6, lds=12288, loop_mfma=0, loop_fma=0, loop_cycles=0,
+                            loop_ds_read=0, loop_ds_write=0, loop_barriers=0)
+    waves, cap = admitted_waves("gfx90a", 8, f, 7)
+    assert (waves, cap) == (6, "the whole-workgroup step (8 waves/workgroup, 2 on each SIMD)")
+    assert admitted_waves("gfx90a", 8, f, 6)[0] == 8  # 6 runs as asked: registers unlimited, 8 would
+    assert admitted_waves("gfx90a", 4, f, 7) == (5, "its LDS (12288 B/workgroup)")  # 1 wave/SIMD per workgroup
+    assert admitted_waves("gfx90a", 8, f)[0] == 8  # no request: the caps other than registers only
+
+
+def test_relaxed_to_the_waves_whole_workgroups_run(tmp_path, monkeypatch):
+    """Generated seed 163 (a tl.dot_scaled e4m3 GEMM 32x64x128, 8 warps, waves_per_eu=7) on gfx90a: 7 waves never
+    run (6 do), and 7's budget spills in the main loop every iteration; relaxed to 6: the same 6 waves, fewer
+    main-loop scratch ops than stock."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(163, "gfx90a", tmp_path)
+    relax = k.metadata.triton_mfma_waves_relax
+    assert relax["decision"] == "relaxed" and "7 -> 6" in relax["reason"], relax
+    assert "whole-workgroup step" in relax["reason"] and k.metadata.waves_per_eu == 6
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    assert f_ours.occupancy == f_stock.occupancy == 6
+    assert 0 < f_ours.loop_scratch_ops < f_stock.loop_scratch_ops

@@ -2,15 +2,16 @@
 spills.
 
 `waves_per_eu=N` (the kernel's, or one the activation forces) sets the register budget for N waves per SIMD
-(occupancy.vgpr_budget: 512 / N in granules). Where LDS, SGPRs or the workgroup slots cap the occupancy below N,
-those N waves never run: the squeezed budget buys nothing and spills (a public case: the LDS admits 2 waves, N=8
-spills 31 VGPRs, N=4 none at the same 2 waves; bench/spill_calibration.md D09-D11).
+(occupancy.vgpr_budget: 512 / N in granules). Where LDS, SGPRs, the workgroup slots or whole workgroups (8 warps
+put 2 waves on each SIMD: N = 7 runs 6) cap the occupancy below N, those N waves never run: the squeezed budget
+buys nothing and spills (a public case: the LDS admits 2 waves, N=8 spills 31 VGPRs, N=4 none at the same 2 waves;
+bench/spill_calibration.md D09-D11).
 
 Two steps, model first:
   1. Before anything compiles (`comparison_waves`): where ours' TTGIR needs LDS that admits fewer waves than N
-     (the LDS model, registers unlimited), the TTGIR decisions compare their variants at those waves (2 at the
-     least: MIN_COMPARED_WAVES), not under a budget no wave of which runs. The occupancy of the waves that run is
-     the one N could reach; the budget is theirs.
+     (the LDS model at N's register budget: whole workgroups counted), the TTGIR decisions compare their variants
+     at those waves (2 at the least: MIN_COMPARED_WAVES), not under a budget no wave of which runs. The occupancy
+     of the waves that run is the one N could reach; the budget is theirs.
   2. In the llir stage, on the chosen TTGIR (`decide`), from its compile:
      - compared below N: the chosen kernel's own caps (its LDS, its SGPRs, the workgroup slots) admit those
        waves: it stands, relaxed (evidence model); they admit more (the chosen variant needs less LDS than ours
@@ -38,15 +39,24 @@ MIN_COMPARED_WAVES = 2
 ONE_WAVE_DEMAND = 2  # see `fits`
 
 _CAPS = {"lds": "its LDS ({lds} B/workgroup)", "sgpr": "its {sgpr} SGPRs",
-         "workgroup-slots": "the CU's workgroup slots ({warps} waves/workgroup)"}
+         "workgroup-slots": "the CU's workgroup slots ({warps} waves/workgroup)",
+         "whole-workgroups": "the whole-workgroup step ({warps} waves/workgroup, {per_simd} on each SIMD)"}
 
 
-def admitted_waves(arch: str, num_warps: int, f) -> tuple[int, str]:
+def admitted_waves(arch: str, num_warps: int, f, n: int = 0) -> tuple[int, str]:
     """(waves per SIMD the kernel could run with registers unlimited: LDS, SGPRs and workgroup slots, 0 where its
-    workgroup cannot launch; the cap that decides it)."""
+    workgroup cannot launch; the cap that decides it). With `n` (a waves_per_eu asked): at most the waves that run
+    under n's register budget, where whole workgroups cap them below n (8 warps put 2 waves on each SIMD: n = 7
+    runs 6, with 7's budget)."""
     occ = occ_model.occupancy(arch, num_warps, 0, f.sgpr, f.lds)
     cap = _CAPS.get(occ.limiter, "the waves per SIMD").format(lds=f.lds, sgpr=f.sgpr, warps=num_warps)
-    return (occ.waves_per_simd if occ.workgroups_per_cu else 0), cap
+    admitted = occ.waves_per_simd if occ.workgroups_per_cu else 0
+    if n and admitted >= n:
+        at_n = occ_model.occupancy(arch, num_warps, occ_model.vgpr_budget(arch, n), f.sgpr, f.lds, n)
+        if at_n.workgroups_per_cu and at_n.waves_per_simd < n:
+            per_simd = -(-num_warps // occ_model.target(arch).simds_per_cu)
+            return at_n.waves_per_simd, _CAPS["whole-workgroups"].format(warps=num_warps, per_simd=per_simd)
+    return admitted, cap
 
 
 def fits(arch: str, f, w: int, target: int) -> bool:
@@ -80,7 +90,8 @@ class RegisterPressure(Decision):
         lds = lds_total(ours.text)
         if lds is None:
             return None
-        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds)
+        # registers: the budget of the waves asked (whole workgroups may run fewer); none other than LDS capped
+        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, occ_model.vgpr_budget(ctx.arch, ctx.w), 0, lds, ctx.w)
         w = max(occ.waves_per_simd, MIN_COMPARED_WAVES)
         return w if occ.workgroups_per_cu and w < ctx.w else None
 
@@ -89,7 +100,7 @@ class RegisterPressure(Decision):
         n = ctx.w
         if not (f_asked.vgpr_spills or f_asked.sgpr_spills):
             return None, _WITHOUT_SPILLS.format(n=n)
-        admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f_asked)
+        admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f_asked, n)
         if admitted >= n or admitted == 0:
             return None, f"waves_per_eu={n}: {admitted} waves/SIMD can run, the request is within what runs"
         return admitted, f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
@@ -131,7 +142,7 @@ class RegisterPressure(Decision):
         """The TTGIR decisions compared at w0 < n (the waves ours' LDS admits, at least MIN_COMPARED_WAVES): the
         chosen kernel's own caps say which compile is handed on."""
         w0 = base.waves_per_eu
-        admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f0)
+        admitted, cap = admitted_waves(ctx.arch, ctx.num_warps, f0, n)
         budget = lambda w: occ_model.vgpr_budget(ctx.arch, w)  # noqa: E731
         details = {"asked": n, "tried": w0, "figures": {"relaxed": dot_figures.registers(f0)}}
         asks = f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
