@@ -67,8 +67,9 @@ TMFMA_EXPORT void tmfma_free(char *p);
 TMFMA_EXPORT const char *tmfma_version(void);
 
 /// The MFMA instruction table (lib/Analysis/MfmaTable.cpp), one instruction
-/// per line: "<arch> <mnemonic> <cycles>", cycles = issue cycles of one
-/// hardware instruction (passes x 4). Malloc'ed; free with tmfma_free. Lets
+/// per line: "<arch> <mnemonic> <cycles> <macs>", cycles = issue cycles of
+/// one hardware instruction (passes x 4), macs = its multiply-adds per wave
+/// (m x n x K of one instruction). Malloc'ed; free with tmfma_free. Lets
 /// Python read amdgcn with the same figures the cost model uses.
 TMFMA_EXPORT char *tmfma_mfma_table(void);
 

@@ -221,7 +221,7 @@ extern "C" char *tmfma_mfma_table(void) {
   for (GfxArch arch : {GfxArch::GFX90A, GfxArch::GFX942, GfxArch::GFX950})
     for (const MfmaInstr &i : getMfmaInstrs(arch))
       os << getArchName(arch) << " " << i.mnemonic << " " << i.passes * 4
-         << "\n";
+         << " " << i.m * i.n * i.kPerInstr << "\n";
   os.flush();
   return dupString(text);
 }

@@ -22,6 +22,13 @@ and occupancy trades on CDNA support (bench/spill_calibration.md: 16 independent
   9. spills        VGPR + SGPR spills in all: a tie-breaker between variants equal on every key above (SGPR lane
                    spills outside the loop and scratch below the noise floor still cost instructions).
 
+Main-loop figures (keys 2, 5-8) are compared per iteration of the reference's loop: LLVM unrolls a loop (twice
+where the trip count is dynamic, whole where it is static and short) by heuristics that move with register
+pressure, and an iteration that holds two of the other's does twice the work, not twice the cost (generated seed
+221 on gfx942: our layouts' loop unrolled twice read "dot cycles 256 -> 512" for the same MFMAs per K-step). An
+unroll is recognized where the loop's dot work and its global-memory load bytes are both the same integer multiple
+of the other's (`unrolled`); elsewhere the figures are compared as they are.
+
 Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill outside the main loop is noise (D14: 16 B "not
 visible" across a sweep, 28-36 B already +2..13%: D13; where those spills were is not stated) and key 3 reads 0;
 in the main loop every scratch instruction counts (paid every iteration, the costliest place: D01, D07, D08).
@@ -34,6 +41,7 @@ decides a change: registers or LDS bytes that buy no occupancy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 # bench/spill_calibration.md, D14: scratch of 16 B per lane made no visible difference across aiter's 131-shape
 # sweep on gfx950, 28-36 B cost 2-13% (D13).
@@ -66,17 +74,40 @@ def _scratch(f, ops: int) -> int:
     return ops if getattr(f, "scratch", NOISE_SCRATCH_BYTES + 1) > NOISE_SCRATCH_BYTES else 0
 
 
-def rank(f) -> tuple:
-    """The figures of one compile as the rank key (smaller is better), in the order of KEYS."""
+def unrolled(reference, candidate) -> Fraction:
+    """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
+    one loop u times the other's (u >= 2: the loop's dot work and the bytes it loads from global memory both
+    exactly u times the other's; work alone does not tell, since a layout that computes some tiles twice does
+    more of it at the same loads); 1 otherwise, and where either figure is unknown."""
+    wr, wc = getattr(reference, "loop_work", 0), getattr(candidate, "loop_work", 0)
+    br, bc = getattr(reference, "loop_load_bytes", 0), getattr(candidate, "loop_load_bytes", 0)
+    if not (wr and wc and br and bc):
+        return Fraction(1)
+    u = Fraction(wc, wr)
+    if u == 1 or Fraction(bc, br) != u or (u.numerator != 1 and u.denominator != 1):
+        return Fraction(1)
+    return u
+
+
+def rank(f, unroll: Fraction = Fraction(1)) -> tuple:
+    """The figures of one compile as the rank key (smaller is better), in the order of KEYS; main-loop figures
+    divided by `unroll` (the iterations of the compared loop one of these holds: `unrolled`)."""
+    s = 1 if unroll == 1 else 1 / unroll
     return (0 if f.occupancy > 0 else 1,
-            f.loop_scratch_ops,
+            f.loop_scratch_ops * s,
             _scratch(f, f.spill_mem_ops),
             -f.occupancy,
-            f.loop_acc_copies,
-            f.loop_lane_ops,
-            f.loop_cycles,
-            f.loop_ds,
+            f.loop_acc_copies * s,
+            f.loop_lane_ops * s,
+            f.loop_cycles * s,
+            f.loop_ds * s,
             f.vgpr_spills + f.sgpr_spills)
+
+
+def _ranks(reference, candidate) -> tuple[tuple, tuple, bool]:
+    """Both rank keys, the candidate's main-loop figures per the reference's iteration; whether they were scaled."""
+    u = unrolled(reference, candidate)
+    return rank(reference), rank(candidate, u), u != 1
 
 
 def ranked_spills(f) -> tuple:
@@ -105,26 +136,36 @@ def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu
             f"lets run with any registers ({cap})")
 
 
-def _shown(key: str, a: int, b: int) -> str:
+LOOP_KEYS = ("loop scratch", "loop copies", "loop lanes", "dot cycles", "LDS ops")
+
+
+def _number(x) -> str:
+    return str(x) if not isinstance(x, Fraction) or x.denominator == 1 else f"{float(x):.1f}"
+
+
+def _shown(key: str, a, b, scaled: bool = False) -> str:
     if key == "occupancy":
         return f"occupancy {-a} -> {-b} waves/SIMD"
     if key == "launch":
         return "launch " + ("possible" if a == 0 else "impossible") + " -> " + ("possible" if b == 0 else "impossible")
-    return f"{key} {a} -> {b}"
+    per = " per iteration of the first (the loops unroll differently)" if scaled and key in LOOP_KEYS else ""
+    return f"{key} {_number(a)} -> {_number(b)}{per}"
 
 
 def judge(reference, candidate, keys: tuple = KEYS) -> Judgement:
     """`candidate` against `reference` (both dot_figures.Figures) on `keys` (a prefix of KEYS), in their order."""
-    for key, a, b in zip(keys, rank(reference), rank(candidate)):
+    ra, rb, scaled = _ranks(reference, candidate)
+    for key, a, b in zip(keys, ra, rb):
         if a != b:
-            return Judgement(-1 if b < a else 1, key, _shown(key, a, b))
+            return Judgement(-1 if b < a else 1, key, _shown(key, a, b, scaled))
     return Judgement(0)
 
 
 def differences(reference, candidate, keys: tuple = KEYS) -> tuple[list[str], list[str]]:
     """(the keys on which `candidate` is worse, those on which it is better), each as "name a -> b"."""
     worse, better = [], []
-    for key, a, b in zip(keys, rank(reference), rank(candidate)):
+    ra, rb, scaled = _ranks(reference, candidate)
+    for key, a, b in zip(keys, ra, rb):
         if a != b:
-            (worse if b > a else better).append(_shown(key, a, b))
+            (worse if b > a else better).append(_shown(key, a, b, scaled))
     return worse, better

@@ -6,6 +6,9 @@
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
   LDS ops     ds_read + ds_write instructions in the main loop
+  loop work   the main loop's dot multiply-adds per wave and the bytes per lane it loads from global memory:
+              where both are one integer multiple of the other compile's, LLVM unrolled one loop that many times,
+              and the judge compares the main-loop figures per iteration (cost_model.unrolled)
   spill ops   where the spills are: scratch spill/reload instructions (LLVM's "Spill" / "Reload" comments on a
               memory instruction), SGPR-to-VGPR-lane spill instructions (v_writelane / v_readlane) and AGPR <->
               VGPR copies (v_accvgpr_*), in the main loop and in all; scratch bytes per lane
@@ -31,6 +34,17 @@ from .resources import code_and_tail, from_amdgcn
 # issues in 4 clocks on CDNA): counted so that an FMA dot's loop is not "free" next to an MFMA one.
 FMA_PREFIXES = ("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32", "v_fma_mix", "v_dot2", "v_fma_f16", "v_pk_fma_f16",
                 "v_mad_", "v_fmac_f16")
+PAIRED_FMA = ("v_pk_fma", "v_dot2")  # two multiply-adds per lane
+WAVE_LANES = 64
+_LOAD = re.compile(r"^(?:buffer|global)_load_(?:dwordx(\d)|dword|(u?byte|sbyte)|(u?short|sshort))")
+
+
+def load_bytes(mnemonic: str) -> int:
+    """Bytes per lane one global-memory load instruction reads (0: not such a load)."""
+    m = _LOAD.match(mnemonic)
+    if m is None:
+        return 0
+    return 4 * int(m.group(1)) if m.group(1) else 1 if m.group(2) else 2 if m.group(3) else 4
 
 
 @dataclass
@@ -58,6 +72,8 @@ class Figures:
     loop_scratch_ops: int = 0  # scratch spill + reload instructions in the main loop
     loop_lane_ops: int = 0  # v_writelane / v_readlane in the main loop
     loop_acc_copies: int = 0  # AGPR <-> VGPR copies (v_accvgpr_read / write / mov) in the main loop
+    loop_work: int = 0  # the main loop's dot multiply-adds per wave (MFMA table; FMA: 64 lanes each): 0 unknown
+    loop_load_bytes: int = 0  # bytes per lane the main loop loads from global memory (buffer_ / global_ loads)
 
     @property
     def loop_ds(self) -> int:
@@ -108,7 +124,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
     blocks = loop_order._blocks(code_and_tail(marked)[0])
     code = [m for b in blocks for m in b[3]]
     loop = main_loop(marked, blocks)
-    cycles = native.mfma_cycles()
+    cycles, macs = native.mfma_cycles(), native.mfma_macs()
     mfma = [m for m in loop if m.startswith("v_mfma")]
     fma = [m for m in loop if m.startswith(FMA_PREFIXES)]
     unknown = {m for m in mfma if (arch, m) not in cycles}
@@ -131,7 +147,10 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         scratch=res.scratch,
         loop_scratch_ops=sum(m.startswith(_SPILL_MARK) for m in loop),
         loop_lane_ops=sum(m in LANE_SPILL for m in loop),
-        loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop))
+        loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
+        loop_work=sum(macs[arch, m] for m in mfma) if mfma else
+        WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
+        loop_load_bytes=sum(map(load_bytes, loop)))
 
 
 def of_kernel(kernel) -> Figures:

@@ -138,20 +138,29 @@ def native_version() -> str:
     return library().tmfma_version().decode()
 
 
-_mfma_cycles: dict | None = None
+_mfma_cycles: tuple | None = None  # (cycles, macs), read once
 
 
 def mfma_cycles() -> dict:
     """(arch, amdgcn mnemonic) -> issue cycles of one hardware instruction, from the C++ instruction table
     (the figures mfma-accelerate-dot's cost model uses)."""
+    return _mfma_table()[0]
+
+
+def mfma_macs() -> dict:
+    """(arch, amdgcn mnemonic) -> multiply-adds per wave of one hardware instruction (the same table)."""
+    return _mfma_table()[1]
+
+
+def _mfma_table() -> tuple[dict, dict]:
     global _mfma_cycles
     if _mfma_cycles is None:
         lib = library()
-        table = {}
+        cycles, macs = {}, {}
         for line in _take(lib, ctypes.c_void_p(lib.tmfma_mfma_table())).splitlines():
-            arch, mnemonic, cycles = line.split()
-            table[arch, mnemonic] = int(cycles)
-        _mfma_cycles = table
+            arch, mnemonic, c, m = line.split()
+            cycles[arch, mnemonic], macs[arch, mnemonic] = int(c), int(m)
+        _mfma_cycles = cycles, macs
     return _mfma_cycles
 
 

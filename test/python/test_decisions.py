@@ -188,3 +188,23 @@ def test_printed_figures_agree_with_the_parsed_ones(seed, spills, tmp_path):
     assert (p.vgpr_total, p.sgpr, p.vgpr_spill, p.sgpr_spill, p.lds) == (f.vgpr_total, f.sgpr, f.vgpr_spills,
                                                                           f.sgpr_spills, f.lds)
     assert p.spill_free is not spills and any(cost_model.ranked_spills(f)) is spills
+
+
+def test_an_unrolled_loop_is_compared_per_iteration():
+    """LLVM unrolled one compile's main loop twice (generated seed 221 on gfx942: the same MFMAs per K-step, twice
+    per loop body): its figures count per iteration of the other's, so fewer LDS ops per K-step rank better, not
+    twice the dot cycles worse. Twice the dot work at the same loads is not an unroll (a layout computing tiles
+    twice): compared as it is."""
+    from fractions import Fraction
+
+    from triton_mfma.cost_model import judge, unrolled
+
+    once = _figures(loop_cycles=256, loop_ds_read=16, loop_ds_write=6, loop_work=131072, loop_load_bytes=96)
+    twice = _figures(loop_cycles=512, loop_ds_read=16, loop_ds_write=12, loop_work=262144, loop_load_bytes=192)
+    assert unrolled(once, twice) == 2 and unrolled(twice, once) == Fraction(1, 2)
+    j = judge(once, twice)
+    assert j.better and j.figure.startswith("LDS ops 22 -> 14 per iteration"), j
+    assert judge(twice, once).worse
+    redundant = _figures(loop_cycles=512, loop_ds_read=16, loop_ds_write=12, loop_work=262144, loop_load_bytes=96)
+    assert unrolled(once, redundant) == 1 and judge(once, redundant).figure == "dot cycles 256 -> 512"
+    assert unrolled(once, _figures(loop_cycles=512)) == 1  # work unknown: as it is
