@@ -510,15 +510,15 @@ def build_record(backend_name: str, arch: str, backend=None) -> dict:
     """The build a kernel was compiled with (metadata["triton_mfma_build"], the report): version, pipeline
     identity and how it composes, and on hip the backend flags that change code. Read once per backend class
     and arch (reading the backend's source costs about a tenth of a small kernel's compile)."""
-    key = (backend_name, arch, type(backend), installed_make_ttgir(backend_name, backend))
+    b, key = build(backend_name, backend), (backend_name, arch, type(backend))
     with _LOCK:
-        got = _RECORDS.get(key)
-    if got is None:
-        got = _build_record(backend_name, arch, backend)
-        b = build(backend_name, backend)
-        if b.known or b.composed is None or arch in b.proven:  # final: no proof still to run for this arch
-            with _LOCK:
-                _RECORDS[key] = got
+        cached = _RECORDS.get(key)
+    if cached is not None and cached[0] is b:  # the same build (a new one after the builds are forgotten)
+        return dict(cached[1])
+    got = _build_record(backend_name, arch, backend)
+    if b.known or b.composed is None or arch in b.proven:  # final: no proof still to run for this arch
+        with _LOCK:
+            _RECORDS[key] = (b, got)
     return dict(got)
 
 
