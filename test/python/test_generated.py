@@ -1,7 +1,7 @@
 """A fixed sample of generated kernels (triton_mfma.kernelgen) through the differential runner (bench/differential.py)
 on gfx90a, gfx942 and gfx950: stock vs the defaults in strict mode, one child process per compile with a time
 limit. Required: no failure, no hang, not worse (dot_figures.compare); kernels stock Triton rejects are dropped.
-The large run is bench/results/differential.txt."""
+The large runs are bench/results/differential_seeds150-485.txt and differential_seeds486-649.txt."""
 import importlib.util
 import sys
 from pathlib import Path
