@@ -67,6 +67,7 @@ def fits(arch: str, f, w: int, target: int) -> bool:
     of LLVM's allocation time is not available: this is the measured boundary, not a derived one."""
     return f.vgpr_total + f.scratch // 4 <= ONE_WAVE_DEMAND * occ_model.vgpr_budget(arch, target)
 
+
 _WITHOUT_SPILLS = "waves_per_eu={n} compiles without spills"
 
 
