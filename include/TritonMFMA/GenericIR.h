@@ -156,6 +156,8 @@ inline constexpr llvm::StringLiteral LLVMLoad = "llvm.load";
 /// The intrinsic giving a hip kernel's implicit arguments (constant memory).
 inline constexpr llvm::StringLiteral ImplicitArgPtr =
     "llvm.amdgcn.implicitarg.ptr";
+/// A branch condition's expected value (LLVM turns it into branch weights).
+inline constexpr llvm::StringLiteral ExpectI1 = "llvm.expect.i1";
 } // namespace opname
 
 /// Discardable attributes Triton puts on modules and operations.
@@ -419,6 +421,10 @@ public:
   /// (__ockl_get_num_groups), so make_llir links and optimises ockl.bc for
   /// it (about 20 ms per make_llir); this compiles to the same amdgcn.
   Value hipNumPrograms(Value implicitArgs, int axis);
+  /// `cond` marked as expected to be false (`llvm.expect.i1`): LLVM gives the
+  /// branch on it weights, and block placement moves the taken side out of
+  /// the straight-line path.
+  Value expectFalse(Value cond);
   Value splat(Value v, Type type);
   Value convertLayout(Value v, Type type);
   Value localAlloc(Type memdesc);

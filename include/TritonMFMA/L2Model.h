@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::triton_mfma {
 
@@ -127,7 +128,7 @@ template <typename V> struct StockOrderGuard {
 /// provides `Value`, `constant(int64_t)`, `widen(Value)` (to 64 bits),
 /// `mul`, `add`, `greater` (signed) and `both` (and): evaluated on integers
 /// (evaluateStockOrderMisses, the C API) or emitted as IR (mfma-grid-order's
-/// run-time guard).
+/// run-time guard, which emits its two tests in two nested branches).
 ///
 /// In the stock order the twin read of the heavy operand's tile is
 /// `distance` programs later: the product of the sizes of the grid
@@ -141,14 +142,30 @@ template <typename V> struct StockOrderGuard {
 /// `farDim`, which the caller tests; a split-K decode launch with one M tile
 /// shares no weight tile, and remapping it cost 1-2% on an H200). Only
 /// `sizes[0 .. farDim)` are read.
+///
+/// The launch test (waves and twins) reads the grid size only; the bytes
+/// test reads the kernel's arguments (trip counts). The guard runs the launch
+/// test first, alone in front of its branch: a launch that fits one wave,
+/// where the guard's cost was measured (short decode programs on an H200,
+/// 1-2%), waits for the fewest instructions before its first load.
 template <typename A>
-StockOrderGuard<typename A::Value>
-stockOrderMisses(A &a, typename A::Value total,
-                 ArrayRef<typename A::Value> sizes, unsigned farDim,
-                 unsigned numOperands,
-                 function_ref<typename A::Value(unsigned)> operandBytes,
-                 function_ref<DimMask(unsigned)> moved, int64_t concurrent,
-                 int64_t threshold, typename A::Value twins) {
+typename A::Value stockOrderLaunchTest(A &a, typename A::Value total,
+                                       int64_t concurrent,
+                                       typename A::Value twins,
+                                       typename A::Value *waves = nullptr) {
+  typename A::Value w = a.greater(total, a.constant(concurrent));
+  if (waves)
+    *waves = w;
+  return a.both(w, twins);
+}
+
+/// The bytes test: {bytes streamed between the twin reads, > threshold}.
+template <typename A>
+std::pair<typename A::Value, typename A::Value>
+stockOrderBytesTest(A &a, ArrayRef<typename A::Value> sizes, unsigned farDim,
+                    unsigned numOperands,
+                    function_ref<typename A::Value(unsigned)> operandBytes,
+                    function_ref<DimMask(unsigned)> moved, int64_t threshold) {
   using V = typename A::Value;
   // Each operand's bytes times the product of its sizes (the product first:
   // it does not wait for the trip counts, so the emitted guard is shallower).
@@ -161,10 +178,24 @@ stockOrderMisses(A &a, typename A::Value total,
     V bytes = operandBytes(o);
     streamed = a.add(streamed, tiles ? a.mul(bytes, *tiles) : bytes);
   }
-  V waves = a.greater(total, a.constant(concurrent));
-  V exceeds = a.greater(streamed, a.constant(threshold));
-  return {total, streamed, waves, exceeds, twins,
-          a.both(a.both(waves, exceeds), twins)};
+  return {streamed, a.greater(streamed, a.constant(threshold))};
+}
+
+/// Both tests and the verdict.
+template <typename A>
+StockOrderGuard<typename A::Value>
+stockOrderMisses(A &a, typename A::Value total,
+                 ArrayRef<typename A::Value> sizes, unsigned farDim,
+                 unsigned numOperands,
+                 function_ref<typename A::Value(unsigned)> operandBytes,
+                 function_ref<DimMask(unsigned)> moved, int64_t concurrent,
+                 int64_t threshold, typename A::Value twins) {
+  typename A::Value waves;
+  typename A::Value launch =
+      stockOrderLaunchTest(a, total, concurrent, twins, &waves);
+  auto [streamed, exceeds] = stockOrderBytesTest(
+      a, sizes, farDim, numOperands, operandBytes, moved, threshold);
+  return {total, streamed, waves, exceeds, twins, a.both(launch, exceeds)};
 }
 
 /// The parts of the multi-XCD verdict (see sharedBytesExceedL2).

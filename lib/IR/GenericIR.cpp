@@ -339,6 +339,16 @@ Value GenericBuilder::hipImplicitArgs() {
       ->getResult(0);
 }
 
+Value GenericBuilder::expectFalse(Value cond) {
+  Value no = constantInt(b.getI1Type(), 0);
+  return create(opname::LLVMCallIntrinsic, {cond, no}, b.getI1Type(),
+                {b.getNamedAttr("intrin", b.getStringAttr(opname::ExpectI1)),
+                 b.getNamedAttr("op_bundle_sizes", b.getDenseI32ArrayAttr({})),
+                 b.getNamedAttr("operandSegmentSizes",
+                                b.getDenseI32ArrayAttr({2, 0}))})
+      ->getResult(0);
+}
+
 // Code object v5 (Triton sets ABI version 500 on every hip module): the
 // implicit kernel arguments start with hidden_block_count_x, _y, _z, three
 // u32 at offsets 0, 4, 8 (AMDGPUUsage, "Code Object V5 Metadata";

@@ -43,7 +43,10 @@
 //     on the launch-wide guard (steps 5, 6) when there is one, and inside it
 //     on the complete-rows test of split axes, so that a program that keeps
 //     its order runs only the guard before the branch (the row divisions
-//     are on the remapped path only).
+//     are on the remapped path only). The L2 guard is two nested branches:
+//     its launch test (grid size only) first, its bytes test (trip counts
+//     from the arguments) inside, so a launch of one wave waits for the
+//     fewest instructions before its first load.
 //  5. auto mode, single-L2 targets: the new ids are selected at run time only
 //     when the model says the stock order misses L2 for H (L2Model.h): the
 //     grid needs more than one wave (more than P = programs per CU x CUs
@@ -69,7 +72,9 @@
 //     workgroups: see TargetInfo.cpp). `programs-per-cu` gives the real
 //     figure where the caller knows it (a compiled kernel's registers).
 //     On cuda:90 P is an UPPER bound instead (registers at their fewest:
-//     the warp slots; L2Model.h says why).
+//     the warp slots; L2Model.h says why); the compiled check
+//     (python/triton_mfma/stages.py) rebuilds the guard with the real
+//     figure from ptxas's registers where that is lower.
 //     Trip counts come from the loop bounds when they can be computed at the
 //     top of the kernel (cloned pure arith on arguments), else the default.
 //  6. Multi-XCD targets (workgroups dealt round-robin to XCDs with separate
@@ -90,7 +95,8 @@
 // (step 1), GridOrderPlanner (checkSafety: 2; readTargetFigures and
 // chooseHeavyOperand: 3; decideL2Guard: 5; decideXCDGuard: 6), GridRemapper
 // (step 4: hoistProgramIds, readGridSizes, computeRowLengths,
-// chooseGuardUnit, buildLaunchGuard, remapCompleteRows -> computeNewIds,
+// chooseGuardUnit, buildL2LaunchTest + buildL2BytesTest or buildXCDGuard,
+// remapCompleteRows -> computeNewIds,
 // redirectUses). Every decline is a remark and a debug line
 // (-debug-only=mfma-grid-order).
 //
@@ -512,10 +518,21 @@ public:
     if (failed(computeRowLengths()))
       return failure();
     chooseGuardUnit();
-    Value launch = buildLaunchGuard();
-    SmallVector<Value> ids =
-        launch ? branch(launch, [&] { return remapCompleteRows(); })
-               : remapCompleteRows();
+    SmallVector<Value> ids;
+    // The guards' conditions are marked expected false: block placement
+    // then lays the remap out of line, after the path of a launch that keeps
+    // its order (the remap code it branched over cost short programs 1-2%).
+    auto unlikely = [&](Value cond) { return e->g.expectFalse(cond); };
+    if (plan.guard == Guard::L2)
+      ids = branch(unlikely(buildL2LaunchTest()), [&] {
+        return branch(unlikely(buildL2BytesTest()),
+                      [&] { return remapCompleteRows(); });
+      });
+    else if (plan.guard == Guard::XCD)
+      ids = branch(unlikely(buildXCDGuard()),
+                   [&] { return remapCompleteRows(); });
+    else
+      ids = remapCompleteRows();
     redirectUses(ids);
     return unit;
   }
@@ -531,9 +548,13 @@ private:
   LogicalResult computeRowLengths();
   /// The unit the guard counts bytes in, and so its width.
   void chooseGuardUnit();
-  /// Steps 5 and 6: the launch-wide guard, null where there is none.
-  Value buildLaunchGuard();
-  Value buildL2Guard();
+  /// Step 5: the L2 guard's launch test (more than one wave, twins: the
+  /// grid size only), in front of the first branch ...
+  Value buildL2LaunchTest();
+  /// ... and its bytes test (the arguments' trip counts), in front of the
+  /// second, inside the first.
+  Value buildL2BytesTest();
+  /// Step 6: the XCD guard.
   Value buildXCDGuard();
   /// Phase B, only where the new order is taken: programs past the last
   /// complete row of a split axis keep their ids (a nested branch: the row
@@ -717,18 +738,7 @@ Value GridRemapper::operandBytes(unsigned o) {
   return bytes;
 }
 
-Value GridRemapper::buildLaunchGuard() {
-  if (plan.guard == Guard::L2)
-    return buildL2Guard();
-  if (plan.guard == Guard::XCD)
-    return buildXCDGuard();
-  return Value();
-}
-
-Value GridRemapper::buildL2Guard() {
-  SmallVector<Value> sizes(nDims);
-  for (int i = 0; i < plan.farDim; ++i)
-    sizes[i] = getSize(i);
+Value GridRemapper::buildL2LaunchTest() {
   // Twins exist where more than one program lies along the far dimension;
   // for the slow part of a split axis that is a grid longer than one row (a
   // partial second row shares too), tested without the division the branch
@@ -744,17 +754,26 @@ Value GridRemapper::buildL2Guard() {
   for (int a = 0; a < 3; ++a)
     if (pid[a])
       total = e->mul(total, e->widen(nprog[a]));
-  StockOrderGuard<Value> g = stockOrderMisses<Emitter>(
-      *e, total, sizes, plan.farDim, operands.size(),
+  Value waves;
+  Value launch =
+      stockOrderLaunchTest<Emitter>(*e, total, plan.concurrent, twins, &waves);
+  e->tag(total, "total_programs");
+  e->tag(twins, "test:twins");
+  e->tag(waves, "test:waves");
+  return launch;
+}
+
+Value GridRemapper::buildL2BytesTest() {
+  SmallVector<Value> sizes(nDims);
+  for (int i = 0; i < plan.farDim; ++i)
+    sizes[i] = getSize(i);
+  auto [streamed, exceeds] = stockOrderBytesTest<Emitter>(
+      *e, sizes, plan.farDim, operands.size(),
       [&](unsigned o) { return operandBytes(o); },
-      [&](unsigned o) { return operands[o].moved; }, plan.concurrent,
-      plan.threshold / unit, twins);
-  e->tag(g.totalPrograms, "total_programs");
-  e->tag(g.streamedBytes, "streamed_bytes");
-  e->tag(g.waves, "test:waves");
-  e->tag(g.exceeds, "test:l2");
-  e->tag(g.twins, "test:twins");
-  return g.misses;
+      [&](unsigned o) { return operands[o].moved; }, plan.threshold / unit);
+  e->tag(streamed, "streamed_bytes");
+  e->tag(exceeds, "test:l2");
+  return exceeds;
 }
 
 Value GridRemapper::buildXCDGuard() {

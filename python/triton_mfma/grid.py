@@ -184,7 +184,7 @@ class _Kernel:
     args: dict  # SSA name -> parameter name
     ops: list  # top-level ops of the entry block: (result, op name, operands, properties, attrs, result type)
     attr: dict | None  # tmfma.grid_order
-    cond: str | None  # the SSA name of the outermost remap branch's condition
+    conds: list  # the SSA names of the guard's branch conditions, outermost first (the remap runs where all hold)
 
 
 def _find_kernel(generic: str, name: str) -> _Kernel:
@@ -203,23 +203,30 @@ def _find_kernel(generic: str, name: str) -> _Kernel:
     k = closing.find("tmfma.grid_order = ")
     if k >= 0:
         attr = _AttrParser(closing[k + len("tmfma.grid_order = "):]).dict()
+    # The guard and everything it reads come before the remap's first branch; the L2 guard's bytes test comes
+    # first inside it, before the second (GridOrder.cpp: the launch test alone in front of the first branch).
+    levels = 2 if attr is not None and attr.get("guard") == "l2" else 1
     body_indent = indent + 2
-    ops, cond = [], None
+    ops, conds = [], []
     for ln in lines[start + 2:end]:
-        if len(ln) - len(ln.lstrip()) != body_indent:
+        ws, level = len(ln) - len(ln.lstrip()), body_indent + 2 * len(conds)
+        if ws < level:
+            break  # the first branch's then-region ended without a second branch
+        if ws > level:
             continue
-        if cond is None:
-            m = re.match(r'\s*%[\w$.-]+(?::\d+)?\s*=\s*"scf.if"\((%[\w$.#-]+)\)', ln)
-            if m:
-                cond = m.group(1)
-                break  # the guard and everything it reads come before the remap's first branch
+        m = re.match(r'\s*%[\w$.-]+(?::\d+)?\s*=\s*"scf.if"\((%[\w$.#-]+)\)', ln)
+        if m:
+            conds.append(m.group(1))
+            if len(conds) == levels:
+                break
+            continue
         m = _OP.match(ln)
         if m:
             res, nres, opname, operands, props, attrs, itypes, rtype = m.groups()
             if nres is None:
                 ops.append((res, opname, [o.strip() for o in operands.split(",") if o.strip()], props or "",
                             attrs or "", rtype.strip(), [t.strip() for t in itypes.split(",") if t.strip()]))
-    return _Kernel(name, args, ops, attr, cond)
+    return _Kernel(name, args, ops, attr, conds)
 
 
 def _wrap(v: int, bits: int) -> int:
@@ -274,6 +281,8 @@ def _evaluate(k: _Kernel, grid, args: dict, pid=(0, 0, 0)):
         r = None
         if op == "llvm.load":
             r = vals[0]
+        elif op == "llvm.call_intrinsic" and '"llvm.expect.i1"' in props:
+            r = vals[0]  # the guard's condition, marked expected false: the value is the condition's
         elif op == "arith.constant":
             m = re.search(r"value = (-?\d+|true|false)", props)
             if m:
@@ -346,7 +355,7 @@ def _amd_residency(compiled, arch: str) -> Residency | None:
 
 
 def _cuda_residency(compiled, target: str) -> Residency | None:
-    from . import native, resources
+    from . import resources
 
     cubin = compiled.asm.get("cubin")
     if not cubin:
@@ -355,12 +364,18 @@ def _cuda_residency(compiled, target: str) -> Residency | None:
         regs = resources.from_cubin(cubin).regs
     except ValueError:
         return None
+    md = compiled.metadata
+    return cuda_residency(target, regs, int(getattr(md, "shared", 0) or 0), md.num_warps)
+
+
+def cuda_residency(target: str, regs: int, shared: int, warps: int) -> Residency | None:
+    """Programs per SM of a cuda kernel from ptxas's registers per thread, its shared memory and warps, with the
+    target's figures (TargetInfo): None for a target without them."""
+    from . import native
+
     t = next((x for x in native.target_info() if x["target"] == target), None)
     if t is None:
         return None
-    md = compiled.metadata
-    warps = md.num_warps
-    shared = int(getattr(md, "shared", 0) or 0)
     gran = max(1, t["vgpr_granule"])
     per_warp = -(-max(regs, 1) // gran) * gran
     warps_per_sub = min(t["max_waves_per_simd"], t["vgpr_file"] // per_warp)
@@ -371,8 +386,6 @@ def _cuda_residency(compiled, target: str) -> Residency | None:
     return Residency(max(0, parts[limiter]), limiter,
                      f"{regs} registers/thread, {shared} B shared, {warps} warps")
 
-
-# ---------------------------------------------------------------------------------------------------------------
 
 def _normalise_grid(grid) -> tuple:
     if isinstance(grid, int):
@@ -501,9 +514,9 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
                                               f" (the shared operands' {a['shared_bytes']} distinct bytes exceed "
                                               f"one XCD's effective L2, {a['threshold']} B, at compile time)"
                                               if "shared_bytes" in a else "")
-    if guard in ("l2", "xcd") and k.cond is not None and k.cond in env:
-        # The compiled branch condition itself (for `pid`, in a complete row): it must agree.
-        compiled_verdict = bool(env[k.cond])
+    if guard in ("l2", "xcd") and k.conds and all(c in env for c in k.conds):
+        # The compiled branch conditions themselves (for `pid`, in a complete row): they must agree.
+        compiled_verdict = all(bool(env[c]) for c in k.conds)
         if compiled_verdict != remaps:
             raise AssertionError(f"grid_order_decision: the tagged tests ({remaps}) disagree with the kernel's "
                                  f"branch ({compiled_verdict})")

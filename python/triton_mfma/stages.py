@@ -23,6 +23,7 @@ Failure policy: any failure in our part of a stage warns (pass, kernel, reason),
 from __future__ import annotations
 
 import functools
+import re
 
 from . import remarks
 from .bridge import export_generic, import_generic, real_module
@@ -463,6 +464,10 @@ class GenericCompile:
             steps = self._lower(run.last_text or export_generic(ours), metadata)
             self._hand_off(ours, steps)
             figures = resources.from_cubin(steps["cubin"][1], steps["ptx"][1])
+            real = self._real_residency(run.last_text or export_generic(ours), figures, steps)
+            if real is not None:
+                ours, steps, figures = self._with_real_residency(real, spare, metadata, kernel_remarks)
+                self._hand_off(ours, steps)
             if not figures.spills:
                 return ours
             skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
@@ -488,6 +493,44 @@ class GenericCompile:
         record(Verdict("dropped", why, "compiled", without, remark=why), GRID_ORDER, "triton_mfma_grid_order",
                metadata, kernel_remarks)
         return self._hand_off(without, steps_without)
+
+    def _real_residency(self, text: str, figures, steps):
+        """The programs per SM the compiled kernel really has, where the guard was built with more: on cuda the
+        pass bounds them from above at TTGIR (the warp slots: registers are not allocated yet), and a launch
+        between the two counts of programs per wave is one the guard takes for one wave where it needs several
+        (an H200 split-K decode launch, 1792 programs, bound 16 per SM where registers allow 8: the remap's
+        1.35x declined, bench/results/grid_order_wide.md). None where the bound is the real figure."""
+        from .grid import cuda_residency
+
+        m = re.search(r"programs_per_cu = (\d+) : i64, programs_source = \"upper bound\"", text)
+        if m is None:
+            return None
+        md = steps["cubin"][2]
+        real = cuda_residency(f"cuda:{self.capability}", figures.regs, int(md.get("shared", 0) or 0),
+                              int(md.get("num_warps", getattr(self.options, "num_warps", 4))))
+        return real if real is not None and 0 < real.programs_per_cu < int(m.group(1)) else None
+
+    def _with_real_residency(self, real, spare, metadata, kernel_remarks):
+        """The passes at ttgir_end again, mfma-grid-order told the real programs per SM (`programs-per-cu`),
+        and the result compiled: (module, steps, cubin figures)."""
+        from . import resources
+        from .hook import Activation
+
+        options = {**self.act.options, "grid_programs_per_cu": real.programs_per_cu}
+        act = Activation(list(self.act.passes) if self.act.explicit else None, **options)
+        # the same passes on the same module said what they had to say: the decision line below says what changed
+        quiet = remarks.KernelRemarks(kernel_remarks.kernel, "none")
+        quiet._seen = kernel_remarks._seen  # a warning said once is not repeated
+        again = PointRunner(act, self.backend_name, self.options, quiet, self._point_context)
+        outcomes = []
+        ours = again("ttgir_end", spare, outcomes=outcomes)
+        steps = self._lower(again.last_text or export_generic(ours), metadata)
+        figures = resources.from_cubin(steps["cubin"][1], steps["ptx"][1])
+        o = next((o for o in outcomes if o.pass_name == GRID_ORDER), None)
+        if o is not None:
+            kernel_remarks.decide(GRID_ORDER, f"{o.status}: {o.reason} (programs per SM from the compiled "
+                                              f"kernel: {real})" if o.reason else o.status)
+        return ours, steps, figures
 
     def _lower(self, text: str, metadata) -> dict:
         """Triton's llir, ptx and cubin stages on a copy of the TTGIR `text` (in a context of its own):

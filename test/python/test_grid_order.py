@@ -124,6 +124,9 @@ class Remap:
                 env[r] = int(self.CMP[ir.IntegerAttr(op.attributes["predicate"]).value](*vals))
             elif name == "arith.select":
                 env[r] = vals[1] if vals[0] else vals[2]
+            elif name == "llvm.call_intrinsic":  # the guard's condition, marked expected false
+                assert ir.StringAttr(op.attributes["intrin"]).value == "llvm.expect.i1"
+                env[r] = vals[0]
             elif name == "arith.extsi":
                 env[r] = vals[0]
         return None
@@ -332,7 +335,7 @@ def test_residency_is_a_lower_bound_from_the_register_file():
 # Real kernels: the MI210 split-K launches, the user API, the already-chosen order
 
 
-def _compile_decode(name, arch, split_k, **mfma_options):
+def _compile_decode(name, arch, split_k, block_k=128, **mfma_options):
     """The split-K decode kernel as the MI210 measurement ran it: BLOCK_M = 32, BLOCK_N = 64, BLOCK_K = 128,
     4 warps, unit strides constant, the rest divisible by 16 (as Triton's launcher specialises them)."""
     import triton
@@ -342,7 +345,7 @@ def _compile_decode(name, arch, split_k, **mfma_options):
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
     fn, sig, cx = GRID_ORDER_KERNELS[name]
-    sig, cx = dict(sig), dict(cx, BLOCK_M=32, BLOCK_N=64, BLOCK_K=128, SPLIT_K=split_k)
+    sig, cx = dict(sig), dict(cx, BLOCK_M=32, BLOCK_N=64, BLOCK_K=block_k, SPLIT_K=split_k)
     for n in ("stride_ak", "stride_wn"):
         sig[n], cx[n] = "constexpr", 1
     names = list(sig)
@@ -437,6 +440,22 @@ def test_grid_order_decision_on_cuda():
     assert "remaps" in str(big) and "real residency" in str(big) or big.residency is None
     with pytest.raises(ValueError, match="needs the kernel's integer arguments"):
         triton_mfma.grid_order_decision(k, (128, 8, 2))
+
+
+def test_cuda_guard_counts_the_compiled_kernels_programs_per_sm():
+    """On cuda the pass bounds the programs per SM from above at TTGIR (warp slots: 16 programs of 4 warps); the
+    compiled check reads ptxas's registers and, where they allow fewer, builds the guard with the real figure.
+    The H200 launch this decides (split-K 7, W 235 MB, 1792 programs): under the bound it "may fit one wave" and
+    kept its order (1.00x where the hand order ran 1.35x, bench/results/grid_order_wide.md)."""
+    k = _compile_decode("splitk_decode_slow", "cuda:90", 7, block_k=32, backends=("hip", "cuda"))
+    d = triton_mfma.grid_order_decision(k, (128, 7, 2), **_decode_args(64, 8192, 14336))
+    assert d.bound["how"] == "given by programs-per-cu", str(d)
+    assert d.residency is not None and d.figures["programs_per_cu"] == d.residency.programs_per_cu < 16, str(d)
+    assert d.remaps and d.figures["waves"], str(d)
+    assert "programs per SM from the compiled kernel" in k.metadata.triton_mfma["mfma-grid-order"]
+    # a launch of fewer programs than the real P is one wave: the launch test alone declines it
+    one = triton_mfma.grid_order_decision(k, (16, 7, 2), **_decode_args(64, 1024, 14336))
+    assert not one.remaps and not one.figures["waves"] and "all run at once" in one.reason, str(one)
 
 
 def test_grid_order_decision_without_a_remap():
@@ -632,10 +651,12 @@ def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypat
             pass
 
 
-def test_cuda_remap_kept_without_spills_compiles_once(monkeypatch):
+def test_cuda_remap_kept_without_spills_is_handed_on(monkeypatch):
     """Where the remapped kernel does not spill (the same GEMM with divisibility hints: 16-byte loads, no
-    stack), the remap stays, and the cubin the check compiled is the one Triton hands on: Triton's llir, ptx
-    and cubin stages run once, and the kernel is what Triton compiles from the same TTGIR without the check."""
+    stack), the remap stays, and the cubin the check compiled is the one Triton hands on. This GEMM's 255
+    registers run 2 programs per SM where the guard's TTGIR bound says 16 (warp slots): the passes run again
+    with the real figure and that module is compiled once more (Triton's llir, ptx and cubin stages twice, on
+    copies); what Triton hands on is what it compiles from the same TTGIR without the check."""
     import triton.backends.nvidia.compiler as nv
 
     from triton_mfma import resources
@@ -647,16 +668,18 @@ def test_cuda_remap_kept_without_spills_compiles_once(monkeypatch):
         monkeypatch.setattr(nv.CUDABackend, name,
                             lambda self, *a, _real=real, _name=name: calls.append(_name) or _real(self, *a))
     checked, _ = _compile_splitk_store(True, "defaults")
-    assert calls == ["make_llir", "make_ptx", "make_cubin"], calls
+    assert calls == ["make_llir", "make_ptx", "make_cubin"] * 2, calls
     assert "applied" in checked.metadata.triton_mfma["mfma-grid-order"]
-    assert "tmfma.grid_order" in checked.asm["ttgir"]
+    assert "programs per SM from the compiled kernel: 2 programs" in checked.metadata.triton_mfma["mfma-grid-order"]
+    assert "tmfma.grid_order" in checked.asm["ttgir"] and "programs_per_cu = 2 : i64" in checked.asm["ttgir"]
     assert resources.from_cubin(checked.asm["cubin"]).stack == 0
     monkeypatch.setattr(GenericCompile, "_grid_check_possible", lambda self: False)
-    unchecked, _ = _compile_splitk_store(True, "defaults")
+    unchecked, _ = _compile_splitk_store(True, "defaults", grid_programs_per_cu=2)
     assert unchecked.asm["ttgir"] == checked.asm["ttgir"]
     assert unchecked.asm["ptx"] == checked.asm["ptx"] and unchecked.asm["cubin"] == checked.asm["cubin"]
-    assert {k: v for k, v in unchecked.metadata._asdict().items() if k != "hash"} == \
-        {k: v for k, v in checked.metadata._asdict().items() if k != "hash"}
+    skip = {"hash", "triton_mfma"}  # the decision line says where P came from
+    assert {k: v for k, v in unchecked.metadata._asdict().items() if k not in skip} == \
+        {k: v for k, v in checked.metadata._asdict().items() if k not in skip}
 
 
 def test_cuda_remap_asked_for_by_name_is_dropped_only_where_it_costs_spills():
