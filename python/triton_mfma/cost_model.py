@@ -74,6 +74,13 @@ def _scratch(f, ops: int) -> int:
     return ops if getattr(f, "scratch", NOISE_SCRATCH_BYTES + 1) > NOISE_SCRATCH_BYTES else 0
 
 
+def cannot_launch(arch: str, num_warps: int, lds: int | None) -> bool:
+    """Whether a workgroup needing `lds` bytes (the LDS model's figure; None: unknown) can run on no CU (key 1)."""
+    from . import occupancy
+
+    return lds is not None and occupancy.occupancy(arch, num_warps, 0, 0, lds, 0).workgroups_per_cu == 0
+
+
 def unrolled(reference, candidate) -> Fraction:
     """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
     one loop u times the other's (u >= 2: the loop's dot work and the bytes it loads from global memory both
@@ -152,9 +159,15 @@ def _shown(key: str, a, b, scaled: bool = False) -> str:
     return f"{key} {_number(a)} -> {_number(b)}{per}"
 
 
+NEITHER_LAUNCHES = "neither launches (more LDS than a CU has)"
+
+
 def judge(reference, candidate, keys: tuple = KEYS) -> Judgement:
-    """`candidate` against `reference` (both dot_figures.Figures) on `keys` (a prefix of KEYS), in their order."""
+    """`candidate` against `reference` (both dot_figures.Figures) on `keys` (a prefix of KEYS), in their order.
+    Where neither launches they are equal: a kernel that cannot run has no speed to rank (key 1)."""
     ra, rb, scaled = _ranks(reference, candidate)
+    if ra[0] == rb[0] == 1:
+        return Judgement(0, "launch", NEITHER_LAUNCHES)
     for key, a, b in zip(keys, ra, rb):
         if a != b:
             return Judgement(-1 if b < a else 1, key, _shown(key, a, b, scaled))
@@ -165,6 +178,8 @@ def differences(reference, candidate, keys: tuple = KEYS) -> tuple[list[str], li
     """(the keys on which `candidate` is worse, those on which it is better), each as "name a -> b"."""
     worse, better = [], []
     ra, rb, scaled = _ranks(reference, candidate)
+    if ra[0] == rb[0] == 1:
+        return worse, better
     for key, a, b in zip(keys, ra, rb):
         if a != b:
             (worse if b > a else better).append(_shown(key, a, b, scaled))

@@ -168,8 +168,11 @@ def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
     main-loop AGPR copies and SGPR lane spills, main-loop dot cycles and LDS ops, in that order). The deciding key
     comes first; a tie on every key is "better" where ours needs fewer registers, less LDS or has fewer spills in all
     (gains that buy nothing certain), else "same". What no main key ranks (registers, LDS bytes, SGPR lane spills
-    outside the main loop, scratch below the noise floor) is never worse by itself."""
+    outside the main loop, scratch below the noise floor) is never worse by itself; a kernel neither compile can
+    launch is "same" (no speed to compare)."""
     j = cost_model.judge(s, o, cost_model.MAIN_KEYS)
+    if j.figure == cost_model.NEITHER_LAUNCHES:
+        return "same", [j.figure]
     worse, better = cost_model.differences(s, o, cost_model.MAIN_KEYS)
     if j.worse:
         return "worse", worse

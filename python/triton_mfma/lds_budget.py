@@ -14,6 +14,7 @@ is the one of the unsplit kernel; the bench reports the occupancy actually reach
 """
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from dataclasses import dataclass
@@ -67,9 +68,11 @@ def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
     return {**user_options, "lds_limit": budget}
 
 
+@functools.lru_cache(maxsize=64)
 def lds_total(generic_ttgir: str) -> int | None:
     """The LDS bytes per workgroup Triton's allocation will give this TTGIR (the C++ LDS model, equal to Triton
-    3.9's allocation on the corpus: test_lds_model.py); None where the model does not cover the kernel."""
+    3.9's allocation on the corpus: test_lds_model.py); None where the model does not cover the kernel. Cached:
+    several decisions ask it of the same variants."""
     from .native import PipelineError, run_pipeline_with_diagnostics
 
     try:

@@ -191,3 +191,21 @@ def test_a_relaxed_compile_that_spills_is_compared_with_the_request(tmp_path, mo
     assert (relax["decision"], relax["evidence"], relax["tried"], relax["compared"]) == ("kept", "trial", 4, 7), relax
     f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
     assert f_ours.loop_scratch_ops == 0 and dot_figures.compare(f_stock, f_ours)[0] != "worse"
+
+
+def test_a_kernel_neither_build_can_launch_is_not_compared(tmp_path, monkeypatch):
+    """Generated seed 490 on gfx942 (fp16 chained GEMM 256x64x128, 8 warps, 4 stages): 240 KiB of LDS per
+    workgroup under stock and under ours, where a CU has 64 KiB. No figure of a kernel that cannot run says
+    anything about its speed: each decision keeps what a tie keeps without a trial compile (the generated run
+    had compiled 5 trials, 3.6x stock's CPU time), and the bench reads the pair as the same."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(490, "gfx942", tmp_path)
+    md = k.metadata
+    for key in ("triton_mfma_accelerate_dot", "triton_mfma_stream_pipeline", "triton_mfma_num_stages"):
+        d = getattr(md, key)
+        assert d["evidence"] == "model" and "neither launches" in d["reason"], (key, d)
+    assert md.triton_mfma_stream_pipeline["decision"] == "declined"  # a tie keeps Triton's pipeliner
+    assert md.triton_mfma_waves_relax["evidence"] == "model" and "cannot launch" in md.triton_mfma_waves_relax["reason"]
+    assert md.triton_mfma_trials <= 1, md.triton_mfma_trials
+    assert dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k)) == \
+        ("same", [cost_model.NEITHER_LAUNCHES])

@@ -10,6 +10,7 @@ A decision (`Decision`) declares, and never schedules:
   - `compared`: the variant it compares ours with (a build of the engine's, asked for by choice of points);
   - `identical`: the verdict where that variant's TTGIR is ours;
   - `model`: a verdict without a trial compile, or None where the model cannot tell;
+  - `unlaunchable`: the verdict where neither ours nor the variant can launch (no compile: a tie);
   - `judge`: the rule on the two compiled figures (one replaceable function per decision), read by `trial`;
   - `followups`: the compiles it will ask for if `ours` is kept (what the engine may start early);
   - `speculation`: what the engine may compile beside what (`Speculation`);
@@ -94,6 +95,11 @@ class Decision:
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours) -> Verdict | None:
         return None
+
+    def unlaunchable(self, ctx, ours, theirs, why: str) -> Verdict | None:
+        """The verdict where neither build can launch (the engine's model, before any compile: their LDS exceeds a
+        CU's): the choice a tie of the judge makes, here ours; None: the pass's own outcome stands."""
+        return Verdict("kept", why, "model", ours)
 
     def followups(self, ctx, ours) -> list:
         return []

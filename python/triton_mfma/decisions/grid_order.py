@@ -76,6 +76,9 @@ class GridOrderCheck(Decision):
         without = ctx.variant(ours.choice | {SKIP})
         return None if without.same_code(ours) else without
 
+    def unlaunchable(self, ctx, ours, without, why):
+        return None  # the pass's own outcome (applied) stands
+
     def trial(self, ctx, ours, without, f_without, f_ours):
         if isinstance(f_without, Exception):
             return None

@@ -110,6 +110,9 @@ class RegisterPressure(Decision):
         """`base`: the engine.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
         TTGIR decisions compared there); `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
         n, w0 = self.asked(ctx), base.waves_per_eu
+        if cost_model.cannot_launch(ctx.arch, ctx.num_warps, base.metadata["shared"]):
+            return Verdict("kept", f"the kernel cannot launch at any waves_per_eu: {base.metadata['shared']} B of LDS "
+                                   f"per workgroup, more than a CU has", "model", base, {"asked": n})
         printed = resources.printed(base.amdgcn, base.metadata["shared"])
         if w0 >= n and not (printed.vgpr_spill or printed.sgpr_spill):  # the model's first rule, on the figures alone
             return Verdict("kept", _WITHOUT_SPILLS.format(n=n), "model", base, {"asked": n})

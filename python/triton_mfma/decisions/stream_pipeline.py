@@ -55,6 +55,9 @@ class StreamPipeline(Decision):
     def compared(self, ctx, ours):
         return ctx.variant(ours.choice - {"pipeline"})
 
+    def unlaunchable(self, ctx, ours, theirs, why):
+        return _verdict("declined", f"{why}: a tie keeps Triton's loop pipeliner", "model", theirs)
+
     def identical(self, ctx, ours, theirs):
         return _verdict("unchanged", "the same TTGIR as Triton's loop pipeliner (up to value names and locations)",
                         "identical", ours)
