@@ -60,29 +60,6 @@ def stock(c, arch):
     return k, m
 
 
-def kwidth_model(rows, emit) -> None:
-    """accelerate-dot's model for kWidth-only differences (dot_figures.cannot_be_worse), measured: on the
-    all-trials compiles, how much fewer registers Triton's layouts needed than ours where ours does not spill
-    (what the model's margins must cover), and whether each model decision matches the trial's."""
-    from triton_mfma.dot_figures import SGPR_MARGIN, VGPR_MARGIN
-
-    kw = [r["full_dot"] for r in rows if (r.get("full_dot") or {}).get("kwidth_only") and "figures" in r["full_dot"]]
-    if not kw:
-        return
-    reverted = [d for d in kw if d["decision"] == "reverted"]
-    spills = lambda f: f["vgpr_spills"] + f["sgpr_spills"]  # noqa: E731
-    free = [d["figures"] for d in kw if not spills(d["figures"]["ours"])]
-    more_v = max((f["ours"]["vgpr"] - f["triton"]["vgpr"] for f in free), default=0)
-    more_s = max((f["ours"]["sgpr"] - f["triton"]["sgpr"] for f in free), default=0)
-    model = [r for r in rows if (r.get("dot") or {}).get("evidence") == "model"]
-    agree = sum((r.get("full_dot") or {}).get("decision") == r["dot"]["decision"] for r in model)
-    emit(f"accelerate-dot, kWidth-only differences (all-trials compiles): {len(kw)} compared, Triton's layouts better "
-         f"in {len(reverted)} ({sum(bool(spills(d['figures']['ours'])) for d in reverted)} of them where ours "
-         f"spills); where ours does not spill ({len(free)}), ours needed at most {more_v:+d} VGPRs and {more_s:+d} "
-         f"SGPRs more than Triton's layouts (the model's margins: {VGPR_MARGIN}, {SGPR_MARGIN}); decided by the model "
-         f"without a trial: {len(model)}, the same decision as the trial in {agree}")
-
-
 def trial_outcomes(rows, emit) -> None:
     """What the trial compiles chose, per decision: how often a model that assumed the usual outcome would have
     been right (what a model would have to tell to save those trials)."""
@@ -138,7 +115,6 @@ def summarise(rows, archs, emit) -> None:
         by = {k: [r[key] for r in rows if r["kind"] != "nodot" and r["trials"] == k] for k in sorted(trials)}
         emit(f"  {measure} time by that count (median ratio): "
              + ", ".join(f"{k}: {statistics.median(v):.2f}x" for k, v in by.items()))
-    kwidth_model(rows, emit)
     trial_outcomes(rows, emit)
     diff = [r for r in rows if not r["same_as_trial_all"]]
     emit(f"chosen amdgcn equal to the all-trials choice: {len(rows) - len(diff)}/{len(rows)}")

@@ -196,15 +196,7 @@ def summary(stock: Figures, ours: Figures) -> str:
             f"LDS ops {stock.loop_ds} -> {ours.loop_ds}")
 
 
-# -- the model of the verification: where one compile tells that ours cannot be worse -------------------------
-# How many registers fewer the other layouts could need than ours. Measured (bench/compile_time.py, its
-# all-trials compiles: 27 kWidth-only comparisons on gfx90a/gfx942 where ours does not spill): Triton's needed at
-# most 8 VGPRs and 12 SGPRs fewer than ours, and in most comparisons more than ours; where ours spills, the spill
-# counts of the two differ either way (13 of 56 reverted, every one where ours spills). Within these margins of an
-# occupancy step the model cannot tell, and a trial compile decides.
-VGPR_MARGIN = 16
-SGPR_MARGIN = 16
-
+# -- what differs between two variants' layouts ------------------------------------------------------------
 _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names differ with the pass that made the op)
     (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
     (re.compile(r"kWidth = \d+"), "kWidth = K"),
@@ -214,27 +206,10 @@ _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names diffe
 
 def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
     """Whether two TTGIRs (generic text) differ only in the dot operands' kWidth and the shared layouts' swizzle
-    that follows from it: the same MFMA instructions, warps and loops, so the main loop issues the same MFMA
-    cycles, and the wider operand reads of the larger kWidth need no more LDS instructions."""
+    that follows from it: the same MFMA instructions, warps and loops (the LDS writes may still differ: the swizzle
+    decides their width). Recorded with accelerate-dot's trials."""
     ttgir_a, ttgir_b = strip_locations(ttgir_a), strip_locations(ttgir_b)
     for pattern, repl in _LAYOUT_NOISE:
         ttgir_a, ttgir_b = pattern.sub(repl, ttgir_a), pattern.sub(repl, ttgir_b)
     return ttgir_a == ttgir_b
 
-
-def cannot_be_worse(ours: Figures, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
-    """Why a variant with `ours` figures cannot be worse than another whose layouts differ only in kWidth (and
-    whose LDS the LDS model gives as `other_lds`); None when the model cannot tell. Not worse by the one judge
-    (cost_model): no spills and no AGPR copies in the main loop (the other cannot have fewer), LDS no larger, an
-    occupancy the other could not exceed even with VGPR_MARGIN fewer VGPRs and SGPR_MARGIN fewer SGPRs, and the same
-    MFMA instructions."""
-    if ours.spills or ours.loop_acc_copies:
-        return None
-    if ours.lds > other_lds:
-        return None
-    bound = occ_model.occupancy(arch, num_warps, max(0, ours.vgpr_total - VGPR_MARGIN),
-                                max(0, ours.sgpr - SGPR_MARGIN), other_lds, waves_per_eu).waves_per_simd
-    if ours.occupancy < bound:
-        return None
-    return (f"no spills, {ours.occupancy} waves/SIMD, which the other layouts could not exceed even with "
-            f"{VGPR_MARGIN} fewer VGPRs and {SGPR_MARGIN} fewer SGPRs; same MFMA instructions, wider LDS reads")

@@ -832,7 +832,10 @@ class Policy:
                 return ours
             v = d.identical(self.ctx, ours, theirs) if theirs.same_code(ours) else self._compare(d, ours, theirs)
         self.record(d, v)
-        return v.chosen if v is not None else ours
+        chosen = v.chosen if v is not None else ours
+        if chosen is not ours and hasattr(chosen, "choice"):
+            self.ctx.reverted |= set(ours.choice - chosen.choice)
+        return chosen
 
     def _neither_launches(self, ours, theirs) -> str | None:
         """Why neither build can launch (the LDS model on both TTGIRs: more than a CU has), else None: no figure of

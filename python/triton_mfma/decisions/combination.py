@@ -7,8 +7,12 @@ stage less with the stages chosen. Where two of them kept ours, no comparison sa
 together, and their effects on registers need not add up (a generated kernel on gfx950: each choice equal or
 better in its own comparison, the two together 2 waves/SIMD where Triton's kernel runs 4).
 
-Models (no compile): fewer than two interior choices kept: the last decision's comparison was already against that
-kernel; ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
+A single interior choice kept is compared too where a later decision took another back: it was decided with that
+one in place (generated seed 711 on gfx950: the stream pipeliner chosen under our dot layouts, which accelerate-dot
+then reverted; Triton's layouts with ours' pipeliner had more main-loop LDS ops than stock).
+
+Models (no compile): no interior choice kept, or one where none was taken back: the last decision's comparison was
+already against that kernel; ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
 registers (cost_model.wins_on_occupancy). Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
 the end of make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's
 kernel ranks strictly better.
@@ -36,9 +40,10 @@ class Combination(Decision):
         return ctx.has_dot and self.verifies(ctx)
 
     def compared(self, ctx, ours):
-        if len(interior_choices(ours.choice)) < 2:
+        chosen = interior_choices(ours.choice)
+        if not chosen or (len(chosen) < 2 and not interior_choices(frozenset(ctx.reverted))):
             return None
-        return ctx.variant(ours.choice - interior_choices(ours.choice))
+        return ctx.variant(ours.choice - chosen)
 
     def identical(self, ctx, ours, theirs):
         return Verdict("kept", "the same TTGIR as with none of the interior choices", "identical", ours)

@@ -23,6 +23,8 @@ class Context:
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
+    # the choices a decision took back after others were decided with them in place (engine.Policy.decide)
+    reverted: set = field(default_factory=set)
 
     @property
     def arch(self) -> str:
