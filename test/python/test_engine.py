@@ -337,11 +337,13 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
                                 two.asm["amdgcn"])
 
 
-def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(monkeypatch):
-    """With a spare core, Triton's layouts are built aside while ours are (attention D=64 on gfx942); their compile
-    waits at its gate before make_llir, the kWidth model's keep leaves it there, and settling drops it: no make_llir
-    of theirs ran, no trial counted. A cancelled job stops before make_amdgcn, and the same job compiled later gives
-    what a compile without the speculation gives."""
+def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(monkeypatch, tmp_path):
+    """With a spare core, Triton's layouts are built aside while ours are (generated seed 490 on gfx942: 240 KiB of
+    LDS under both, where a CU has 64); their compile waits at its gate before make_llir, the model's keep (neither
+    launches) leaves it there, and settling drops it: no make_llir of theirs ran, no trial counted. A cancelled job
+    stops before make_amdgcn, and the same job compiled later gives what a compile without the speculation
+    gives."""
+    from triton_mfma import kernelgen
     from triton_mfma import engine, stages
 
     lowered, engines = [], []
@@ -359,12 +361,12 @@ def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(mon
     monkeypatch.setattr(engine.Engine, "_lower", lower_spy)
     monkeypatch.setattr(stages.HipCompile, "_decide", decide_spy)
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "2")
-    fn, sig, cx = CORPUS["attn_fwd_d64"]
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(490), str(tmp_path), "gfx942")
     with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
         warnings.simplefilter("ignore", MFMARemark)
-        k = compile_kernel(fn, sig, cx, "gfx942")
+        k = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
     dot = k.metadata.triton_mfma_accelerate_dot
-    assert dot["evidence"] == "model" and dot["decision"] == "kept", dot
+    assert dot["evidence"] == "model" and dot["decision"] == "kept" and "neither launches" in dot["reason"], dot
     (eng,) = engines
     theirs = next(b for b in eng._builds.values() if "accelerate_matmul" not in b.choice)
     assert theirs.choice not in lowered and lowered, lowered  # ours was lowered, theirs never
