@@ -209,3 +209,29 @@ def test_a_kernel_neither_build_can_launch_is_not_compared(tmp_path, monkeypatch
     assert md.triton_mfma_trials <= 1, md.triton_mfma_trials
     assert dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k)) == \
         ("same", [cost_model.NEITHER_LAUNCHES])
+
+
+def test_more_waves_than_compared_are_judged_against_the_compared_ones(tmp_path, monkeypatch):
+    """Generated seed 700 on gfx942 (fp8 256x64x16, 2 warps, waves_per_eu=7): the TTGIR decisions compared at the
+    6 waves the kernel's LDS admits, where num_stages=1 was chosen; its smaller LDS lets 7 run, but under 7's budget
+    the main loop spills more (51 scratch ops against 48 at 6, stock's): the compile at 6, made for the decisions,
+    is handed on."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(700, "gfx942", tmp_path)
+    relax = k.metadata.triton_mfma_waves_relax
+    assert (relax["decision"], relax["evidence"], relax["asked"], relax["compared"]) == ("relaxed", "trial", 7, 7), relax
+    assert "ranks worse" in relax["reason"] and k.metadata.waves_per_eu == 6
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    assert f_ours.loop_scratch_ops <= f_stock.loop_scratch_ops and f_ours.occupancy >= f_stock.occupancy
+    assert dot_figures.compare(f_stock, f_ours)[0] != "worse"
+
+
+def test_never_fewer_waves_than_the_request_runs_under_tritons_kernel(tmp_path, monkeypatch):
+    """Generated seed 773 on gfx942 (fp8 128x128x32, 2 warps, waves_per_eu=5): at the 4 waves the decisions
+    compared at, the main loop spills less than at 5, but Triton's kernel runs the 5 asked: the request stands."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    stock, k = _generated(773, "gfx942", tmp_path)
+    relax = k.metadata.triton_mfma_waves_relax
+    assert (relax["decision"], relax["evidence"]) == ("kept", "trial"), relax
+    assert "run fewer waves than the request under Triton's kernel" in relax["reason"], relax
+    assert dot_figures.of_kernel(k).occupancy >= dot_figures.of_kernel(stock).occupancy == 5

@@ -142,6 +142,20 @@ class RegisterPressure(Decision):
         reason = f"waves_per_eu {n} kept; {why}, but waves_per_eu={w} is {verdict} ({figures})"
         return Verdict("kept", reason, "trial", base, details, remark=reason)
 
+    @staticmethod
+    def _stock_waves_bound(ctx, n) -> int:
+        """At least the waves/SIMD the request runs under Triton's own kernel (its interior steps, num_stages as
+        given): what its LDS and the request admit, registers unlimited; n where the LDS model cannot tell."""
+        from ..lds_budget import lds_total
+
+        try:
+            lds = lds_total(ctx.variant(frozenset()).text)
+        except Exception:  # noqa: BLE001 - no bound: the request's waves
+            return n
+        if lds is None:
+            return n
+        return occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds, n).waves_per_simd
+
     def _against_the_request(self, ctx, n, base, f0, stands, details, compile_many) -> Verdict:
         """The relaxed compile spills: LLVM's allocation is not monotonic in the budget (generated seed 359, a
         1-warp tl.dot_scaled GEMM on gfx950: waves_per_eu=7, 4 waves run; at 4's budget 128 VGPRs and 10 scratch
@@ -191,16 +205,21 @@ class RegisterPressure(Decision):
         if target < w0 and not (self.judge(f0, f_t).better and f_t.occupancy >= f0.occupancy):
             why = f"{stands}; waves_per_eu={target} is no better ({dot_figures.summary(f0, f_t)})"
             return Verdict("relaxed", why, "trial", base, details, remark=why)
-        if target > w0 and self.judge(f_t, f0).better:
+        below_ranks_better = target > w0 and self.judge(f_t, f0).better
+        floor = self._stock_waves_bound(ctx, n) if below_ranks_better else 0
+        if below_ranks_better and f0.occupancy >= floor:
             # more waves run under a smaller budget, which the compile compared at w0 (done) ranks worse: the
-            # main-loop scratch first, whatever the occupancy (generated seed 700 on gfx942: waves_per_eu=7 where
-            # num_stages=1 lets 7 run, 51 main-loop scratch ops; at 6, 48, as stock)
+            # main-loop scratch first (generated seed 700 on gfx942: waves_per_eu=7 where num_stages=1 lets 7 run,
+            # 51 main-loop scratch ops; at 6, 48, as stock), where w0's waves are no fewer than the request runs
+            # under Triton's own kernel (never below the occupancy the request reached)
             details["compared"] = target
             why = (f"{stands}; waves_per_eu={target}, which the chosen kernel's caps admit, ranks worse "
                    f"({dot_figures.summary(f0, f_t)})")
             return Verdict("relaxed", why, "trial", base, details, remark=why)
+        than_w0 = (f"at {w0} it would rank better ({dot_figures.summary(f_t, f0)}) but run fewer waves than the "
+                   f"request under Triton's kernel ({floor})" if below_ranks_better else f"it ranks no worse than at {w0}")
         if target == n:
             return Verdict("kept", f"waves_per_eu={n}: the chosen kernel's caps admit {admitted} waves/SIMD, and "
-                                   f"it ranks no worse than at {w0}", "trial", c, details)
+                                   f"{than_w0}", "trial", c, details)
         reason = f"waves_per_eu {n} -> {target}; {asks}: the register budget of those waves ({budget(target)})"
         return Verdict("relaxed", reason, "trial", c, details, remark=reason)
