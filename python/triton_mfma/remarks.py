@@ -204,6 +204,13 @@ class KernelRemarks:
     def decide(self, name: str, line: str) -> None:
         self.decisions[name] = line
 
+    def silenced(self) -> KernelRemarks:
+        """For passes run again on a module they already spoke about: no remarks, no summary, and a warning
+        this kernel's compile already gave is not repeated."""
+        quiet = KernelRemarks(self.kernel, "none")
+        quiet._seen = self._seen
+        return quiet
+
     def summary(self) -> str:
         return "; ".join(f"{name}: {line}" for name, line in self.decisions.items())
 
@@ -227,6 +234,13 @@ class RemarkBuffer:
 
     def decide(self, name: str, line: str) -> None:
         self.decisions[name] = line
+
+    def silenced(self) -> KernelRemarks:
+        """For passes run again on a module they already spoke about: no remarks, no summary, and a warning
+        this kernel's compile already gave is not repeated."""
+        quiet = KernelRemarks(self.kernel, "none")
+        quiet._seen = self._seen
+        return quiet
 
     def replay(self, into: KernelRemarks) -> None:
         """Into the kernel's remarks, as if built there after what is already there (its decisions do not

@@ -461,10 +461,11 @@ class GenericCompile:
         from . import resources
 
         try:
-            steps = self._lower(run.last_text or export_generic(ours), metadata)
+            text = run.last_text or export_generic(ours)
+            steps = self._lower(text, metadata)
             self._hand_off(ours, steps)
             figures = resources.from_cubin(steps["cubin"][1], steps["ptx"][1])
-            real = self._real_residency(run.last_text or export_generic(ours), figures, steps)
+            real = self._real_residency(text, figures, steps)
             if real is not None:
                 ours, steps, figures = self._with_real_residency(real, spare, metadata, kernel_remarks)
                 self._hand_off(ours, steps)
@@ -519,9 +520,7 @@ class GenericCompile:
         options = {**self.act.options, "grid_programs_per_cu": real.programs_per_cu}
         act = Activation(list(self.act.passes) if self.act.explicit else None, **options)
         # the same passes on the same module said what they had to say: the decision line below says what changed
-        quiet = remarks.KernelRemarks(kernel_remarks.kernel, "none")
-        quiet._seen = kernel_remarks._seen  # a warning said once is not repeated
-        again = PointRunner(act, self.backend_name, self.options, quiet, self._point_context)
+        again = PointRunner(act, self.backend_name, self.options, kernel_remarks.silenced(), self._point_context)
         outcomes = []
         ours = again("ttgir_end", spare, outcomes=outcomes)
         steps = self._lower(again.last_text or export_generic(ours), metadata)
