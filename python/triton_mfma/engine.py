@@ -837,24 +837,11 @@ class Policy:
             self.ctx.reverted |= set(ours.choice - chosen.choice)
         return chosen
 
-    def _neither_launches(self, ours, theirs) -> str | None:
-        """Why neither build can launch (the LDS model on both TTGIRs: more than a CU has), else None: no figure of
-        a kernel that cannot run says anything about its speed, so nothing is compiled to compare them."""
-        from . import cost_model
-        from .lds_budget import lds_total
-
-        ctx = self.ctx
-        mine = lds_total(ours.text)
-        if not cost_model.cannot_launch(ctx.arch, ctx.num_warps, mine):
-            return None
-        other = lds_total(theirs.text)
-        if not cost_model.cannot_launch(ctx.arch, ctx.num_warps, other):
-            return None
-        return f"{cost_model.NEITHER_LAUNCHES}: LDS {mine} B and {other} B per workgroup"
-
     def _compare(self, d, ours, theirs):
+        from .decisions import neither_launches
+
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
-        why = self._neither_launches(ours, theirs)
+        why = neither_launches(ctx, ours, theirs)
         if why is not None:
             return d.unlaunchable(ctx, ours, theirs, why)
         if d.model_applies(ctx, ours, theirs):

@@ -55,6 +55,22 @@ class Speculation:
     lower_after_model: bool = False
 
 
+def neither_launches(ctx, ours, theirs) -> str | None:
+    """Why neither build can launch (the LDS model on both TTGIRs: more than a CU has), else None: no figure of a
+    kernel that cannot run says anything about its speed, so every decision's policy compiles nothing to compare
+    them and takes `Decision.unlaunchable`."""
+    from .. import cost_model
+    from ..lds_budget import lds_total
+
+    mine = lds_total(ours.text)
+    if not cost_model.cannot_launch(ctx.arch, ctx.num_warps, mine):
+        return None
+    other = lds_total(theirs.text)
+    if not cost_model.cannot_launch(ctx.arch, ctx.num_warps, other):
+        return None
+    return f"{cost_model.NEITHER_LAUNCHES}: LDS {mine} B and {other} B per workgroup"
+
+
 def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
