@@ -797,10 +797,8 @@ class Policy:
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             engine.aside(interior - {first.point}, self.metadata, w)
         chosen = engine.ttgir(interior, self.metadata, first=src)
-        for d in present:  # the waves_per_eu the decisions compare at, where one declares another (from ours' TTGIR)
-            cmp_w = d.comparison_waves(ctx, chosen)
-            if cmp_w is not None and cmp_w != w:
-                ctx.w = w = cmp_w
+        asked = ctx.w
+        w = self._compare_at(present, chosen, asked)
         # ours compiled: a decision's model or trial reads it, or Triton gets it. Its LLVM IR on this thread, from
         # the module itself (the variant it is compared with builds and compiles aside meanwhile): at once, except
         # where a decision's model reads the TTGIRs only and may decline ours without a trial
@@ -809,11 +807,16 @@ class Policy:
         for d in present:
             if d.stage != "ttgir":
                 continue
-            ours = chosen
+            ours, w_ours = chosen, w
             chosen = self.decide(d, ours)
+            if chosen is not ours:
+                # the next decisions compare at the waves the chosen TTGIR admits (generated seed 684 on gfx942:
+                # the stream pipeliner's LDS admitted 4 of the 8 waves asked; declined, Triton's admits 8, and
+                # layouts chosen at 4 waves' budget spilled more at 8 than Triton's)
+                w = self._compare_at(present, chosen, asked)
             if d.speculation.lower_after_model:
                 if chosen is not ours:
-                    engine.cancel([(ours, w)])
+                    engine.cancel([(ours, w_ours)])
                 else:
                     engine.llir_here(ours)
                 engine.release([(chosen, w)])
@@ -822,6 +825,15 @@ class Policy:
             self.compile_each([(chosen, w)])  # no decision compiled it: its LLVM IR is made
         engine.settle()
         return chosen
+
+    def _compare_at(self, present, chosen, asked: int) -> int:
+        """The waves_per_eu the decisions compare `chosen` at, from its TTGIR (`asked`: the kernel's own), set on
+        the context: the first a present decision declares, else `asked`."""
+        self.ctx.w = asked
+        w = next((cmp_w for cmp_w in (d.comparison_waves(self.ctx, chosen) for d in present) if cmp_w is not None),
+                 asked)
+        self.ctx.w = w
+        return w
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""

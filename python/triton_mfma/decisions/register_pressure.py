@@ -224,7 +224,8 @@ class RegisterPressure(Decision):
         reason = f"waves_per_eu {n} -> {target}; {asks}: the register budget of those waves ({budget(target)})"
         if any(cost_model.ranked_spills(f_t)):
             # the cap was read from the compile at w0, whose registers are not those at n (generated seed 684 on
-            # gfx942: 96 SGPRs at 4 waves' budget "admit 6"; at 6, 43 main-loop scratch ops where stock's 8 waves
-            # spill 42): the request is compiled too, as where the relaxed compile spills at w0
+            # gfx942, while the decisions compared at the waves of a TTGIR a decision then replaced: 96 SGPRs at 4
+            # waves' budget "admit 6"; at 6, 43 main-loop scratch ops where stock's 8 waves spill 42): the request
+            # is compiled too, as where the relaxed compile spills at w0
             return self._against_the_request(ctx, n, c, f_t, reason, details, compile_many)
         return Verdict("relaxed", reason, "trial", c, details, remark=reason)
