@@ -372,6 +372,13 @@ public:
   std::optional<unsigned> getAxis() const;
 };
 
+/// tt.scan.
+class ScanOp : public OpView {
+public:
+  explicit ScanOp(Operation *op) : OpView(op, opname::Scan) {}
+  std::optional<unsigned> getAxis() const;
+};
+
 //===----------------------------------------------------------------------===//
 // Building
 //===----------------------------------------------------------------------===//

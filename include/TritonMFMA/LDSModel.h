@@ -107,6 +107,10 @@ FailureOr<int64_t> reduceScratchBytes(const TargetModel &target,
                                       Operation *reduceOp,
                                       std::string *error = nullptr);
 
+/// Scratch bytes of a `tt.scan` (0 if its axis stays within one warp).
+FailureOr<int64_t> scanScratchBytes(Operation *scanOp,
+                                    std::string *error = nullptr);
+
 /// One LDS buffer of a function.
 struct LDSBuffer {
   enum class Kind { Explicit, Scratch };

@@ -664,6 +664,57 @@ mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
   return best;
 }
 
+// Triton's ScanLoweringHelper::getScratchSizeInBytes: warps along the axis
+// exchange their partial results through LDS, one element per operand for
+// each non-axis thread of every warp, block and axis block.
+FailureOr<int64_t> mlir::triton_mfma::scanScratchBytes(Operation *op,
+                                                       std::string *error) {
+  std::optional<unsigned> axisAttr = ScanOp(op).getAxis();
+  if (!axisAttr || op->getNumOperands() == 0)
+    return failWith(error, opname::Scan + " without axis or operands");
+  unsigned axis = *axisAttr;
+  FailureOr<TensorInfo> src = getTensorInfo(op->getOperand(0).getType(), error);
+  if (failed(src))
+    return failure();
+  auto *blocked = dyn_cast_or_null<BlockedLayout>(src->layout.get());
+  if (!blocked) // Triton's lowering supports blocked layouts only: no scratch
+    return int64_t(0);
+  size_t rank = src->shape.size();
+  if (axis >= rank || blocked->sizePerThread.size() != rank ||
+      blocked->threadsPerWarp.size() != rank ||
+      blocked->warpsPerCTA.size() != rank)
+    return failWith(error, opname::Scan + " axis or layout rank out of range");
+  if (blocked->warpsPerCTA[axis] == 1)
+    return int64_t(0);
+  int64_t elementBytes = 0;
+  for (Value in : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(in.getType());
+    unsigned bw = t ? getLDSBitwidth(t.getElementType()) : 0;
+    if (bw == 0)
+      return failWith(error, opname::Scan + " operand without a width");
+    elementBytes += (bw + 7) / 8;
+  }
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t warps = 1, threads = 1, nonAxisElems = 1, nonAxisBlocks = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    warps *= blocked->warpsPerCTA[d];
+    threads *= blocked->threadsPerWarp[d];
+    int64_t perBlock = int64_t(blocked->sizePerThread[d]) *
+                       blocked->threadsPerWarp[d] * blocked->warpsPerCTA[d];
+    if (d == axis)
+      continue;
+    nonAxisElems *= blocked->sizePerThread[d];
+    nonAxisBlocks *= ceilDiv(src->shape[d], perBlock);
+  }
+  int64_t axisBlocks = ceilDiv(
+      src->shape[axis], int64_t(blocked->sizePerThread[axis]) *
+                            blocked->threadsPerWarp[axis] *
+                            blocked->warpsPerCTA[axis]);
+  int64_t nonAxisThreads = threads / blocked->threadsPerWarp[axis];
+  return elementBytes * warps * nonAxisThreads * nonAxisElems * axisBlocks *
+         nonAxisBlocks;
+}
+
 //===----------------------------------------------------------------------===//
 // Scratch of one operation
 //===----------------------------------------------------------------------===//
@@ -679,12 +730,14 @@ FailureOr<int64_t> mlir::triton_mfma::scratchBytesOf(const TargetModel &target,
   }
   if (isOp(op, opname::Reduce))
     return reduceScratchBytes(target, op, error);
+  if (isOp(op, opname::Scan))
+    return scanScratchBytes(op, error);
   // Operations that may need scratch but are not modelled: refuse rather
   // than guess. Atomics only need scratch when their result is used.
   bool atomic =
       isAnyOp(op, opname::AtomicRMW, opname::AtomicCAS, opname::BufferAtomicRMW,
               opname::BufferAtomicCAS, opname::LocalAtomicScatterRMW);
-  if (atomic || isAnyOp(op, opname::Scan, opname::Gather, opname::Histogram,
+  if (atomic || isAnyOp(op, opname::Gather, opname::Histogram,
                         opname::Call, opname::WarpSpecialize)) {
     if (atomic && op->use_empty())
       return int64_t(0);

@@ -237,12 +237,16 @@ std::optional<int> ProgramIdOp::getAxis() const { return getGridAxis(op); }
 
 std::optional<int> NumProgramsOp::getAxis() const { return getGridAxis(op); }
 
-std::optional<unsigned> ReduceOp::getAxis() const {
+static std::optional<unsigned> axisAttr(Operation *op) {
   std::optional<int64_t> axis = getIntegerValue(op->getAttr("axis"));
   if (!axis || *axis < 0 || *axis > int64_t(1) << 30)
     return std::nullopt;
   return unsigned(*axis);
 }
+
+std::optional<unsigned> ReduceOp::getAxis() const { return axisAttr(op); }
+
+std::optional<unsigned> ScanOp::getAxis() const { return axisAttr(op); }
 
 //===----------------------------------------------------------------------===//
 // Building

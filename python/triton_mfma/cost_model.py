@@ -81,6 +81,18 @@ def cannot_launch(arch: str, num_warps: int, lds: int | None) -> bool:
     return lds is not None and occupancy.occupancy(arch, num_warps, 0, 0, lds, 0).workgroups_per_cu == 0
 
 
+def one_launches(arch: str, num_warps: int, lds_ours: int | None, lds_theirs: int | None) -> tuple[bool, str] | None:
+    """Where the LDS model (both TTGIRs) says exactly one of two variants can launch: (whether it is ours, why).
+    The one that launches ranks better at key 1, whatever its registers: nothing needs compiling to know it."""
+    if lds_ours is None or lds_theirs is None:
+        return None
+    mine, other = cannot_launch(arch, num_warps, lds_ours), cannot_launch(arch, num_warps, lds_theirs)
+    if mine == other:
+        return None
+    return (not mine, f"only {'ours' if other else 'the other variant'} can launch (LDS {lds_ours} B against "
+                      f"{lds_theirs} B per workgroup; more than a CU has cannot run)")
+
+
 def unrolled(reference, candidate) -> Fraction:
     """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
     one loop u times the other's (u >= 2: the loop's dot work exactly u times the other's, and the bytes it loads

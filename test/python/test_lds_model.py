@@ -164,3 +164,32 @@ def test_random_converts_against_triton():
         conservative += 1
     print(f"random converts: {exact} exact, {conservative} conservative (source replicated across warps)")
     assert exact >= 100 and conservative <= 5, (exact, conservative)
+
+
+# ---- tt.scan: Triton's ScanLoweringHelper scratch -------------------------------------------------------------
+
+def _scan_kernel():
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scan_kernel(X, Y, R: tl.constexpr, C: tl.constexpr, AXIS: tl.constexpr):
+        offs = tl.arange(0, R)[:, None] * C + tl.arange(0, C)[None, :]
+        x = tl.load(X + offs)
+        tl.store(Y + offs, tl.cumsum(x, axis=AXIS))
+
+    return scan_kernel
+
+
+SCANS = [(r, c, axis, dtype, warps) for (r, c) in ((64, 64), (128, 32), (16, 256)) for axis in (0, 1)
+         for dtype in ("fp32", "fp16", "i64") for warps in (1, 4, 8)]
+
+
+@pytest.mark.parametrize("r,c,axis,dtype,warps", SCANS)
+def test_scan_scratch_equals_triton_allocation(r, c, axis, dtype, warps):
+    """A kernel whose only LDS is a tt.scan's scratch (0 where its axis stays within a warp): the model's total is
+    Triton's `metadata.shared`, on shapes that put 1 to 8 warps along the axis."""
+    k = compile_kernel(_scan_kernel(), {"X": f"*{dtype}", "Y": f"*{dtype}"}, {"R": r, "C": c, "AXIS": axis},
+                       "gfx942", {"num_warps": warps})
+    assert "tt.scan" in k.asm["ttgir"]
+    assert model(kernel_generic_ttgir(k))["total"] == k.metadata.shared

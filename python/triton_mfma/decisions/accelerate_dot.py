@@ -1,7 +1,7 @@
 """mfma-accelerate-dot, verified: ours is kept where the kernel is not worse than with Triton's dot layouts.
 
 Compared with: the build with Triton's accelerate_matmul. The comparison compiles both only where the TTGIRs
-differ. Model, first, on our compile (the one Triton then gets) and theirs' LDS: ours may run more waves without
+differ. Models, first: where only one of the two can launch (the LDS model on both TTGIRs), that one; on our compile (the one Triton then gets) and theirs' LDS: ours may run more waves without
 scratch spills than theirs' LDS lets run with any registers (cost_model.wins_on_occupancy). Where only kWidth
 differs there is no model: the same MFMA instructions and wider reads, but the writes to LDS follow the swizzle
 and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept had more
@@ -54,8 +54,14 @@ class AccelerateDot(Decision):
     def model(self, ctx, ours, theirs):
         from ..lds_budget import lds_total
 
-        f_ours = ctx.figures(ours)
         other_lds = lds_total(theirs.text)
+        launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), other_lds)
+        if launch is not None:
+            ours_launches, why = launch
+            if ours_launches:
+                return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
+            return _verdict("reverted", f"reverted to Triton's dot layouts: {why}", "model", theirs)
+        f_ours = ctx.figures(ours)
         if isinstance(f_ours, Exception) or other_lds is None:
             return None
         why = cost_model.wins_on_occupancy(f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)

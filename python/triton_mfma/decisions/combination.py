@@ -12,7 +12,7 @@ one in place (generated seed 711 on gfx950: the stream pipeliner chosen under ou
 then reverted; Triton's layouts with ours' pipeliner had more main-loop LDS ops than stock).
 
 Models (no compile): no interior choice kept, or one where none was taken back: the last decision's comparison was
-already against that kernel; ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
+already against that kernel; only one of the two can launch (the LDS model); ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
 registers (cost_model.wins_on_occupancy). Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
 the end of make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's
 kernel ranks strictly better.
@@ -54,12 +54,21 @@ class Combination(Decision):
     def model(self, ctx, ours, theirs):
         from ..lds_budget import lds_total
 
-        f_ours, lds = ctx.figures(ours), lds_total(theirs.text)
+        lds = lds_total(theirs.text)
+        chosen = ", ".join(sorted(interior_choices(ours.choice)))
+        launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), lds)
+        if launch is not None:
+            ours_launches, why = launch
+            if ours_launches:
+                return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better "
+                                       f"(not compiled)", "model", ours)
+            why = f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}): {why}"
+            return Verdict("reverted", why, "model", theirs, remark=why)
+        f_ours = ctx.figures(ours)
         why = None if isinstance(f_ours, Exception) or lds is None else cost_model.wins_on_occupancy(
             f_ours, lds, ctx.arch, ctx.num_warps, ctx.w)
         if why is None:
             return None
-        chosen = ", ".join(sorted(interior_choices(ours.choice)))
         return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "
                                f"compiled)", "model", ours)
 

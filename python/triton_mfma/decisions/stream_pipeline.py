@@ -6,6 +6,7 @@ Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, fir
   - unbuilt: where Triton's pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at most
     2 stages, it keeps at most one LDS buffer per operand, what ours keeps: ours cannot save LDS, and a saving in
     LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built.
+  - launch: where only one of the two can launch (the LDS model: more LDS than a CU has cannot run), that one;
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
     pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's;
   - the LDS bound (cost_model.wins_on_occupancy): where ours, compiled, has no scratch spill and runs more waves
@@ -69,6 +70,13 @@ class StreamPipeline(Decision):
         from ..lds_budget import lds_total
 
         lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
+        launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_ours, lds_theirs)
+        if launch is not None and not ctx.trial_all:
+            ours_launches, why = launch
+            if ours_launches:
+                return _verdict("applied", f"{why}: Triton's loop pipeliner cannot rank better (not compiled)",
+                                "model", ours)
+            return _verdict("declined", f"{why}: Triton's loop pipeliner", "model", theirs)
         budget = _lds_budget(ctx, theirs) if lds_ours is not None and lds_theirs is not None else None
         if budget is not None and lds_theirs > budget:
             if lds_ours <= budget:
