@@ -204,7 +204,8 @@ def _find_kernel(generic: str, name: str) -> _Kernel:
     if k >= 0:
         attr = _AttrParser(closing[k + len("tmfma.grid_order = "):]).dict()
     # The guard and everything it reads come before the remap's first branch; the L2 guard's bytes test comes
-    # first inside it, before the second (GridOrder.cpp: the launch test alone in front of the first branch).
+    # first inside it, before the second (GridRemapper::run in lib/Transforms/GridOrderRemapper.cpp: the launch
+    # test alone in front of the first branch).
     levels = 2 if attr is not None and attr.get("guard") == "l2" else 1
     body_indent = indent + 2
     ops, conds = [], []
