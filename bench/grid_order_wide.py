@@ -7,9 +7,12 @@ the default passes, interleaved, L2 flushed before every launch, outputs compare
     PYTHONPATH=<other checkout>/python python bench/grid_order_wide.py variant OUT old
                                                        # optional: the default passes of another checkout, timed
                                                        # beside the others (`old`)
-    python bench/grid_order_wide.py call OUT           # optional experiment: `new`'s decode kernels with the remap
-                                                       # moved into a called function (PTX edited; `call`)
-    python bench/grid_order_wide.py run OUT RESULTS [tuning|all] [RUNS]
+    python bench/grid_order_wide.py probe OUT tiny,nct,jump,launch,call,force,short,short_force
+                                                       # optional experiment: `new`'s decode kernels with their
+                                                       # PTX edited (PROBES: what each isolates), timed by `run`
+    python bench/grid_order_wide.py sass OUT            # here: what a declining program runs before its first
+                                                       # global load, per guarded kernel and variant, vs stock's
+    python bench/grid_order_wide.py run OUT RESULTS [tuning|all|ID,ID,...] [RUNS]
                                                        # on the GPU (torch + cupy; the folder carries this script)
 
 Launches (LAUNCHES, 45): split-K decode GEMMs (grid (N tiles, SPLIT_K, M tiles): the M tiles sharing a weight tile
@@ -24,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -225,16 +229,104 @@ def variant(out, name):
         json.dump(meta, f, indent=1, default=list)
 
 
-def call_variant(out):
-    """`call`: each decode kernel of `new` that has a remap, with the remap in a called .func (PTX edited and
-    assembled by Triton's ptxas; bench/grid_order.py's _ptx_outlined)."""
+PROBES = {  # label -> what the edit of `new`'s decode PTX isolates (timing only where it says so)
+    "tiny": "the guard kept, its remap one instruction (ctaid.x ^ 1; wrong ids where it remaps: timing only)",
+    "nct": "the launch test (grid size) alone, its remap one predicated instruction, no byte test, no branch "
+           "(wrong ids where it remaps: timing only)",
+    "jump": "no grid-size read: a branch on a kernel argument (!= 12345: never remaps) over the remap's code",
+    "launch": "the branch on the launch test alone, the remap's code behind it (no byte test: remaps byte-declined "
+              "launches)",
+    "call": "the guard kept, the remap in a called .func (the declining path jumps over one CALL)",
+    "force": "no guard: the remap taken on every launch (a branch on a kernel argument == 12345, never true)",
+    "short": "the guard kept, the remap's group index z >> 3 instead of L / (8 x nx x ny) (equal here: the grouped "
+             "M-tile axis is the slowest; one division fewer)",
+    "short_force": "short's remap taken on every launch",
+}
+
+
+def _ptx_parts(ptx):
+    """The guard's pieces in `new`'s decode PTX, its remap block after the kernel's ret: (the match of the launch
+    test's `or.pred` and branch (groups: condition, condition, the remap block's label), the match of the remap
+    block (groups: the byte test, the remap, the join label), the register holding ctaid.x)."""
+    m = re.search(r"\tor\.pred \t(%p\d+), %p\d+, %p\d+;\n(?:\t\.loc.*\n)*\t@!(%p\d+) bra \t(\$L__BB0_\d+);\n", ptx)
+    assert m and m.group(1) == m.group(2), "no launch branch"
+    blk = re.search(re.escape(m.group(3)) + r":\n(.*?)// %bb\.\d+:\n(.*?)\tbra\.uni \t(\$L__BB0_\d+);\n", ptx, re.S)
+    ctaid_x = re.search(r"mov\.u32 \t(%r\d+), %ctaid\.x;", ptx).group(1)
+    return m, blk, ctaid_x
+
+
+def _probe_ptx(ptx, label):
+    m, blk, cx = _ptx_parts(ptx)
+    cond, remap_lbl = m.group(1), m.group(3)
+    if label == "tiny":
+        return ptx[:blk.start(2)] + f"\txor.b32 \t{cx}, {cx}, 1;\n" + ptx[blk.end(2):]
+    if label == "nct":
+        ptx = ptx[:m.start()] + m.group(0).split("\t@!")[0] + f"\t@!{cond} xor.b32 \t{cx}, {cx}, 1;\n" + ptx[m.end():]
+        blk = re.search(re.escape(remap_lbl) + r":\n.*?\tbra\.uni \t\$L__BB0_\d+;\n", ptx, re.S)
+        return ptx[:blk.start()] + ptx[blk.end():]
+    if label == "jump":
+        k = re.search(r"ld\.param\.b32 \t(%r\d+), \[\w+_param_\d+\];", ptx).group(1)
+        line = m.group(0).replace(m.group(0).split("\n")[0], f"\tsetp.ne.s32 \t{cond}, {k}, 12345;")
+        ptx = ptx[:m.start()] + line + ptx[m.end():]
+        blk = re.search(re.escape(remap_lbl) + r":\n(.*?)// %bb\.\d+:\n", ptx, re.S)
+        return ptx[:blk.start(1)] + ptx[blk.end(1):]
+    if label == "launch":
+        return ptx[:blk.start(1)] + ptx[blk.end(1):]
+    if label in ("force", "short_force"):
+        k = re.search(r"ld\.param\.b32 \t(%r\d+), \[\w+_param_\d+\];", ptx).group(1)
+        line = m.group(0).replace(m.group(0).split("\n")[0], f"\tsetp.eq.s32 \t{cond}, {k}, 12345;")
+        ptx = ptx[:m.start()] + line + ptx[m.end():]
+        blk = re.search(re.escape(remap_lbl) + r":\n(.*?)// %bb\.\d+:\n", ptx, re.S)
+        ptx = ptx[:blk.start(1)] + ptx[blk.end(1):]
+        return _ptx_short(ptx) if label == "short_force" else ptx
+    if label == "short":
+        return _ptx_short(ptx)
+    if label == "call":
+        return _ptx_called(ptx, blk)
+    raise ValueError(label)
+
+
+def _ptx_short(ptx):
+    """The remap's group index L / (8 x nx x ny) replaced by ctaid.z >> 3 (the same value where the grouped axis, z,
+    is the slowest and G = 8)."""
+    cz = re.search(r"mov\.u32 \t(%r\d+), %ctaid\.z;", ptx).group(1)
+    m = re.search(r"\tshl\.b32 \t(%r\d+), %r\d+, 3;\n\tdiv\.u32 \t(%r\d+), %r\d+, (%r\d+);\n", ptx)
+    assert m and m.group(1) == m.group(3), "no group division where expected"
+    return ptx[:m.start()] + m.group(0).split("\n")[0] + f"\n\tshr.u32 \t{m.group(2)}, {cz}, 3;\n" + ptx[m.end():]
+
+
+def _ptx_called(ptx, blk):
+    """The remap body moved into a called .func (registers in: what it reads first; out: what it writes)."""
+    body = re.sub(r"^\s*\.loc.*\n", "", blk.group(2), flags=re.M)
+    lines = [ln.split("//")[0].strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
+    defined, used = [], []
+    for ln in lines:
+        regs = re.findall(r"%r\d+", ln)
+        used += [r for r in regs[1:] if r not in defined and r not in used]
+        defined += [regs[0]] if regs and regs[0] not in defined else []
+    outs = [r for r in defined if re.search(re.escape(r) + r"\b", ptx[:blk.start()] + ptx[blk.end():])]
+    ins = used
+    call = ("\t{\n" + "".join(f"\t.param .b32 param{i};\n\tst.param.b32 \t[param{i}], {r};\n" for i, r in enumerate(ins))
+            + f"\t.param .align 4 .b8 retval0[{4 * len(outs)}];\n\tcall.uni (retval0), tmfma_remap, ("
+            + ", ".join(f"param{i}" for i in range(len(ins))) + ");\n"
+            + "".join(f"\tld.param.b32 \t{r}, [retval0+{4 * i}];\n" for i, r in enumerate(outs)) + "\t}\n")
+    out = ptx[:blk.start(2)] + call + ptx[blk.end(2):]
+    func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
+            + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n"
+            "\t.reg .pred \t%p<64>;\n"
+            + "".join(f"\tld.param.b32 \t{r}, [p{i}];\n" for i, r in enumerate(ins)) + "\n".join(lines) + "\n"
+            + "".join(f"\tst.param.b32 \t[func_retval0+{4 * i}], {r};\n" for i, r in enumerate(outs)) + "\tret;\n}\n")
+    k = out.index("\t// .globl")
+    return out[:k] + func + "\n" + out[k:]
+
+
+def probe(out, labels):
+    """Experiment: `new`'s decode kernels (those with a run-time guard) with their PTX edited (PROBES) and
+    assembled by Triton's ptxas, as labels timed beside the others by `run`."""
     import subprocess
     import tempfile
 
     from triton.backends.nvidia.compiler import get_ptxas
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from grid_order import _ptx_outlined
 
     path = os.path.join(out, "meta.json")
     meta = json.load(open(path))
@@ -247,18 +339,85 @@ def call_variant(out):
         if label not in done:
             g = geometry(L)
             k, _, _ = _compile(ks[g["plain"]], g["ints"], g["tiles"], g["options"], True)
-            new_label = label[:-len(".new")] + ".call"
-            with tempfile.TemporaryDirectory() as tmp:
-                src = os.path.join(tmp, "k.ptx")
-                open(src, "w").write(_ptx_outlined(k.asm["ptx"]))
-                subprocess.run([get_ptxas(90).path, "-lineinfo", "--regAllocOptLevel=2", "--gpu-name=sm_90a", src,
-                                "-o", os.path.join(out, new_label + ".cubin")], check=True)
-            meta["kernels"][new_label] = dict(meta["kernels"][label], what="remap in a called function (PTX edit)")
-            done[label] = new_label
-            print(f"built {new_label}", flush=True)
-        L["labels"]["call"] = done[label]
+            done[label] = {}
+            for pl in labels:
+                new_label = label[:-len(".new")] + "." + pl
+                with tempfile.TemporaryDirectory() as tmp:
+                    src = os.path.join(tmp, "k.ptx")
+                    open(src, "w").write(_probe_ptx(k.asm["ptx"], pl))
+                    subprocess.run([get_ptxas(90).path, "-lineinfo", "--regAllocOptLevel=2", "--gpu-name=sm_90a",
+                                    src, "-o", os.path.join(out, new_label + ".cubin")], check=True)
+                meta["kernels"][new_label] = dict(meta["kernels"][label], what=PROBES[pl])
+                done[label][pl] = new_label
+                print(f"built {new_label}", flush=True)
+        for pl in labels:
+            L["labels"][pl] = done[label][pl]
+    meta.setdefault("probes", {}).update({pl: PROBES[pl] for pl in labels})
     with open(path, "w") as f:
         json.dump(meta, f, indent=1, default=list)
+
+
+def _sass(path):
+    """(instructions, label -> index) of a cubin's SASS (Triton's nvdisasm)."""
+    import subprocess
+
+    import triton
+
+    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "nvdisasm")
+    text = subprocess.run([tool, "-c", path], capture_output=True, text=True, check=True).stdout
+    ins, labels = [], {}
+    for ln in text.splitlines():
+        if m := re.match(r"^(\.L_x_\d+):", ln.strip()):
+            labels[m.group(1)] = len(ins)
+        elif m := re.match(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;", ln):
+            ins.append(m.group(1))
+    return ins, labels
+
+
+def first_load_path(path, declines=True):
+    """The path of a program up to its first global load: (instructions executed before it, [(index of the guard's
+    branch, instructions it jumps over)]), the guard's branch being the first forward conditional branch before that
+    load (none in stock's code), taken where the guard declines (`declines`), else not; unconditional branches taken."""
+    ins, labels = _sass(path)
+    i, n, jumps, guard_seen = 0, 0, [], False
+    while i < len(ins) and "LDG" not in ins[i] and n < 10000:
+        n += 1
+        m = re.search(r"^(@!?U?P\w+\s+)?BRA `\((\.L_x_\d+)\)", ins[i])
+        if m and not m.group(1):
+            i = labels[m.group(2)]
+            continue
+        if m and not guard_seen and labels[m.group(2)] > i:
+            guard_seen = True
+            jumps.append((i, labels[m.group(2)] - i - 1))
+            if declines:
+                i = labels[m.group(2)]
+                continue
+        i += 1
+    return (n if n < 10000 else None), jumps
+
+
+def sass_report(out):
+    """Here (CPU): per kernel with a run-time guard, what a declining program runs before its first global load,
+    against stock's, in every variant built (SASS read with Triton's nvdisasm)."""
+    meta = json.load(open(os.path.join(out, "meta.json")))
+    rows = {}
+    for L in meta["launches"]:
+        if L["new_is_stock"]:
+            continue
+        for v, label in L["labels"].items():
+            if v != "hand" and label not in rows:
+                path = os.path.join(out, label + ".cubin")
+                # stock, tiny and nct have no guard branch: their first forward branch is the kernel's own
+                n, jumps = first_load_path(path, declines=v not in ("stock", "tiny", "nct"))
+                rows[label] = (L["labels"]["stock"], v, n, first_load_path(path, declines=False)[0], jumps)
+    print("| kernel | variant | instructions before the first global load: declining (stock's) | remapping | "
+          "guard's branch at, jumps over |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, (stock, v, n, n_remap, jumps) in rows.items():
+        if v != "stock":
+            fig = lambda x: "-" if x is None else x  # noqa: E731 (no global load outside a loop on that path)
+            print(f"| {stock[:-len('.stock')]} | {v} | {fig(n)} ({fig(rows[stock][2])}) | {fig(n_remap)} | "
+                  + (f"{jumps[0][0]}, {jumps[0][1]}" if jumps else "no branch") + " |")
 
 
 # ------------------------------------------------------------------------------------------------- run (GPU)
@@ -278,8 +437,9 @@ def run(out, results, which="all", runs=2):
             fn.max_dynamic_shared_size_bytes = v["shared"]
         fns[label] = (mod, fn, v)
     flush = torch.empty(256 * 2**20 // 4, dtype=torch.int32, device="cuda")
-    launches = [L for L in meta["launches"] if which == "all" or not L["held"]]
-    variants = [v for v in ("new", "old", "call", "hand") if any(v in L["labels"] for L in launches)]
+    ids = None if which in ("all", "tuning") else {int(x) for x in which.split(",")}
+    launches = [L for L in meta["launches"] if (which != "tuning" or not L["held"]) if ids is None or L["id"] in ids]
+    variants = [v for v in ("new", "old", *meta.get("probes", {}), "hand") if any(v in L["labels"] for L in launches)]
     lines, rows = [], []
 
     def say(s=""):
@@ -304,9 +464,10 @@ def run(out, results, which="all", runs=2):
         say()
         say(f"## Run {run_i}")
         say()
-        say("| # | held | kind | tiles | M x N x K | W MB | grid | new decides | stock us | new | old | call | hand |"
-            " noise | bitwise |")
-        say("|" + " --- |" * 15)
+        cols = [v for v in variants if v != "new"]
+        say("| # | held | kind | tiles | M x N x K | W MB | grid | new decides | stock us | new | "
+            + " | ".join(cols) + " | noise | bitwise |")
+        say("|" + " --- |" * (12 + len(cols)))
         torch.manual_seed(0)
         for L in launches:
             g = geometry(L)
@@ -324,7 +485,8 @@ def run(out, results, which="all", runs=2):
                 launch(lb, g["hand_grid"] if v == "hand" else g["grid"], bufs, g["ints"])
                 outs[v] = o
             torch.cuda.synchronize()
-            equal = all(torch.equal(outs["stock"], o) for o in outs.values()) and \
+            timing_only = {v for v, what in meta.get("probes", {}).items() if "timing only" in what}
+            equal = all(torch.equal(outs["stock"], o) for v, o in outs.items() if v not in timing_only) and \
                 not torch.isnan(outs["stock"]).any().item()
             bufs = {"a_ptr": a, "w_ptr": b, "b_ptr": b, "p_ptr": outs["stock"], "c_ptr": outs["stock"]}
             for v in list(outs):
@@ -361,7 +523,7 @@ def run(out, results, which="all", runs=2):
             cell = lambda v: f"{ratio[v]:.3f}" if v in ratio else ""  # noqa: E731
             say(f"| {L['id']} | {'held' if L['held'] else ''} | {L['kind']} | {L['cfg']} | {M}x{N}x{K} | "
                 f"{g['W'] / 1e6:.1f} | {g['grid']} | {how} | {statistics.median(times['stock']) * 1e3:.1f} | "
-                f"**{cell('new')}** | {cell('old')} | {cell('call')} | {cell('hand')} | {cell('stock#2')} | {equal} |")
+                f"**{cell('new')}** | " + "".join(f"{cell(v)} | " for v in cols) + f"{cell('stock#2')} | {equal} |")
             rows.append(dict(run=run_i, id=L["id"], held=L["held"], kind=L["kind"], cfg=L["cfg"], M=M, N=N, K=K,
                              W=g["W"], grid=g["grid"], new_decides=how, old_remaps=L["decisions"].get("old", {}).get(
                                  "remaps"), ratio=ratio, stock_ms=statistics.median(times["stock"]), reps=reps,
@@ -387,6 +549,13 @@ def summarize(rows, run_i, say):
                 lo = min(sel, key=lambda r: r["ratio"]["new"])
                 say(f"- {what}: {len(sel)}, new / stock min {lo['ratio']['new']:.3f} (#{lo['id']}), median "
                     f"{statistics.median(r['ratio']['new'] for r in sel):.3f}")
+        declined = [r for r in rs if r["new_decides"] == "r"]
+        others = sorted({v for r in declined for v in r["ratio"]} - {"stock", "stock#2", "new"})
+        if declined and others:
+            say("- declined at run time, every variant: " + "; ".join(
+                f"{v} min {min(r['ratio'][v] for r in declined if v in r['ratio']):.3f} median "
+                f"{statistics.median(r['ratio'][v] for r in declined if v in r['ratio']):.3f}"
+                for v in ["new"] + others))
         big = [r for r in rs if r["W"] >= 4 * L2_BYTES]
         if big:
             say(f"- W >= 4 x L2: {len(big)}, new / stock " + ", ".join(f"#{r['id']} {r['ratio']['new']:.3f}"
@@ -403,8 +572,10 @@ if __name__ == "__main__":
         build(sys.argv[2])
     elif cmd == "variant":
         variant(sys.argv[2], sys.argv[3])
-    elif cmd == "call":
-        call_variant(sys.argv[2])
+    elif cmd == "sass":
+        sass_report(sys.argv[2])
+    elif cmd == "probe":
+        probe(sys.argv[2], sys.argv[3].split(","))
     elif cmd == "run":
         run(sys.argv[2], sys.argv[3], *(sys.argv[4:5] or ["all"]), *[int(x) for x in sys.argv[5:6]])
     else:
