@@ -246,6 +246,36 @@ def MFMALDSUsage : Pass<"mfma-lds-usage", "mlir::ModuleOp"> {
   ];
 }
 
+def MFMADotWork : Pass<"mfma-dot-work", "mlir::ModuleOp"> {
+  let summary = "Report the MFMA instructions each wave issues for every dot";
+  let description = [{
+    Analysis only (the IR is not changed). For every `tt.dot` whose result
+    has an `#ttg.amd_mfma` layout, the instructions one wave issues:
+    ceil(M / (warpsM * mM)) * ceil(N / (warpsN * mN)) * ceil(K / mK), a
+    batch dimension counted by its warps alone; warps that a tile too small
+    for them leaves without a distinct block repeat another's, and still
+    issue them. On
+
+    ```mlir
+    %d = tt.dot %a, %b, %c : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>> * ... -> tensor<32x32xf32, #mma>
+    ```
+
+    with `#mma = #ttg.amd_mfma<{version = 2, warpsPerCTA = [8, 1], instrShape = [32, 32, 8], isTransposed = true}>`
+    inside one `scf.for`, it remarks
+
+    ```
+    remark: dot work: loop 0 depth 1, mfma 32x32x8 f16 x f16, 4 per wave
+    ```
+
+    The loop is the innermost enclosing `scf.for` (numbered in pre-order in
+    its function, -1 where there is none); the operand element types and the
+    instruction shape name the MFMA instruction. Other dots (FMA, WMMA,
+    instructions of several 4x4 blocks) are remarked "not mfma". Two layout
+    choices of one kernel are compared on this figure without compiling
+    either.
+  }];
+}
+
 def MFMAHipNumPrograms : Pass<"mfma-hip-num-programs", "mlir::ModuleOp"> {
   let summary = "On hip targets, read the grid size from the implicit kernel "
                 "arguments instead of calling the device library";

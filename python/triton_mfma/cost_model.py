@@ -93,22 +93,31 @@ def one_launches(arch: str, num_warps: int, lds_ours: int | None, lds_theirs: in
                       f"{lds_theirs} B per workgroup; more than a CU has cannot run)")
 
 
+def _whole_multiple(x: Fraction) -> bool:
+    return x != 1 and (x.numerator == 1 or x.denominator == 1)
+
+
 def unrolled(reference, candidate) -> Fraction:
     """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
-    one loop u times the other's (u >= 2: the loop's dot work exactly u times the other's, and the bytes it loads
-    from global memory at least u times: u K-steps' operand tiles). Work alone does not tell, since a layout that
-    computes some tiles twice does more of it at the same loads; loads may be more than u times, since a layout
-    may load some tiles twice (generated seed 357 on gfx942: our loop unrolled whole, 4x the dot work of stock's
-    iteration at 5.3x its loads). Not told apart: a layout that computes AND loads every tile u times over. 1
-    otherwise, and where either figure is unknown."""
+    one loop u times the other's. Told by two figures: the loop's dot work exactly u times the other's and the
+    bytes it loads from global memory at least u times (u K-steps' operand tiles; a layout may load some tiles
+    twice: generated seed 357 on gfx942, our loop unrolled whole, 4x the dot work of stock's iteration at 5.3x its
+    loads); or, where the work does not tell, the loads exactly u times the other's and the work at most u times:
+    the global loads follow the blocked layouts, not the dot layouts, so they count K-steps where a dot layout
+    that repeats a tile over idle warps does more work per K-step (generated seed 892 on gfx950: Triton's layout
+    computes the tile on both warps, ours splits it and LLVM unrolls ours twice as far: equal work per iteration,
+    twice the loads, twice the K-steps). Not told apart: a layout that computes AND loads every tile u times over.
+    1 otherwise, and where either figure is unknown."""
     wr, wc = getattr(reference, "loop_work", 0), getattr(candidate, "loop_work", 0)
     br, bc = getattr(reference, "loop_load_bytes", 0), getattr(candidate, "loop_load_bytes", 0)
     if not (wr and wc and br and bc):
         return Fraction(1)
     u, b = Fraction(wc, wr), Fraction(bc, br)
-    if u == 1 or (u.numerator != 1 and u.denominator != 1) or (b < u if u > 1 else b > u):
-        return Fraction(1)
-    return u
+    if _whole_multiple(u) and (b >= u if u > 1 else b <= u):
+        return u
+    if _whole_multiple(b) and (u <= b if b > 1 else u >= b):
+        return b
+    return Fraction(1)
 
 
 def rank(f, unroll: Fraction = Fraction(1)) -> tuple:
@@ -156,6 +165,19 @@ def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu
         return None
     return (f"no scratch spill and {f.occupancy} waves/SIMD, more than the other variant's LDS ({other_lds} B) "
             f"lets run with any registers ({cap})")
+
+
+def ties_at_best_before_dot_cycles(f, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> bool:
+    """Whether no compile of a variant whose LDS is `other_lds` bytes can rank better than `f` on the keys before
+    dot cycles: `f` launches, has no spill of any ranked class (loop scratch, scratch, loop copies, loop lanes) and
+    runs as many waves as that LDS, the workgroup slots and waves_per_eu let run with any registers. Where the
+    variant's dot cycles are then known to be more (dot_work: from its TTGIR), it ranks worse, uncompiled."""
+    from . import occupancy
+
+    if f.occupancy == 0 or any(ranked_spills(f)):
+        return False
+    occ = occupancy.occupancy(arch, num_warps, 0, 0, other_lds, waves_per_eu)
+    return f.occupancy >= (occ.waves_per_simd if occ.workgroups_per_cu else 0)
 
 
 LOOP_KEYS = ("loop scratch", "loop copies", "loop lanes", "dot cycles", "LDS ops")

@@ -837,7 +837,7 @@ class Policy:
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""
-        v = d.settled(self.ctx, ours)
+        v, theirs = d.settled(self.ctx, ours), None
         if v is None:
             theirs = d.compared(self.ctx, ours)
             if theirs is None:
@@ -847,6 +847,8 @@ class Policy:
         chosen = v.chosen if v is not None else ours
         if chosen is not ours and hasattr(chosen, "choice"):
             self.ctx.reverted |= set(ours.choice - chosen.choice)
+        elif v is not None and theirs is not None:
+            self.ctx.kept_against.add((ours.choice, theirs.choice, self.ctx.w))
         return chosen
 
     def _compare(self, d, ours, theirs):

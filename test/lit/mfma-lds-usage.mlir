@@ -80,16 +80,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Scratch the model does not cover is an error, never a guess.
+// A scan whose axis spans 4 warps exchanges one f32 per warp and lane group
+// through LDS: 4 B x 4 warps (Triton's ScanLoweringHelper).
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
-  // expected-error @below {{LDS use not modelled: tt.scan: LDS scratch of 'tt.scan' is not modelled}}
-  "tt.func"() <{function_type = (tensor<256xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>) -> (), sym_name = "no_scan", sym_visibility = "public"}> ({
+  // expected-remark @below {{LDS total 16 B of 65536 B (hip:gfx942)}}
+  "tt.func"() <{function_type = (tensor<256xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>) -> (), sym_name = "scan", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<256xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>):
     %0 = "tt.scan"(%arg0) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: f32, %b: f32):
       %s = "arith.addf"(%a, %b) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
       "tt.scan.return"(%s) : (f32) -> ()
     }) : (tensor<256xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>) -> tensor<256xf32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>
+    "tt.return"() : () -> ()
+  }) : () -> ()
+}
+
+// -----
+
+// Scratch the model does not cover is an error, never a guess.
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  // expected-error @below {{LDS use not modelled: tt.histogram: LDS scratch of 'tt.histogram' is not modelled}}
+  "tt.func"() <{function_type = (tensor<256xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>) -> (), sym_name = "no_histogram", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<256xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>):
+    %0 = "tt.histogram"(%arg0) : (tensor<256xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>) -> tensor<64xi32, #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>>
     "tt.return"() : () -> ()
   }) : () -> ()
 }

@@ -1,16 +1,22 @@
 """mfma-accelerate-dot, verified: ours is kept where the kernel is not worse than with Triton's dot layouts.
 
 Compared with: the build with Triton's accelerate_matmul. The comparison compiles both only where the TTGIRs
-differ. Models, first: where only one of the two can launch (the LDS model on both TTGIRs), that one; on our compile (the one Triton then gets) and theirs' LDS: ours may run more waves without
-scratch spills than theirs' LDS lets run with any registers (cost_model.wins_on_occupancy). Where only kWidth
-differs there is no model: the same MFMA instructions and wider reads, but the writes to LDS follow the swizzle
-and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept had more
-main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge (trial): the
-one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
+differ. Models, first, none of which compiles Triton's layouts:
+  - launch: where only one of the two can launch (the LDS model on both TTGIRs), that one;
+  - occupancy: ours, compiled, runs more waves without scratch spills than theirs' LDS lets run with any registers
+    (cost_model.wins_on_occupancy);
+  - dot cycles: ours' TTGIR needs fewer main-loop dot cycles per wave (dot_work: MFMA instructions per wave, no
+    dot of ours needing more) and ours, compiled, has no spill and as many waves as theirs' LDS lets run
+    (cost_model.ties_at_best_before_dot_cycles): theirs ties at best on every key before dot cycles and loses
+    there. Every trial records this model's prediction beside the compiled figures (its accuracy).
+Where only kWidth differs there is no model: the same MFMA instructions and wider reads, but the writes to LDS
+follow the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept
+had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge
+(trial): the one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures
+from .. import cost_model, dot_figures, dot_work
 from ..runner import kernel_name
 from . import Decision, Speculation, Verdict, first_line
 
@@ -67,6 +73,13 @@ class AccelerateDot(Decision):
         why = cost_model.wins_on_occupancy(f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
         if why is not None:
             return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
+        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
+        if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, other_lds, ctx.arch,
+                                                                             ctx.num_warps, ctx.w):
+            return _verdict("kept", f"better on main-loop dot cycles per wave {cycles[0]} -> {cycles[1]} (the TTGIRs' "
+                                    f"MFMA instructions; no dot of ours needs more), with no spill and "
+                                    f"{f_ours.occupancy} waves/SIMD, as many as Triton's layouts' LDS lets run: "
+                                    f"they cannot rank better (not compiled)", "model", ours)
         return None
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
@@ -82,8 +95,12 @@ class AccelerateDot(Decision):
                             fallback=f"{NAME}: {first_line(f_ours)}")
         j = self.judge(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
+        # the dot-cycles model's prediction beside the compiled figures: its accuracy, measured on every trial
+        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
         compared = {"kwidth_only": dot_figures.only_kwidth_differs(ours.text, theirs.text),
-                    "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)}}
+                    "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)},
+                    "dot_cycles": {"model": list(cycles) if cycles else None,
+                                   "compiled": [f_theirs.loop_cycles, f_ours.loop_cycles]}}
         if j.worse:
             return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)

@@ -11,15 +11,22 @@ A single interior choice kept is compared too where a later decision took anothe
 one in place (generated seed 711 on gfx950: the stream pipeliner chosen under our dot layouts, which accelerate-dot
 then reverted; Triton's layouts with ours' pipeliner had more main-loop LDS ops than stock).
 
-Models (no compile): no interior choice kept, or one where none was taken back: the last decision's comparison was
-already against that kernel; only one of the two can launch (the LDS model); ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
-registers (cost_model.wins_on_occupancy). Compared with (trial): ours with every interior point and the num_stages change left out (our passes at
-the end of make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's
-kernel ranks strictly better.
+Models (no compile):
+  - nothing to compare: no interior choice kept, or one where none was taken back (the last decision's comparison
+    was already against that kernel), or a decision already kept ours against the kernel with none of the choices
+    (accelerate-dot, where the stream pipeliner was declined before it);
+  - launch: only one of the two can launch (the LDS model);
+  - occupancy: ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
+    registers (cost_model.wins_on_occupancy);
+  - dot cycles: ours' TTGIR needs fewer main-loop dot cycles (dot_work) and ours has no spill at as many waves as
+    Triton's kernel's LDS lets run (cost_model.ties_at_best_before_dot_cycles).
+Compared with (trial): ours with every interior point and the num_stages change left out (our passes at the end of
+make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks
+strictly better.
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures
+from .. import cost_model, dot_figures, dot_work
 from ..points import INTERIOR_POINTS, STAGES
 from . import Decision, Verdict
 
@@ -43,6 +50,8 @@ class Combination(Decision):
         chosen = interior_choices(ours.choice)
         if not chosen or (len(chosen) < 2 and not interior_choices(frozenset(ctx.reverted))):
             return None
+        if (ours.choice, ours.choice - chosen, ctx.w) in ctx.kept_against:  # a decision compared these two already
+            return None
         return ctx.variant(ours.choice - chosen)
 
     def identical(self, ctx, ours, theirs):
@@ -65,8 +74,14 @@ class Combination(Decision):
             why = f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}): {why}"
             return Verdict("reverted", why, "model", theirs, remark=why)
         f_ours = ctx.figures(ours)
-        why = None if isinstance(f_ours, Exception) or lds is None else cost_model.wins_on_occupancy(
-            f_ours, lds, ctx.arch, ctx.num_warps, ctx.w)
+        if isinstance(f_ours, Exception) or lds is None:
+            return None
+        why = cost_model.wins_on_occupancy(f_ours, lds, ctx.arch, ctx.num_warps, ctx.w)
+        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch) if why is None else None
+        if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, lds, ctx.arch, ctx.num_warps,
+                                                                             ctx.w):
+            why = (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: the TTGIRs' MFMA instructions), "
+                   f"no spill and {f_ours.occupancy} waves/SIMD, as many as Triton's kernel's LDS lets run")
         if why is None:
             return None
         return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "

@@ -25,6 +25,8 @@ class Context:
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
     # the choices a decision took back after others were decided with them in place (engine.Policy.decide)
     reverted: set = field(default_factory=set)
+    # (ours' choice, the variant's choice, the waves compared at) of every comparison a decision kept ours in (engine.Policy.decide)
+    kept_against: set = field(default_factory=set)
 
     @property
     def arch(self) -> str:

@@ -1,0 +1,138 @@
+//===- DotWork.cpp - mfma-dot-work ----------------------------------------===//
+//
+// Analysis pass: the matrix instructions each wave issues for every dot.
+//
+// Algorithm: number the `scf.for` loops of each function in pre-order; for
+// every `tt.dot`, read its result layout. An `#ttg.amd_mfma` layout with an
+// instruction shape mM x mN x mK of at least 16 x 16 gives, per wave,
+//   prod_d ceil(shape[d] / (warpsPerCTA[d] * instr[d])) * ceil(K / mK)
+// instructions (instr[d] = mM, mN on the last two dimensions, 1 on a batch
+// dimension): warps that a tile too small for them leaves without a distinct
+// block repeat another's, and still issue it. The remark names the innermost
+// enclosing loop and its depth, so that a caller can take the main loop's
+// dots, and the operand element types, which with the instruction shape name
+// the MFMA instruction. Any other dot is remarked "not mfma".
+//
+// The figure is what two layout choices of one kernel are compared on
+// without compiling either (decisions/accelerate_dot.py).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TritonMFMA/GenericIR.h"
+#include "TritonMFMA/Layouts.h"
+#include "TritonMFMA/PassOutcome.h"
+#include "TritonMFMA/Passes.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::triton_mfma {
+#define GEN_PASS_DEF_MFMADOTWORK
+#include "TritonMFMA/Passes.h.inc"
+} // namespace mlir::triton_mfma
+
+using namespace mlir;
+using namespace mlir::triton_mfma;
+
+namespace {
+
+std::string typeText(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os);
+  return s;
+}
+
+/// The innermost enclosing scf.for's number (-1: none) and the loop depth.
+std::pair<int, int>
+enclosingLoop(Operation *op, const llvm::DenseMap<Operation *, int> &loops) {
+  int id = -1, depth = 0;
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    auto it = loops.find(p);
+    if (it == loops.end())
+      continue;
+    if (id < 0)
+      id = it->second;
+    ++depth;
+  }
+  return {id, depth};
+}
+
+/// Instructions per wave of one dot with an MFMA result layout, or failure
+/// (with `why`) where the layout or shapes are not the modelled kind.
+FailureOr<int64_t> instructionsPerWave(const AMDMfmaLayout &mfma,
+                                       ArrayRef<int64_t> shape, int64_t k,
+                                       std::string &why) {
+  size_t rank = shape.size();
+  if (mfma.warpsPerCTA.size() != rank || rank < 2 ||
+      mfma.instrShape.size() < 3) {
+    why = "layout rank or instruction shape not modelled";
+    return failure();
+  }
+  if (mfma.getMDim() < 16 || mfma.getNDim() < 16) {
+    why = "instructions of several blocks (4x4) not modelled";
+    return failure();
+  }
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t count = ceilDiv(k, mfma.getKDim());
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t instr = d == rank - 2   ? mfma.getMDim()
+                    : d == rank - 1 ? mfma.getNDim()
+                                    : 1;
+    count *= ceilDiv(shape[d], int64_t(mfma.warpsPerCTA[d]) * instr);
+  }
+  return count;
+}
+
+struct MFMADotWork final
+    : mlir::triton_mfma::impl::MFMADotWorkBase<MFMADotWork> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, "analysis only (remarks)");
+    for (Operation *func : getFunctions(module)) {
+      llvm::DenseMap<Operation *, int> loops;
+      func->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isOp(op, opname::For))
+          loops.try_emplace(op, int(loops.size()));
+      });
+      func->walk([&](Operation *op) {
+        if (!isOp(op, opname::Dot))
+          return;
+        auto [loop, depth] = enclosingLoop(op, loops);
+        std::string where = "dot work: loop " + std::to_string(loop) +
+                            " depth " + std::to_string(depth) + ", ";
+        if (op->getNumOperands() < 2 || op->getNumResults() != 1) {
+          op->emitRemark() << where << "not mfma (malformed dot)";
+          return;
+        }
+        FailureOr<TensorInfo> res = getTensorInfo(op->getResult(0).getType());
+        FailureOr<TensorInfo> a = getTensorInfo(op->getOperand(0).getType());
+        FailureOr<TensorInfo> b = getTensorInfo(op->getOperand(1).getType());
+        const auto *mfma =
+            succeeded(res) ? dyn_cast_or_null<AMDMfmaLayout>(res->layout.get())
+                           : nullptr;
+        if (!mfma || failed(a) || failed(b) || a->shape.empty()) {
+          op->emitRemark() << where << "not mfma";
+          return;
+        }
+        std::string why;
+        FailureOr<int64_t> count =
+            instructionsPerWave(*mfma, res->shape, a->shape.back(), why);
+        if (failed(count)) {
+          op->emitRemark() << where << "not mfma (" << why << ")";
+          return;
+        }
+        op->emitRemark() << where << "mfma " << mfma->getMDim() << "x"
+                         << mfma->getNDim() << "x" << mfma->getKDim() << " "
+                         << typeText(a->elementType) << " x "
+                         << typeText(b->elementType) << ", " << *count
+                         << " per wave";
+      });
+    }
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

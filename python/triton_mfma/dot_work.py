@@ -1,0 +1,98 @@
+"""The matrix-pipe cycles one wave issues for a kernel's dots, read from its TTGIR (the mfma-dot-work analysis), so
+that two layout choices of one kernel can be ranked on dot cycles without compiling either.
+
+Per dot: the MFMA instructions per wave (mfma-dot-work: the tile over warps x instruction shape, warps that a small
+tile leaves without a block of their own repeating another's) times the instruction's issue cycles, from the MFMA
+table the compiled figures use (native.mfma_cycles): the instruction is the one of that shape whose operand types
+are the dot's. `compare` ranks two TTGIRs of one kernel that differ in layouts only: their dots pair up in program
+order; one has fewer cycles where no dot of it has more and the main loop's (the one loop holding dots; the whole
+kernel where no loop does) are fewer, whatever LLVM's unrolling then weighs them by.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_REMARK = re.compile(r"dot work: loop (-?\d+) depth (\d+), (?:mfma (\d+)x(\d+)x(\d+) (\S+) x (\S+), (\d+) per wave|not mfma)")
+_MNEMONIC = re.compile(r"^v_mfma_(?:f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(.+)$")
+_FAMILY = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "i8": "i8",
+           "f8E4M3FNUZ": "fp8", "f8E4M3FN": "fp8", "f8E5M2FNUZ": "bf8", "f8E5M2": "bf8"}
+
+
+@dataclass(frozen=True)
+class Dot:
+    loop: int  # the innermost enclosing scf.for, numbered in pre-order; -1: none
+    cycles: int | None  # matrix-pipe issue cycles per wave; None: not an MFMA dot the table names
+
+
+def _suffixes(a: str, b: str) -> set[str]:
+    fa, fb = _FAMILY.get(a), _FAMILY.get(b)
+    if fa is None or fb is None:
+        return set()
+    if fa in ("fp8", "bf8") and fb in ("fp8", "bf8"):
+        return {f"{fa}_{fb}", "f8f6f4"}
+    if fa != fb:
+        return set()
+    return {"bf16": {"bf16", "bf16_1k"}, "f32": {"f32", "xf32"}}.get(fa, {fa})
+
+
+@functools.lru_cache(maxsize=None)
+def instruction_cycles(arch: str, m: int, n: int, k: int, a: str, b: str) -> int | None:
+    """Issue cycles of the MFMA instruction of shape m x n x k on operands `a` x `b` (TTGIR element types) on
+    `arch`; None where the table has none or shapes and types name several."""
+    from . import native
+
+    found = set()
+    for (table_arch, mnemonic), cycles in native.mfma_cycles().items():
+        x = _MNEMONIC.match(mnemonic)
+        if table_arch == arch and x and (int(x[1]), int(x[2]), int(x[3])) == (m, n, k) and \
+                x[4] in _suffixes(a, b):
+            found.add(cycles)
+    return found.pop() if len(found) == 1 else None
+
+
+@functools.lru_cache(maxsize=64)
+def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
+    """Every tt.dot of the kernel in program order; None where the analysis does not run on it."""
+    from .native import PipelineError, run_pipeline_with_diagnostics
+
+    try:
+        _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-dot-work)")
+    except PipelineError:
+        return None
+    out = []
+    for d in diagnostics:
+        x = _REMARK.search(d.message)
+        if x is None:
+            continue
+        cycles = None
+        if x[3] is not None:
+            per = instruction_cycles(arch, int(x[3]), int(x[4]), int(x[5]), x[6], x[7])
+            cycles = None if per is None else per * int(x[8])
+        out.append(Dot(int(x[1]), cycles))
+    return tuple(out)
+
+
+def main_loop_cycles(ds: tuple[Dot, ...]) -> int | None:
+    """The main loop's dot cycles per wave: the one loop holding dots (the whole kernel where none does); None
+    where several loops hold dots (which one LLVM's loops make the main one is not told here)."""
+    loops = {d.loop for d in ds if d.loop >= 0}
+    if len(loops) > 1:
+        return None
+    inside = [d for d in ds if not loops or d.loop in loops]
+    return sum(d.cycles for d in inside) if inside else None
+
+
+def compare(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
+    """(theirs', ours' main-loop dot cycles per wave) where every dot of ours needs no more cycles than its pair
+    in theirs and the main loop's are fewer; None otherwise, or where either cannot be read."""
+    a, b = dots(ours, arch), dots(theirs, arch)
+    if not a or not b or len(a) != len(b) or any(d.cycles is None for d in a + b):
+        return None
+    if any(x.loop != y.loop or x.cycles > y.cycles for x, y in zip(a, b)):
+        return None
+    mine, other = main_loop_cycles(a), main_loop_cycles(b)
+    if mine is None or other is None or mine >= other:
+        return None
+    return other, mine

@@ -1,0 +1,92 @@
+"""The dot-cycles model (dot_work.py over the mfma-dot-work analysis): the MFMA instruction a dot's shape and
+operand types name on each arch, and accelerate-dot deciding by it without compiling Triton's layouts only where
+a trial would keep ours on the same figure."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import triton_mfma
+from triton_mfma import dot_work, native
+from triton_mfma.compile import compile_kernel
+
+
+@pytest.mark.parametrize("arch,shape,types,mnemonic", [
+    ("gfx90a", (16, 16, 16), ("f16", "f16"), "v_mfma_f32_16x16x16f16"),
+    ("gfx90a", (32, 32, 8), ("bf16", "bf16"), "v_mfma_f32_32x32x8bf16_1k"),
+    ("gfx942", (16, 16, 8), ("f32", "f32"), "v_mfma_f32_16x16x8_xf32"),
+    ("gfx942", (16, 16, 4), ("f32", "f32"), "v_mfma_f32_16x16x4_f32"),
+    ("gfx942", (32, 32, 16), ("f8E4M3FNUZ", "f8E5M2FNUZ"), "v_mfma_f32_32x32x16_fp8_bf8"),
+    ("gfx950", (16, 16, 32), ("f8E5M2", "f8E5M2"), "v_mfma_f32_16x16x32_bf8_bf8"),
+    ("gfx950", (32, 32, 32), ("i8", "i8"), "v_mfma_i32_32x32x32_i8"),
+])
+def test_instruction_named_by_shape_and_types(arch, shape, types, mnemonic):
+    assert dot_work.instruction_cycles(arch, *shape, *types) == native.mfma_cycles()[arch, mnemonic]
+
+
+@pytest.mark.parametrize("arch,shape,types", [
+    ("gfx90a", (16, 16, 32), ("f8E4M3FNUZ", "f8E4M3FNUZ")),  # no fp8 MFMA on gfx90a
+    ("gfx942", (16, 16, 16), ("f16", "bf16")),  # mixed operand types name no instruction
+    ("gfx942", (16, 16, 16), ("f64", "f64")),
+])
+def test_no_instruction_no_cycles(arch, shape, types):
+    assert dot_work.instruction_cycles(arch, *shape, *types) is None
+
+
+def _generated(seed, arch, tmp_path, **mfma_options):
+    from triton_mfma import kernelgen
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
+    with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):
+        warnings.simplefilter("ignore")
+        return compile_kernel(fn, sig, cx, arch, opts, attrs)
+
+
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx942"])
+def test_fewer_dot_cycles_decided_without_compiling_tritons_layouts(tmp_path, monkeypatch, arch):
+    """Generated seed 851 (fp8 chained GEMM 32x32x32, 8 warps): Triton's layouts put the 8 warps along M, each
+    repeating the tile's one block row (32x32x8: 4 instructions per wave on gfx90a), ours 4 x 2 warps of 16x16x16
+    (2). The model keeps ours with one compile; every trial keeps ours on the same figure, and its record shows the
+    model's prediction equal to the compiled main loop's dot cycles."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    k = _generated(851, arch, tmp_path)
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "dot cycles" in dot["reason"], dot
+    assert k.metadata.triton_mfma_trials == 1
+    full = _generated(851, arch, tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
+    assert (full["decision"], full["evidence"]) == ("kept", "trial") and full["reason"].startswith("better on dot")
+    assert full["dot_cycles"]["model"] == full["dot_cycles"]["compiled"], full["dot_cycles"]
+    assert k.asm is not None
+
+
+def _module(warps, instr, m=32, n=32, k=32, in_loop=True):
+    """A generic TTGIR module with one f16 tt.dot (in an scf.for where `in_loop`) of the given MFMA layout."""
+    mma = (f"#ttg.amd_mfma<{{version = 2, warpsPerCTA = [{warps[0]}, {warps[1]}], instrShape = "
+           f"[{instr[0]}, {instr[1]}, {instr[2]}], isTransposed = true}}>")
+    a = f"tensor<{m}x{k}xf16, #ttg.dot_op<{{opIdx = 0, parent = {mma}, kWidth = 4}}>>"
+    b = f"tensor<{k}x{n}xf16, #ttg.dot_op<{{opIdx = 1, parent = {mma}, kWidth = 4}}>>"
+    c = f"tensor<{m}x{n}xf32, {mma}>"
+    dot = (f'%d = "tt.dot"(%a, %b, %acc) <{{inputPrecision = 2 : i32, maxNumImpreciseAcc = 0 : i32}}> : '
+           f'({a}, {b}, {c}) -> {c}')
+    body = (f'%lb = "arith.constant"() <{{value = 0 : i32}}> : () -> i32\n'
+            f'%st = "arith.constant"() <{{value = 1 : i32}}> : () -> i32\n'
+            f'%r = "scf.for"(%lb, %n, %st, %c) ({{\n^bb1(%i: i32, %acc: {c}):\n{dot}\n'
+            f'"scf.yield"(%d) : ({c}) -> ()\n}}) : (i32, i32, i32, {c}) -> {c}\n') if in_loop else \
+        dot.replace("%acc", "%c") + "\n"
+    return (f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps[0] * warps[1]} : i32, '
+            f'ttg.target = "hip:gfx90a", "ttg.threads-per-warp" = 64 : i32}} {{\n'
+            f'"tt.func"() <{{function_type = ({a}, {b}, {c}, i32) -> (), sym_name = "k", sym_visibility = "public"}}> '
+            f'({{\n^bb0(%a: {a}, %b: {b}, %c: {c}, %n: i32):\n{body}"tt.return"() : () -> ()\n}}) : () -> ()\n}}\n')
+
+
+def test_compare_ranks_only_fewer_cycles_on_every_dot():
+    """Triton's layout of seed 851 (8 x 1 warps of 32x32x8 over a 32x32 tile: 4 x 64 cycles per wave) against ours
+    (4 x 2 warps of 16x16x16: 2 x 32): ours fewer; never the other way, nor between equals, nor where the dots
+    are not in the same loops (the main loop cannot be paired)."""
+    theirs, ours = _module((8, 1), (32, 32, 8)), _module((4, 2), (16, 16, 16))
+    assert dot_work.dots(ours, "gfx90a") == (dot_work.Dot(0, 64),)
+    assert dot_work.compare(ours, theirs, "gfx90a") == (256, 64)
+    assert dot_work.compare(theirs, ours, "gfx90a") is None
+    assert dot_work.compare(ours, ours, "gfx90a") is None
+    assert dot_work.compare(_module((4, 2), (16, 16, 16), in_loop=False), theirs, "gfx90a") is None
