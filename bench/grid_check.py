@@ -23,7 +23,7 @@ os.environ["TRITON_MFMA_STRICT"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import triton_mfma  # noqa: E402
-from triton_mfma import engine  # noqa: E402
+from triton_mfma import policy  # noqa: E402
 from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from suite import ARCHS, Report, configs  # noqa: E402
 
@@ -35,7 +35,7 @@ def main():
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     checked = []
-    decide = engine.Policy.decide
+    decide = policy.Policy.decide
 
     def recording(self, decision, ours):  # the figures of both variants, read from the engine's own compiles
         if decision.name != "mfma-grid-order":
@@ -47,7 +47,7 @@ def main():
             checked.append((f_ours, f_without, chosen is without))
         return chosen
 
-    engine.Policy.decide = recording
+    policy.Policy.decide = recording
     rep = Report()
     rep.emit(f"# {__doc__.splitlines()[0]} -- `PYTHONPATH=python python bench/grid_check.py`")
     rep.emit("# columns: with the remap / without it; SGPR spills delta = with - without")

@@ -4,7 +4,7 @@ hip, Triton language (`HipCompile`: every decision of one kernel's compile is ta
   ttgir   Triton's make_ttgir when the kernel has no dot (our interior points have nothing to act on), else the
           composed copy (pipeline.amd_make_ttgir) with our passes at `accelerate_matmul` / `pipeline`; then the
           passes at `ttgir_end`. The decisions (decisions/: one module each, on one protocol) compare variants
-          the engine builds and compiles; the engine's policy (engine.Policy) runs them and owns what compiles
+          the engine builds and compiles; the engine's policy (policy.Policy) runs them and owns what compiles
           beside what (docs/architecture.md).
   llir    the chosen variant's LLVM IR when a decision already compiled it (hand-off), else Triton's make_llir
           (with the forced / kernel waves_per_eu)
@@ -30,7 +30,8 @@ from .bridge import export_generic, import_generic, real_module
 from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
 from .decisions import first_line as _first_line
 from .decisions.context import Context
-from .engine import Engine, Made, Policy, fresh_context, with_waves_per_eu
+from .engine import Engine, Made, fresh_context, with_waves_per_eu
+from .policy import Policy
 from .passes import REGISTRY, REPLACING_POINTS, setting
 from .points import INTERIOR_POINTS
 from .runner import PassFailure, kernel_name, run_passes
@@ -139,7 +140,7 @@ class HipCompile:
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
-        self.policy = None  # engine.Policy: the decisions of this compile
+        self.policy = None  # policy.Policy: the decisions of this compile
         self._unchanged = {}  # metadata lines of the passes that left the chosen TTGIR as it was
         self._stages = None  # Triton's stage dict, once installed
 

@@ -19,7 +19,7 @@ from triton_mfma.dot_figures import Figures
 from triton_mfma.examples import CORPUS
 from triton_mfma.passes import REGISTRY as PASSES, find_option
 
-# what only the engine's policy calls (engine.Engine / engine.Policy): a decision declares, never schedules
+# what only the engine's policy calls (engine.Engine / policy.Policy): a decision declares, never schedules
 SCHEDULING = {"prefetch", "cancel", "release", "aside", "llir_here", "settle", "compile", "compile_each",
               "figures_each", "candidates", "running", "_compile_one", "submit"}
 

@@ -392,17 +392,17 @@ def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(mon
 def _record_followups(mp, pick=lambda job: True) -> list:
     """The (build, w) jobs the engine's policy starts as follow-ups (those `pick` keeps), appended to the list
     returned, while `mp` (a pytest MonkeyPatch) holds."""
-    from triton_mfma import engine
+    from triton_mfma import policy
 
     started = []
-    real = engine.Policy._followups
+    real = policy.Policy._followups
 
     def spy(self, decision, ours, beside):
         jobs = real(self, decision, ours, beside)
         started.extend(job for job in jobs if pick(job))
         return jobs
 
-    mp.setattr(engine.Policy, "_followups", spy)
+    mp.setattr(policy.Policy, "_followups", spy)
     return started
 
 

@@ -15,7 +15,7 @@ A decision (`Decision`) declares, and never schedules:
   - `followups`: the compiles it will ask for if `ours` is kept (what the engine may start early);
   - `speculation`: what the engine may compile beside what (`Speculation`);
   - `comparison_waves`: the waves_per_eu the TTGIR decisions compare at, where not the kernel's own.
-The engine's policy (engine.Policy) reads these declarations and owns prefetch, cancel, gates and the variants
+The engine's policy (policy.Policy) reads these declarations and owns prefetch, cancel, gates and the variants
 built aside. Adding a decision: one module here, one line in `REGISTRY`, its tests (docs/architecture.md).
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Speculation:
-    """What the engine may compile ahead for a decision (engine.Policy reads it; a decision never schedules)."""
+    """What the engine may compile ahead for a decision (policy.Policy reads it; a decision never schedules)."""
     compared_beside_model: bool = False  # the variant compiles beside the compile the model reads (not gated)
     compared_beside_trial: bool = False  # the variant starts before the trial waits for ours
     followups_beside_trial: bool = False  # later decisions' compiles for ours start while the variant compiles
@@ -79,7 +79,7 @@ class Decision:
     """The protocol (see the module docstring); the defaults decide nothing."""
     name = ""  # the pass (or option) the remarks name
     key = ""  # metadata field of the verdict
-    stage = "ttgir"  # the stage it decides in: "ttgir" (by engine.Policy.ttgir) or "llir" (waves_per_eu)
+    stage = "ttgir"  # the stage it decides in: "ttgir" (by policy.Policy.ttgir) or "llir" (waves_per_eu)
     point: str | None = None
     option: str | None = None
     speculation = Speculation()

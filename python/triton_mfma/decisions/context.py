@@ -23,9 +23,9 @@ class Context:
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
-    # the choices a decision took back after others were decided with them in place (engine.Policy.decide)
+    # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
-    # (ours' choice, the variant's choice, the waves compared at) of every comparison a decision kept ours in (engine.Policy.decide)
+    # (ours' choice, the variant's choice, the waves compared at) of every comparison a decision kept ours in (policy.Policy.decide)
     kept_against: set = field(default_factory=set)
 
     @property

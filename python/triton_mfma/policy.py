@@ -1,0 +1,203 @@
+"""The engine's speculation policy for one hip compile (`Policy`): the decisions (decisions/) on the variants the
+engine (engine.py) builds; the policy alone schedules their compiles (docs/architecture.md)."""
+from __future__ import annotations
+
+from .engine import Engine, trial_threads
+
+
+class Policy:
+    """The engine's speculation policy for one hip compile: runs the registered decisions (decisions/) on the
+    variants the engine builds, and from what each declares (`decisions.Speculation`, its `compared` variant, its
+    `followups`) decides what is built aside, what compiles beside what, what is dropped once a model has told.
+    Every verdict is written by `decisions.record`, here only."""
+
+    def __init__(self, engine: Engine, decisions, metadata: dict, kernel_remarks):
+        self.engine = engine
+        self.decisions = decisions
+        self.metadata = metadata
+        self.kernel_remarks = kernel_remarks
+        self.ctx = None  # decisions.context.Context, set by the stage (its callables are this policy's)
+        self.interior: set = set()
+        self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
+
+    # -- what decisions read -----------------------------------------------------------------------------------
+    def figures(self, build):
+        return self.figures_each([(build, self.ctx.w)])[0]
+
+    def printed(self, build):
+        """resources.Printed of `build` compiled at the compared waves (no instruction parsed), or the exception
+        compiling it raised."""
+        from .resources import printed
+
+        c = self.compile_each([(build, self.ctx.w)])[0]
+        return c if isinstance(c, Exception) else printed(c.amdgcn, c.metadata["shared"])
+
+    def figures_each(self, jobs):
+        """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
+        from . import dot_figures
+
+        out = []
+        for (build, w), c in zip(jobs, self.compile_each(jobs)):
+            try:
+                if isinstance(c, Exception):
+                    raise c
+                key = (id(c), w)
+                if key not in self._figures:
+                    self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
+                                                                   self.ctx.num_warps, w))
+                out.append(self._figures[key][1])
+            except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
+                out.append(e)
+        return out
+
+    def compile_each(self, jobs):
+        try:
+            return self.engine.compile(jobs)
+        except Exception:  # noqa: BLE001 - find which one failed
+            out = []
+            for job in jobs:
+                try:
+                    out.append(self.engine.compile([job])[0])
+                except Exception as e:  # noqa: BLE001
+                    out.append(e)
+            return out
+
+    def record(self, decision, verdict) -> None:
+        from .decisions import record
+
+        record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
+
+    # -- the TTGIR decisions -------------------------------------------------------------------------------------
+    def ttgir(self, src, interior: set):
+        """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
+        left running. `interior`: the interior points where our passes act on this kernel."""
+        ctx, engine, w = self.ctx, self.engine, self.ctx.w
+        for d in self.decisions:  # decided from the kernel's options: ours is not built with it
+            if d.point in interior:
+                v = d.unbuilt(ctx)
+                if v is not None:
+                    interior.discard(d.point)
+                    self.record(d, v)
+        self.interior = interior
+        present = [d for d in self.decisions if d.present(ctx, interior)]
+        first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
+        if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
+            engine.aside(interior - {first.point}, self.metadata, w)
+        chosen = engine.ttgir(interior, self.metadata, first=src)
+        asked = ctx.w
+        w = self._compare_at(present, chosen, asked)
+        # ours compiled: a decision's model or trial reads it, or Triton gets it. Its LLVM IR on this thread, from
+        # the module itself (the variant it is compared with builds and compiles aside meanwhile): at once, except
+        # where a decision's model reads the TTGIRs only and may decline ours without a trial
+        if interior and not any(d.speculation.lower_after_model for d in present if d.point is not None):
+            engine.llir_here(chosen)
+        for d in present:
+            if d.stage != "ttgir":
+                continue
+            ours, w_ours = chosen, w
+            chosen = self.decide(d, ours)
+            if chosen is not ours:
+                # the next decisions compare at the waves the chosen TTGIR admits (generated seed 684 on gfx942:
+                # the stream pipeliner's LDS admitted 4 of the 8 waves asked; declined, Triton's admits 8, and
+                # layouts chosen at 4 waves' budget spilled more at 8 than Triton's)
+                w = self._compare_at(present, chosen, asked)
+            if d.speculation.lower_after_model:
+                if chosen is not ours:
+                    engine.cancel([(ours, w_ours)])
+                else:
+                    engine.llir_here(ours)
+                engine.release([(chosen, w)])
+                engine.prefetch([(chosen, w)])  # kept without a trial: start it
+        if engine.lowered(chosen) and engine.compiled(chosen, w) is None:
+            self.compile_each([(chosen, w)])  # no decision compiled it: its LLVM IR is made
+        engine.settle()
+        return chosen
+
+    def _compare_at(self, present, chosen, asked: int) -> int:
+        """The waves_per_eu the decisions compare `chosen` at, from its TTGIR (`asked`: the kernel's own), set on
+        the context: the first a present decision declares, else `asked`."""
+        self.ctx.w = asked
+        w = next((cmp_w for cmp_w in (d.comparison_waves(self.ctx, chosen) for d in present) if cmp_w is not None),
+                 asked)
+        self.ctx.w = w
+        return w
+
+    def decide(self, d, ours):
+        """One decision on `ours`: the build it chooses (recorded)."""
+        v, theirs = d.settled(self.ctx, ours), None
+        if v is None:
+            theirs = d.compared(self.ctx, ours)
+            if theirs is None:
+                return ours
+            v = d.identical(self.ctx, ours, theirs) if theirs.same_code(ours) else self._compare(d, ours, theirs)
+        self.record(d, v)
+        chosen = v.chosen if v is not None else ours
+        if chosen is not ours and hasattr(chosen, "choice"):
+            self.ctx.reverted |= set(ours.choice - chosen.choice)
+        elif v is not None and theirs is not None:
+            self.ctx.kept_against.add((ours.choice, theirs.choice, self.ctx.w))
+        return chosen
+
+    def _compare(self, d, ours, theirs):
+        from .decisions import neither_launches
+
+        ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
+        why = neither_launches(ctx, ours, theirs)
+        if why is not None:
+            return d.unlaunchable(ctx, ours, theirs, why)
+        if d.model_applies(ctx, ours, theirs):
+            if spec.compared_beside_model:  # the trial, if the model cannot tell, then costs no wait
+                engine.prefetch([(theirs, w)])
+            v = d.model(ctx, ours, theirs)
+            if v is not None:
+                if spec.compared_beside_model:
+                    engine.cancel([(theirs, w)])
+                return v
+        if spec.compared_beside_trial:  # running while ours' follow-ups wait for ours
+            engine.prefetch([(theirs, w)])
+        speculative = self._followups(d, ours, beside=(theirs, w)) if spec.followups_beside_trial else []
+        if spec.lower_after_model:  # the trial compiles ours here, from its own module
+            engine.llir_here(ours)
+        f_theirs, f_ours = self.figures_each([(theirs, w), (ours, w)])
+        v = d.trial(ctx, ours, theirs, f_theirs, f_ours)
+        if v is not None and v.chosen is not ours:
+            engine.cancel(speculative)
+        return v
+
+    def _followups(self, d, ours, beside) -> list:
+        """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
+        or compiled) and start on a free core what the decisions after `d` will compile if `ours` is kept (their
+        `followups`, in registry order: the grid check's variant, a whole compile, before the waves_per_eu
+        candidates). Ours is kept more often than not; where it is not, `_compare` cancels them (a make_llir
+        started cannot be stopped: the stage waits for it). Nothing is started where `beside` is done by then:
+        the decision is taken first. The jobs started."""
+        later = [e for e in self.decisions[self.decisions.index(d) + 1:] if e.present(self.ctx, self.interior)]
+        if trial_threads(2) < 2 or not later:
+            return []
+        first = self.figures(ours)
+        if isinstance(first, Exception) or not self.engine.running(*beside):
+            return []
+        jobs = [job for e in later for job in e.followups(self.ctx, ours)]
+        self.engine.prefetch(jobs)
+        return jobs
+
+    # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
+    def waves(self, d, base, chosen_build, compile_base):
+        """`d`'s verdict (recorded) on the chosen TTGIR: `base` its compile at the kernel's waves_per_eu (0 under
+        "auto"), the engine's compile of `chosen_build`; None: `compile_base() -> (Compiled, its w=0 LLVM IR or
+        None, metadata after make_llir)` compiles it here. The candidates share the base's make_llir: the engine's
+        where the build is the engine's (compiled once, some maybe already), else the w=0 LLVM IR with the
+        attribute (none: a candidate fails to compile, and the decision says so)."""
+        if base is not None and chosen_build is not None:
+            compile_many = lambda ws: self.engine.compile([(chosen_build, w) for w in ws])  # noqa: E731
+        else:
+            base, llir0, md0 = compile_base()
+            md0 = {k: v for k, v in md0.items() if k != "name"}
+
+            def compile_many(ws):
+                if llir0 is None:
+                    raise ValueError("the waves_per_eu attribute cannot be taken out of the LLVM IR exactly")
+                return self.engine.candidates(llir0, md0, ws)
+        v = d.decide(self.ctx, base, compile_many)
+        self.record(d, v)
+        return base, v
