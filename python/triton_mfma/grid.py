@@ -82,7 +82,7 @@ class GridOrderDecision:
 def _generic_ttgir(compiled) -> str:
     """The kernel's final TTGIR (compiled.asm["ttgir"]) as generic MLIR text, printed by Triton."""
     from .bridge import export_generic
-    from .cli import _triton_context, parse_triton_ir
+    from .cli_opt import _triton_context, parse_triton_ir
 
     text = compiled.asm["ttgir"]
     if isinstance(text, bytes):
