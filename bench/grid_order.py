@@ -229,31 +229,10 @@ def _ptx_remap_block(ptx):
 
 def _ptx_outlined(ptx):
     """The remap moved into a called .func: the skipped path then jumps over one CALL, not the remap's code."""
-    import re
+    from grid_order_wide import ptx_outline
 
     end, body = _ptx_remap_block(ptx)
-    head = ptx[:end - len(body)]  # up to the block
-    body = re.sub(r"^\s*\.loc.*\n", "", body, flags=re.M)
-    lines = [ln.split("//")[0].strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
-    defined, used = [], []
-    for ln in lines:
-        regs = re.findall(r"%r\d+", ln)
-        used += [r for r in regs[1:] if r not in defined and r not in used]
-        defined += [regs[0]] if regs and regs[0] not in defined else []
-    after = ptx[end:]
-    outs = [r for r in defined if re.search(re.escape(r) + r"\b", after)]
-    ins = used
-    call = ("\t{\n" + "".join(f"\t.param .b32 param{i};\n\tst.param.b32 \t[param{i}], {r};\n" for i, r in enumerate(ins))
-            + f"\t.param .align 4 .b8 retval0[{4 * len(outs)}];\n\tcall.uni (retval0), tmfma_remap, ("
-            + ", ".join(f"param{i}" for i in range(len(ins))) + ");\n"
-            + "".join(f"\tld.param.b32 \t{r}, [retval0+{4 * i}];\n" for i, r in enumerate(outs)) + "\t}\n")
-    out = head + call + ptx[end:]
-    func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
-            + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n\t.reg .pred \t%p<64>;\n"
-            + "".join(f"\tld.param.b32 \t{r}, [p{i}];\n" for i, r in enumerate(ins)) + "\n".join(lines) + "\n"
-            + "".join(f"\tst.param.b32 \t[func_retval0+{4 * i}], {r};\n" for i, r in enumerate(outs)) + "\tret;\n}\n")
-    k = out.index("\t// .globl")
-    return out[:k] + func + "\n" + out[k:]
+    return ptx_outline(ptx, end - len(body), end)
 
 
 def _ptx_tiny(ptx):

@@ -296,21 +296,27 @@ def _ptx_short(ptx):
 
 
 def _ptx_called(ptx, blk):
-    """The remap body moved into a called .func (registers in: what it reads first; out: what it writes)."""
-    body = re.sub(r"^\s*\.loc.*\n", "", blk.group(2), flags=re.M)
+    """The remap body (the match's group 2) moved into a called .func."""
+    return ptx_outline(ptx, blk.start(2), blk.end(2))
+
+
+def ptx_outline(ptx, start, end):
+    """ptx[start:end] moved into a called .func `tmfma_remap` (registers in: what it reads before writing; out:
+    what it writes that the rest of the kernel reads). Also bench/grid_order.py's guard-cost experiment."""
+    body = re.sub(r"^\s*\.loc.*\n", "", ptx[start:end], flags=re.M)
     lines = [ln.split("//")[0].strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
     defined, used = [], []
     for ln in lines:
         regs = re.findall(r"%r\d+", ln)
         used += [r for r in regs[1:] if r not in defined and r not in used]
         defined += [regs[0]] if regs and regs[0] not in defined else []
-    outs = [r for r in defined if re.search(re.escape(r) + r"\b", ptx[:blk.start()] + ptx[blk.end():])]
+    outs = [r for r in defined if re.search(re.escape(r) + r"\b", ptx[:start] + ptx[end:])]
     ins = used
     call = ("\t{\n" + "".join(f"\t.param .b32 param{i};\n\tst.param.b32 \t[param{i}], {r};\n" for i, r in enumerate(ins))
             + f"\t.param .align 4 .b8 retval0[{4 * len(outs)}];\n\tcall.uni (retval0), tmfma_remap, ("
             + ", ".join(f"param{i}" for i in range(len(ins))) + ");\n"
             + "".join(f"\tld.param.b32 \t{r}, [retval0+{4 * i}];\n" for i, r in enumerate(outs)) + "\t}\n")
-    out = ptx[:blk.start(2)] + call + ptx[blk.end(2):]
+    out = ptx[:start] + call + ptx[end:]
     func = (f".func (.param .align 4 .b8 func_retval0[{4 * len(outs)}]) tmfma_remap("
             + ", ".join(f".param .b32 p{i}" for i in range(len(ins))) + ")\n{\n\t.reg .b32 \t%r<1024>;\n"
             "\t.reg .pred \t%p<64>;\n"

@@ -601,16 +601,36 @@ static GF2Layout interLayout(const GF2Layout &l, unsigned axis) {
                                                      l.getOutDims().end()));
 }
 
-FailureOr<int64_t>
-mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
-                                      std::string *error) {
-  std::optional<unsigned> axisAttr = ReduceOp(op).getAxis();
-  if (!axisAttr || op->getNumOperands() == 0)
-    return failWith(error, opname::Reduce + " without axis or operands");
-  unsigned axis = *axisAttr;
+namespace {
+/// The axis and first operand of a tt.reduce / tt.scan.
+struct AxisSource {
+  unsigned axis;
+  TensorInfo src;
+};
+} // namespace
+
+static FailureOr<AxisSource> axisSource(Operation *op,
+                                        std::optional<unsigned> axis,
+                                        StringRef name, std::string *error) {
+  if (!axis || op->getNumOperands() == 0) {
+    (void)failWith(error, name + " without axis or operands");
+    return failure();
+  }
   FailureOr<TensorInfo> src = getTensorInfo(op->getOperand(0).getType(), error);
   if (failed(src))
     return failure();
+  return AxisSource{*axis, std::move(*src)};
+}
+
+FailureOr<int64_t>
+mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
+                                      std::string *error) {
+  FailureOr<AxisSource> as =
+      axisSource(op, ReduceOp(op).getAxis(), opname::Reduce, error);
+  if (failed(as))
+    return failure();
+  unsigned axis = as->axis;
+  std::optional<TensorInfo> src = std::move(as->src);
   if (!src->layout)
     return failWith(error, opname::Reduce + " operand has no #ttg layout");
   if (axis >= src->shape.size())
@@ -669,13 +689,12 @@ mlir::triton_mfma::reduceScratchBytes(const TargetModel &target, Operation *op,
 // each non-axis thread of every warp, block and axis block.
 FailureOr<int64_t> mlir::triton_mfma::scanScratchBytes(Operation *op,
                                                        std::string *error) {
-  std::optional<unsigned> axisAttr = ScanOp(op).getAxis();
-  if (!axisAttr || op->getNumOperands() == 0)
-    return failWith(error, opname::Scan + " without axis or operands");
-  unsigned axis = *axisAttr;
-  FailureOr<TensorInfo> src = getTensorInfo(op->getOperand(0).getType(), error);
-  if (failed(src))
+  FailureOr<AxisSource> as =
+      axisSource(op, ScanOp(op).getAxis(), opname::Scan, error);
+  if (failed(as))
     return failure();
+  unsigned axis = as->axis;
+  std::optional<TensorInfo> src = std::move(as->src);
   auto *blocked = dyn_cast_or_null<BlockedLayout>(src->layout.get());
   if (!blocked) // Triton's lowering supports blocked layouts only: no scratch
     return int64_t(0);
