@@ -99,24 +99,23 @@ def _whole_multiple(x: Fraction) -> bool:
 
 def unrolled(reference, candidate) -> Fraction:
     """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
-    one loop u times the other's. Told by two figures: the loop's dot work exactly u times the other's and the
-    bytes it loads from global memory at least u times (u K-steps' operand tiles; a layout may load some tiles
-    twice: generated seed 357 on gfx942, our loop unrolled whole, 4x the dot work of stock's iteration at 5.3x its
-    loads); or, where the work does not tell, the loads exactly u times the other's and the work at most u times:
-    the global loads follow the blocked layouts, not the dot layouts, so they count K-steps where a dot layout
-    that repeats a tile over idle warps does more work per K-step (generated seed 892 on gfx950: Triton's layout
-    computes the tile on both warps, ours splits it and LLVM unrolls ours twice as far: equal work per iteration,
-    twice the loads, twice the K-steps). Not told apart: a layout that computes AND loads every tile u times over.
-    1 otherwise, and where either figure is unknown."""
+    one loop u times the other's. The bytes the loop loads from global memory count K-steps: the loads follow the
+    blocked layouts, not the dot layouts, so where they are exactly u times the other's at no more than u times the
+    dot work, u (a dot layout that repeats a tile over idle warps does more work per K-step: generated seed 892 on
+    gfx950, equal work per loop body at twice the loads; seed 945, our loop unrolled whole, 8 K-steps at twice the
+    work of stock's one, whose 8 warps each compute the whole 32x32 tile). Else the work: exactly u times the
+    other's at no fewer than u times the loads (a layout may load some tiles twice: generated seed 357 on gfx942,
+    our loop unrolled whole, 4x the dot work of stock's iteration at 5.3x its loads). Not told apart: a layout that
+    computes AND loads every tile u times over. 1 otherwise, and where either figure is unknown."""
     wr, wc = getattr(reference, "loop_work", 0), getattr(candidate, "loop_work", 0)
     br, bc = getattr(reference, "loop_load_bytes", 0), getattr(candidate, "loop_load_bytes", 0)
     if not (wr and wc and br and bc):
         return Fraction(1)
     u, b = Fraction(wc, wr), Fraction(bc, br)
-    if _whole_multiple(u) and (b >= u if u > 1 else b <= u):
-        return u
     if _whole_multiple(b) and (u <= b if b > 1 else u >= b):
         return b
+    if _whole_multiple(u) and (b >= u if u > 1 else b <= u):
+        return u
     return Fraction(1)
 
 

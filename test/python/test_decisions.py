@@ -222,5 +222,12 @@ def test_an_unrolled_loop_is_compared_per_iteration():
     assert unrolled(theirs, split) == 2 and unrolled(split, theirs) == Fraction(1, 2)
     assert judge(theirs, split).figure == "dot cycles 128 -> 64 per iteration of the first (the loops unroll " \
                                           "differently)"
+    # generated seed 945 on gfx950 (int8 32x32x128, 8 warps, K=1024): stock's 8 warps each compute the whole tile
+    # (4 MFMAs per K-step), ours split it (2) and LLVM unrolls our loop whole: 8 K-steps (8x the loads) at twice
+    # the work; per K-step fewer dot cycles and LDS ops, not "LDS ops 13 -> 28" per two of them
+    stock = _figures(loop_cycles=128, loop_ds_read=12, loop_ds_write=1, loop_work=131072, loop_load_bytes=16)
+    whole = _figures(loop_cycles=256, loop_ds_read=48, loop_ds_write=8, loop_work=262144, loop_load_bytes=128)
+    assert unrolled(stock, whole) == 8 and judge(stock, whole).better
+    assert judge(stock, whole).figure.startswith("dot cycles 128 -> 32 per iteration")
     # twice the loads at more than twice the work: a layout computing tiles over, not an unroll
     assert unrolled(theirs, _figures(loop_cycles=512, loop_work=262144, loop_load_bytes=16)) == 1
