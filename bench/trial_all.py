@@ -135,6 +135,16 @@ def main() -> int:
                f"make_amdgcn calls {trials[0]} against {trials[1]} with all trials",
                "not counted: " + ", ".join(f"{s} {sum(r['status'] == s for r in rows)}"
                                            for s in ("nodot", "rejected", "failed", "timeout"))]
+    # the models' own accuracy: each model-first verdict taken without compiling the variant, against the trial
+    models = {}
+    for r in ok:
+        for name, line in (r.get("why") or {}).items():
+            if "(not compiled)" in line:
+                agreed = (r.get("why_all") or {}).get(name, "").split(":")[0] == line.split(":")[0]
+                n, a = models.get(name, (0, 0))
+                models[name] = (n + 1, a + agreed)
+    summary.append("verdicts taken by a model without compiling the variant, and the all-trials verdict agreeing: "
+                   + (", ".join(f"{k} {a}/{n}" for k, (n, a) in sorted(models.items())) or "none"))
     for r in diff:
         summary.append(f"  differs: {r['seed']} {r['arch']}: {json.dumps(_differences(r['ours'], r['all']))}")
         for k, v in (r.get("why") or {}).items():
