@@ -223,6 +223,15 @@ register(ProjectPass(
 ))
 
 register(ProjectPass(
+    name="mfma-dot-work",
+    point="ttgir_end",
+    summary="analysis: MFMA instructions each wave issues for every tt.dot, with its innermost loop (remarks; "
+            "the dot-cycles model of accelerate-dot and the combination check)",
+    targets=("hip",),
+    transforms=False,
+))
+
+register(ProjectPass(
     name="mfma-lds-usage",
     point="ttgir_end",
     summary="analysis: LDS bytes of every convert_layout scratch and local_alloc, and the kernel total, "

@@ -83,6 +83,7 @@ PIPELINES = [
     "mfma-print-layouts{round-trip-only=true}",
     "mfma-lds-usage",
     "mfma-lds-usage{annotate=true}",
+    "mfma-dot-work",
     "mfma-split-epilogue-cvt",
     "mfma-split-epilogue-cvt{lds-limit=16384}",
     "mfma-split-epilogue-cvt{lds-limit=4096 max-steps=5}",
@@ -95,6 +96,7 @@ PIPELINES = [
     "mfma-grid-order{mode=on group-size=4}",
     "mfma-accelerate-dot,mfma-stream-pipeline,mfma-grid-order,mfma-split-epilogue-cvt,mfma-lds-usage,"
     "mfma-print-layouts",
+    "mfma-accelerate-dot,mfma-dot-work",
 ]
 
 # Option values at and past their limits (each an error or a decision, never a

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PASSES = ["mfma-print-layouts", "mfma-lds-usage", "mfma-split-epilogue-cvt", "mfma-accelerate-dot",
+PASSES = ["mfma-print-layouts", "mfma-lds-usage", "mfma-dot-work", "mfma-split-epilogue-cvt", "mfma-accelerate-dot",
           "mfma-stream-pipeline", "mfma-grid-order"]
 
 

@@ -116,6 +116,7 @@ def test_pass_registry_is_generated_from_passes_td():
 
     registry = native.pass_registry()
     assert set(registry) == {"mfma-print-layouts", "mfma-grid-order", "mfma-stream-pipeline", "mfma-lds-usage",
+                             "mfma-dot-work",
                              "mfma-split-epilogue-cvt", "mfma-accelerate-dot", "mfma-hip-num-programs"}
     grid = registry["mfma-grid-order"]
     assert grid["summary"] and grid["description"]

@@ -120,8 +120,15 @@ class RegisterPressure(Decision):
         if w0 < n:
             return self._compared_below(ctx, n, base, f0, compile_many)
         w, why = self.model(ctx, f0)
-        if w is not None and w < MIN_COMPARED_WAVES < n and not fits(ctx.arch, f0, n, w):
-            w = MIN_COMPARED_WAVES  # see MIN_COMPARED_WAVES: one wave only where the spills fit its budget
+        if w is not None and w < MIN_COMPARED_WAVES <= n and not fits(ctx.arch, f0, n, w):
+            # see MIN_COMPARED_WAVES: one wave only where the spills fit its budget (also where 2 were asked:
+            # generated seed 1030 on gfx942, 256 registers and 5,853 VGPR spills at 2 waves; the compile at one
+            # wave took 40x stock's 7 s)
+            if n == MIN_COMPARED_WAVES:
+                why = (f"{why}; not {w}: {f0.vgpr_total} registers and {f0.scratch} B of scratch per lane at {n} "
+                       f"waves, more than {ONE_WAVE_DEMAND}x its budget ({occ_model.vgpr_budget(ctx.arch, w)})")
+                return Verdict("kept", why, "model", base, {"asked": n}, remark=f"waves_per_eu {n} kept; {why}")
+            w = MIN_COMPARED_WAVES
         if w is None:
             return Verdict("kept", why, "model", base, {"asked": n})
         try:
