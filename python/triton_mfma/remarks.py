@@ -235,12 +235,7 @@ class RemarkBuffer:
     def decide(self, name: str, line: str) -> None:
         self.decisions[name] = line
 
-    def silenced(self) -> KernelRemarks:
-        """For passes run again on a module they already spoke about: no remarks, no summary, and a warning
-        this kernel's compile already gave is not repeated."""
-        quiet = KernelRemarks(self.kernel, "none")
-        quiet._seen = self._seen
-        return quiet
+    silenced = KernelRemarks.silenced  # reads only .kernel and ._seen, which a buffer has too
 
     def replay(self, into: KernelRemarks) -> None:
         """Into the kernel's remarks, as if built there after what is already there (its decisions do not
