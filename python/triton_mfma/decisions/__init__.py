@@ -71,6 +71,35 @@ def neither_launches(ctx, ours, theirs) -> str | None:
     return f"{cost_model.NEITHER_LAUNCHES}: LDS {mine} B and {other} B per workgroup"
 
 
+def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
+    """Where models tell how ours ranks against `theirs` without compiling theirs: (True, why) ours ranks better,
+    (False, why) theirs does; None where they cannot tell. In order: only one of the two can launch (the LDS model
+    on both TTGIRs); ours, compiled, runs more waves without scratch spills than theirs' LDS lets run with any
+    registers (cost_model.wins_on_occupancy); ours' TTGIR needs fewer main-loop dot cycles on no dot more
+    (dot_work) and ours has no spill at as many waves as theirs' LDS lets run
+    (cost_model.ties_at_best_before_dot_cycles)."""
+    from .. import cost_model, dot_work
+    from ..lds_budget import lds_total
+
+    lds_theirs = lds_total(theirs.text)
+    launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), lds_theirs)
+    if launch is not None:
+        return launch
+    f_ours = ctx.figures(ours)
+    if isinstance(f_ours, Exception) or lds_theirs is None:
+        return None
+    why = cost_model.wins_on_occupancy(f_ours, lds_theirs, ctx.arch, ctx.num_warps, ctx.w)
+    if why is not None:
+        return True, why
+    cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
+    if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps,
+                                                                         ctx.w):
+        return True, (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: the TTGIRs' MFMA "
+                      f"instructions, no dot of ours needing more), no spill and {f_ours.occupancy} waves/SIMD, as many "
+                      f"as the other variant's LDS lets run")
+    return None
+
+
 def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 

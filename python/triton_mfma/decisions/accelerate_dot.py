@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .. import cost_model, dot_figures, dot_work
 from ..runner import kernel_name
-from . import Decision, Speculation, Verdict, first_line
+from . import Decision, Speculation, Verdict, first_line, ranks_uncompiled
 
 NAME = "mfma-accelerate-dot"
 
@@ -58,29 +58,13 @@ class AccelerateDot(Decision):
         return not ctx.trial_all
 
     def model(self, ctx, ours, theirs):
-        from ..lds_budget import lds_total
-
-        other_lds = lds_total(theirs.text)
-        launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), other_lds)
-        if launch is not None:
-            ours_launches, why = launch
-            if ours_launches:
-                return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
-            return _verdict("reverted", f"reverted to Triton's dot layouts: {why}", "model", theirs)
-        f_ours = ctx.figures(ours)
-        if isinstance(f_ours, Exception) or other_lds is None:
+        ranked = ranks_uncompiled(ctx, ours, theirs)
+        if ranked is None:
             return None
-        why = cost_model.wins_on_occupancy(f_ours, other_lds, ctx.arch, ctx.num_warps, ctx.w)
-        if why is not None:
+        ours_better, why = ranked
+        if ours_better:
             return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
-        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
-        if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, other_lds, ctx.arch,
-                                                                             ctx.num_warps, ctx.w):
-            return _verdict("kept", f"better on main-loop dot cycles per wave {cycles[0]} -> {cycles[1]} (the TTGIRs' "
-                                    f"MFMA instructions; no dot of ours needs more), with no spill and "
-                                    f"{f_ours.occupancy} waves/SIMD, as many as Triton's layouts' LDS lets run: "
-                                    f"they cannot rank better (not compiled)", "model", ours)
-        return None
+        return _verdict("reverted", f"reverted to Triton's dot layouts: {why}", "model", theirs)
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
         if isinstance(f_theirs, Exception):

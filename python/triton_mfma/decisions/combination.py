@@ -26,9 +26,9 @@ strictly better.
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures, dot_work
+from .. import cost_model, dot_figures
 from ..points import INTERIOR_POINTS, STAGES
-from . import Decision, Verdict
+from . import Decision, Verdict, ranks_uncompiled
 
 NAME = "combination"
 
@@ -61,31 +61,16 @@ class Combination(Decision):
         return not ctx.trial_all
 
     def model(self, ctx, ours, theirs):
-        from ..lds_budget import lds_total
-
-        lds = lds_total(theirs.text)
+        ranked = ranks_uncompiled(ctx, ours, theirs)
+        if ranked is None:
+            return None
+        ours_better, why = ranked
         chosen = ", ".join(sorted(interior_choices(ours.choice)))
-        launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), lds)
-        if launch is not None:
-            ours_launches, why = launch
-            if ours_launches:
-                return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better "
-                                       f"(not compiled)", "model", ours)
-            why = f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}): {why}"
-            return Verdict("reverted", why, "model", theirs, remark=why)
-        f_ours = ctx.figures(ours)
-        if isinstance(f_ours, Exception) or lds is None:
-            return None
-        why = cost_model.wins_on_occupancy(f_ours, lds, ctx.arch, ctx.num_warps, ctx.w)
-        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch) if why is None else None
-        if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, lds, ctx.arch, ctx.num_warps,
-                                                                             ctx.w):
-            why = (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: the TTGIRs' MFMA instructions), "
-                   f"no spill and {f_ours.occupancy} waves/SIMD, as many as Triton's kernel's LDS lets run")
-        if why is None:
-            return None
-        return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "
-                               f"compiled)", "model", ours)
+        if ours_better:
+            return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "
+                                   f"compiled)", "model", ours)
+        why = f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}): {why}"
+        return Verdict("reverted", why, "model", theirs, remark=why)
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
         if isinstance(f_theirs, Exception):
