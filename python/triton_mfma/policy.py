@@ -116,11 +116,8 @@ class Policy:
     def _compare_at(self, present, chosen, asked: int) -> int:
         """The waves_per_eu the decisions compare `chosen` at, from its TTGIR (`asked`: the kernel's own), set on
         the context: the first a present decision declares, else `asked`."""
-        self.ctx.w = asked
-        w = next((cmp_w for cmp_w in (d.comparison_waves(self.ctx, chosen) for d in present) if cmp_w is not None),
-                 asked)
-        self.ctx.w = w
-        return w
+        self.ctx.w = next((w for w in (d.comparison_waves(self.ctx, chosen) for d in present) if w is not None), asked)
+        return self.ctx.w
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""

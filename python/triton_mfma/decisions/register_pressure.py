@@ -68,6 +68,12 @@ def fits(arch: str, f, w: int, target: int) -> bool:
     return f.vgpr_total + f.scratch // 4 <= ONE_WAVE_DEMAND * occ_model.vgpr_budget(arch, target)
 
 
+def _beyond(arch: str, f, w: int, target: int) -> str:
+    """Why `target` waves are not tried (`fits` said no), from the compile `f` at `w`."""
+    return (f"not {target}: {f.vgpr_total} registers and {f.scratch} B of scratch per lane at {w} waves, more than "
+            f"{ONE_WAVE_DEMAND}x its budget ({occ_model.vgpr_budget(arch, target)})")
+
+
 _WITHOUT_SPILLS = "waves_per_eu={n} compiles without spills"
 
 
@@ -92,9 +98,10 @@ class RegisterPressure(Decision):
         if lds is None:
             return None
         # registers: the budget of the waves asked (whole workgroups may run fewer); none other than LDS capped
-        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, occ_model.vgpr_budget(ctx.arch, ctx.w), 0, lds, ctx.w)
+        n = self.asked(ctx)
+        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, occ_model.vgpr_budget(ctx.arch, n), 0, lds, n)
         w = max(occ.waves_per_simd, MIN_COMPARED_WAVES)
-        return w if occ.workgroups_per_cu and w < ctx.w else None
+        return w if occ.workgroups_per_cu and w < n else None
 
     def model(self, ctx, f_asked) -> tuple[int | None, str]:
         """(the waves_per_eu to try, why), or (None, why the request stands) from the compile at N."""
@@ -125,8 +132,7 @@ class RegisterPressure(Decision):
             # generated seed 1030 on gfx942, 256 registers and 5,853 VGPR spills at 2 waves; the compile at one
             # wave took 40x stock's 7 s)
             if n == MIN_COMPARED_WAVES:
-                why = (f"{why}; not {w}: {f0.vgpr_total} registers and {f0.scratch} B of scratch per lane at {n} "
-                       f"waves, more than {ONE_WAVE_DEMAND}x its budget ({occ_model.vgpr_budget(ctx.arch, w)})")
+                why = f"{why}; {_beyond(ctx.arch, f0, n, w)}"
                 return Verdict("kept", why, "model", base, {"asked": n}, remark=f"waves_per_eu {n} kept; {why}")
             w = MIN_COMPARED_WAVES
         if w is None:
@@ -199,8 +205,7 @@ class RegisterPressure(Decision):
                 return Verdict("relaxed", stands, "model", base, details, remark=stands)
             return self._against_the_request(ctx, n, base, f0, stands, details, compile_many)
         if target < w0 and not fits(ctx.arch, f0, w0, target):
-            why = (f"{stands}; not {target}: {f0.vgpr_total} registers and {f0.scratch} B of scratch per lane at {w0} "
-                   f"waves, more than {ONE_WAVE_DEMAND}x its budget ({budget(target)})")
+            why = f"{stands}; {_beyond(ctx.arch, f0, w0, target)}"
             return Verdict("relaxed", why, "model", base, details, remark=why)
         try:
             c = compile_many([target])[0]
