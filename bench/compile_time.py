@@ -35,11 +35,8 @@ from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.engine import trial_threads  # noqa: E402
 from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
 from cputime import Measured  # noqa: E402
-from suite import ARCHS, Report, add_option_argument, configs, decisions, options_text, parsed_options  # noqa: E402
-
-
-def _without_debug_lines(amdgcn: str) -> str:
-    return "\n".join(line for line in amdgcn.splitlines() if not line.lstrip().startswith(".loc"))
+from suite import (ARCHS, Report, add_option_argument, configs, decisions, options_text,  # noqa: E402
+                   parsed_options, without_debug_lines)
 
 
 OPTIONS: dict = {}  # --option: added to every triton-mfma compile
@@ -179,8 +176,8 @@ def main():
                 same = bool(seen_ours & seen_full)
                 # stock Triton's own compiles of some kernels differ in debug line directives alone (`.loc 1 46 18`
                 # against `.loc 1 0 5 is_stmt 0`): a difference only there is counted apart
-                same_code = same or bool({_without_debug_lines(a) for a in seen_ours}
-                                         & {_without_debug_lines(a) for a in seen_full})
+                same_code = same or bool({without_debug_lines(a) for a in seen_ours}
+                                         & {without_debug_lines(a) for a in seen_full})
                 trials = getattr(md, "triton_mfma_trials", 0) or 0
                 wall_s, wall_o = (statistics.median(m.wall for m in x) for x in (ts, to))
                 cpu_s, cpu_o = (statistics.median(m.cpu for m in x) for x in (ts, to))

@@ -118,3 +118,9 @@ def parsed_options(args) -> dict:
 def options_text(args) -> str:
     """The `--option` arguments as they were given, for a bench's reproduce line."""
     return "".join(f" --option {kv}" for kv in args.option)
+
+
+def without_debug_lines(amdgcn: str) -> str:
+    """amdgcn without its debug line directives: stock Triton's own compiles of some kernels differ there alone
+    (`.loc 1 46 18` against `.loc 1 0 5 is_stmt 0`)."""
+    return "\n".join(line for line in amdgcn.splitlines() if not line.lstrip().startswith(".loc"))

@@ -16,18 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import warnings
 
 os.environ["TRITON_MFMA_STRICT"] = "1"
-ARCHS = ("gfx90a", "gfx942", "gfx950")
-_DEBUG_LINE = re.compile(r"^\s*\.(?:loc|file)\b.*$", re.MULTILINE)
-
-
-def _without_debug_lines(asm: str) -> str:
-    return _DEBUG_LINE.sub("", asm)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suite import ARCHS, without_debug_lines  # noqa: E402
 
 
 def _records(md) -> dict:
@@ -69,8 +64,8 @@ def one(seed: int, arch: str, kernels: str) -> dict:
         if same_records and not seen_ours & seen_full:
             seen_ours.add(build().asm["amdgcn"])
             seen_full.add(build(trial_all=True).asm["amdgcn"])
-        same = bool(seen_ours & seen_full) or bool({_without_debug_lines(a) for a in seen_ours}
-                                                   & {_without_debug_lines(a) for a in seen_full})
+        same = bool(seen_ours & seen_full) or bool({without_debug_lines(a) for a in seen_ours}
+                                                   & {without_debug_lines(a) for a in seen_full})
     return {**row, "status": "ok", "same": same, "same_records": same_records,
             "trials": getattr(ours.metadata, "triton_mfma_trials", None),
             "trials_all": getattr(full.metadata, "triton_mfma_trials", None),
