@@ -9,7 +9,8 @@ another. A stock compile that raises drops the kernel for that arch (Triton reje
   failure  our compile raised (strict mode: a pass failed, or a figure could not be read)
   hang     a child ran past --timeout (named: stock or ours), or was killed by a signal
   worse    dot_figures.compare (the benches' one comparison, issue 35's SGPR-spill rule included)
-  slow     ours took over 2x stock's CPU time where stock's is over 30 s
+  slow     ours took over 2x stock's CPU time where stock's is over 30 s and stock's kernel can launch (where it
+           cannot, stock's compile buys nothing: such rows are counted apart, "slow, stock cannot launch")
 Compile cost is the child's CPU time (user + sys of the whole process and the processes it waited for, from
 wait4) and its wall time; each child imports Triton afresh, the same for both sides.
 Writes <out>.txt (a line per kernel x arch: seed, what it is, figures stock|ours, verdict, decisions) and
@@ -186,10 +187,22 @@ def judge(seed: int, arch: str, kdir: str, timeout: float) -> dict:
         row["verdict"], row["why"] = "failure", [ours["error"]]
     else:
         row["verdict"], row["why"] = dot_figures.compare(figures(stock["figures"]), figures(ours["figures"]))
-    if (stock["status"] == "ok" and ours.get("status") == "ok" and stock["cpu_s"] > SLOW_FLOOR_S
-            and ours["cpu_s"] > SLOW_RATIO * stock["cpu_s"]):
-        row["slow"] = True
+    mark_slow(row)
     return row
+
+
+def mark_slow(row: dict) -> None:
+    """row["slow"]: ours' compile took over SLOW_RATIO x stock's CPU time where stock's is over SLOW_FLOOR_S and
+    stock's kernel can launch; row["slow_unlaunchable"]: the same where it cannot (more LDS than a CU has: the user
+    gets an error from stock, a kernel from ours)."""
+    stock, ours = row["stock"], row.get("ours", {})
+    row.pop("slow", None), row.pop("slow_unlaunchable", None)
+    if stock.get("status") != "ok" or ours.get("status") != "ok":
+        return
+    key = "compile_cpu_s" if "compile_cpu_s" in stock and "compile_cpu_s" in ours else "cpu_s"
+    if stock[key] > SLOW_FLOOR_S and ours[key] > SLOW_RATIO * stock[key]:
+        launches = stock.get("figures", {}).get("occupancy", 1) > 0
+        row["slow" if launches else "slow_unlaunchable"] = True
 
 
 def line(r: dict) -> str:
@@ -207,7 +220,11 @@ def line(r: dict) -> str:
     t = f"cpu {s.get(key, 0):.1f}|{o.get(key, 0):.1f}s"
     why = "; ".join(r["why"])[:300]
     dec = o.get("decisions", {})
-    return f"{head} {figs} {t}  {r['verdict']}{' SLOW' if r.get('slow') else ''} {why} {dec if dec else ''}".rstrip()
+    return f"{head} {figs} {t}  {r['verdict']}{slow_tag(r)} {why} {dec if dec else ''}".rstrip()
+
+
+def slow_tag(r: dict) -> str:
+    return " SLOW" if r.get("slow") else " SLOW (stock cannot launch)" if r.get("slow_unlaunchable") else ""
 
 
 def parse_seeds(text: str) -> list:
@@ -242,11 +259,12 @@ def summary(rows: list[dict], archs) -> list[str]:
         p90 = ratios[int(len(ratios) * 0.9)] if ratios else 0
         out.append(f"{arch}: kernels {counted} (dropped by stock {n['dropped']}): worse {n['worse']}, failures "
                    f"{n['failure']}, hangs {n['hang']}, better {n['better']}, same {n['same']}; ours > 2x stock CPU "
-                   f"where stock > 30 s: {sum(bool(r.get('slow')) for r in sub)}; CPU ours/stock median {med:.2f} "
+                   f"where stock > 30 s: {sum(bool(r.get('slow')) for r in sub)} (and where stock cannot launch: "
+                   f"{sum(bool(r.get('slow_unlaunchable')) for r in sub)}); CPU ours/stock median {med:.2f} "
                    f"p90 {p90:.2f} max {ratios[-1] if ratios else 0:.2f}")
     for r in rows:
-        if r["verdict"] in ("worse", "failure", "hang") or r.get("slow"):
-            out.append(f"  {r['verdict']}{' SLOW' if r.get('slow') else ''}: seed {r['seed']} {r['arch']} {r['what']}: "
+        if r["verdict"] in ("worse", "failure", "hang") or r.get("slow") or r.get("slow_unlaunchable"):
+            out.append(f"  {r['verdict']}{slow_tag(r)}: seed {r['seed']} {r['arch']} {r['what']}: "
                        f"{'; '.join(r['why'])[:400]} {r.get('ours', {}).get('decisions', '')}")
     return out
 
@@ -274,6 +292,7 @@ def main():
             if r["verdict"] in ("worse", "better", "same"):
                 r["verdict"], r["why"] = dot_figures.compare(figures(r["stock"]["figures"]),
                                                              figures(r["ours"]["figures"]))
+            mark_slow(r)
         archs = [a for a in ARCHS if any(r["arch"] == a for r in rows)]
         rows.sort(key=lambda r: (str(r["seed"]).zfill(8), r["arch"]))
         head = [ln for ln in open(args.rejudge[:-5] + ".txt").read().splitlines()[:2]] \
