@@ -96,3 +96,12 @@ def compare(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
     if mine is None or other is None or mine >= other:
         return None
     return other, mine
+
+
+def main_loop_cycles_of(generic_ttgir: str, arch: str) -> int | None:
+    """The main loop's dot cycles per wave of one TTGIR; None where any dot is not an MFMA the table names, or the
+    analysis cannot tell which loop is the main one."""
+    ds = dots(generic_ttgir, arch)
+    if not ds or any(d.cycles is None for d in ds):
+        return None
+    return main_loop_cycles(ds)

@@ -9,6 +9,12 @@ Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, fir
   - launch: where only one of the two can launch (the LDS model: more LDS than a CU has cannot run), that one;
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
     pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's;
+  - nothing to win: where ours' LDS saving buys no wave (both LDS admit the same waves with any registers), ours'
+    TTGIR needs no fewer main-loop dot cycles (dot_work), and Triton's pipeliner, compiled first, has no spill of
+    any kind at every wave ours' LDS lets run, ours could rank better only on LDS ops, which no model here reads:
+    Triton's, ours not compiled. The win given up is measured: of the trials of seeds 1050-1169 where Triton's
+    pipeliner spilled nothing at ours' occupancy, ours won on LDS ops in 1 of 41 (the rest: equal 22, worse on
+    LDS ops 18);
   - the LDS bound (cost_model.wins_on_occupancy): where ours, compiled, has no scratch spill and runs more waves
     than Triton's pipeliner's LDS lets run with any registers, ours (Triton's is not compiled).
 Judge (trial): cost_model.judge.
@@ -87,6 +93,10 @@ class StreamPipeline(Decision):
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs and not ctx.trial_all:
             return _verdict("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours "
                                         f"{lds_ours} B)", "model", theirs)
+        if lds_ours is not None and lds_theirs is not None and not ctx.trial_all:
+            v = _nothing_to_win(ctx, ours, theirs, lds_ours, lds_theirs)
+            if v is not None:
+                return v
         if lds_theirs is not None and not ctx.trial_all:  # the LDS ours saves may settle it: ours compiled
             f = ctx.figures(ours)
             why = None if isinstance(f, Exception) else cost_model.wins_on_occupancy(
@@ -107,6 +117,33 @@ class StreamPipeline(Decision):
             why = f"worse on {j.figure}" if j.worse else "no gain on any ranked figure"
             return _verdict("declined", f"{why} against Triton's loop pipeliner ({figures})", "trial", theirs)
         return _verdict("applied", f"better on {j.figure} than Triton's loop pipeliner ({figures})", "trial", ours)
+
+
+def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdict | None:
+    """Triton's pipeliner (compiled) where ours could rank better on no key the models read (module docstring);
+    None where it might, or where the premises cannot be read. Triton's is compiled only where ours' LDS buys no
+    wave: elsewhere ours, compiled first, may settle it on occupancy (`wins_on_occupancy`) without Triton's."""
+    from .. import dot_work
+    from .. import occupancy as occ_model
+
+    def waves(lds: int) -> int:
+        occ = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds, ctx.w)
+        return occ.waves_per_simd if occ.workgroups_per_cu else 0
+
+    if waves(lds_ours) != waves(lds_theirs):
+        return None
+    c_ours, c_theirs = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text,
+                                                                                                      ctx.arch)
+    if c_ours is None or c_theirs is None or c_ours < c_theirs:
+        return None
+    f = ctx.figures(theirs)
+    if isinstance(f, Exception) or f.vgpr_spills + f.sgpr_spills or \
+            not cost_model.ties_at_best_before_dot_cycles(f, lds_ours, ctx.arch, ctx.num_warps, ctx.w):
+        return None
+    return _verdict("declined", f"Triton's loop pipeliner, compiled, leaves ours nothing to win that a model reads: "
+                                f"no spill at {f.occupancy} waves/SIMD, as many as ours' LDS ({lds_ours} B against "
+                                f"{lds_theirs} B) lets run, main-loop dot cycles {c_theirs} (ours {c_ours}); ours "
+                                f"not compiled (LDS ops not modelled)", "model", theirs)
 
 
 def _lds_budget(ctx, reference) -> int | None:
