@@ -74,6 +74,8 @@ class Figures:
     loop_acc_copies: int = 0  # AGPR <-> VGPR copies (v_accvgpr_read / write / mov) in the main loop
     loop_work: int = 0  # the main loop's dot multiply-adds per wave (MFMA table; FMA: 64 lanes each): 0 unknown
     loop_load_bytes: int = 0  # bytes per lane the main loop loads from global memory (buffer_ / global_ loads)
+    # no loop holds the dots (LLVM unrolled the main loop whole): the main-loop figures are the whole kernel's
+    loop_whole: bool = False
 
     @property
     def loop_ds(self) -> int:
@@ -84,9 +86,9 @@ def _work(mnemonics) -> int:
     return sum(m.startswith("v_mfma") or m.startswith(FMA_PREFIXES) for m in mnemonics)
 
 
-def main_loop(asm: str, blocks=None) -> list[str]:
-    """Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions; for a kernel
-    whose dots are in no loop, the whole kernel. `blocks`: loop_order._blocks of `asm`'s code, where parsed."""
+def main_loop(asm: str, blocks=None) -> tuple[list[str], bool]:
+    """(Mnemonics of the main loop: the innermost loop with the most MFMA + FMA instructions, whether the dots are
+    in no loop: the whole kernel's then). `blocks`: loop_order._blocks of `asm`'s code, where parsed."""
     if blocks is None:
         blocks = loop_order._blocks(code_and_tail(asm)[0])
     best: list[str] = []
@@ -95,8 +97,8 @@ def main_loop(asm: str, blocks=None) -> list[str]:
         if _work(body) > _work(best):
             best = body
     if not _work(best):
-        best = [m for b in blocks for m in b[3]]
-    return best
+        return [m for b in blocks for m in b[3]], True
+    return best, False
 
 
 _SPILL_COMMENT = re.compile(r"^(\s*)(\w+)(.*;.*\b(?:Spill|Reload)\b)", re.MULTILINE)
@@ -123,7 +125,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
     marked = _SPILL_COMMENT.sub(_mark_memory_spill, amdgcn)
     blocks = loop_order._blocks(code_and_tail(marked)[0])
     code = [m for b in blocks for m in b[3]]
-    loop = main_loop(marked, blocks)
+    loop, whole = main_loop(marked, blocks)
     cycles, macs = native.mfma_cycles(), native.mfma_macs()
     mfma = [m for m in loop if m.startswith("v_mfma")]
     fma = [m for m in loop if m.startswith(FMA_PREFIXES)]
@@ -150,7 +152,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
-        loop_load_bytes=sum(map(load_bytes, loop)))
+        loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)))
 
 
 def of_kernel(kernel) -> Figures:

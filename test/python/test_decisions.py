@@ -231,3 +231,20 @@ def test_an_unrolled_loop_is_compared_per_iteration():
     assert judge(stock, whole).figure.startswith("dot cycles 128 -> 32 per iteration")
     # twice the loads at more than twice the work: a layout computing tiles over, not an unroll
     assert unrolled(theirs, _figures(loop_cycles=512, loop_work=262144, loop_load_bytes=16)) == 1
+    # generated seed 1287 on gfx942 (bf16 32x128x32, 8 warps, K=256, a chained dot): stock's 8 warps each compute
+    # the whole tile; our loop is unrolled whole with the loads around it (192 B: 8 K-steps of 20 B and 32 B more),
+    # which no whole multiple tells: no main-loop key is compared, the rest decides (no longer "worse dot cycles
+    # 512 -> 640", the whole kernel against one iteration)
+    stock = _figures(loop_cycles=512, loop_ds_read=68, loop_ds_write=2, loop_work=131072, loop_load_bytes=20,
+                     occupancy=1, vgpr_total=126)
+    whole = _figures(loop_cycles=640, loop_ds_read=119, loop_ds_write=24, loop_work=163840, loop_load_bytes=192,
+                     occupancy=1, vgpr_total=58, loop_whole=True)
+    assert unrolled(stock, whole) == 1 and judge(stock, whole).order == 0 == judge(whole, stock).order
+    from triton_mfma.dot_figures import compare
+
+    assert compare(stock, whole) == ("better", ["registers 126->58"])
+    # where a whole multiple tells, it is used whatever unrolled (seed 945 above, our loop unrolled whole)
+    assert judge(stock := _figures(loop_cycles=128, loop_ds_read=12, loop_ds_write=1, loop_work=131072,
+                                   loop_load_bytes=16),
+                 _figures(loop_cycles=256, loop_ds_read=48, loop_ds_write=8, loop_work=262144, loop_load_bytes=128,
+                          loop_whole=True)).better
