@@ -6,6 +6,10 @@ vendor). This machine has a CPU build of torch and no GPU, so their import fails
 @triton.jit functions, so inside `no_gpu(arch)` those queries get the answer of a device of that arch and
 nothing is launched; everything patched is put back on exit (module-level constants the libraries
 computed stay, e.g. gemlite's IS_HIP, which selects its AMD configs: the ones we mirror).
+
+Libraries that tell ROCm from CUDA by torch's build (sglang: `is_hip()` is `torch.version.hip is not None`) and ask
+`torch.cuda.is_available()` before the device name get, inside `rocm_torch()` (within `no_gpu(gfx...)`), the answers
+of a ROCm build of torch with a device: `torch.version.hip` set, `is_available()` True; put back on exit.
 """
 from __future__ import annotations
 
@@ -91,3 +95,29 @@ def no_gpu(arch: str = "gfx942"):
         _drv._active = saved_active
         if saved_env is None:
             os.environ.pop("GEMS_VENDOR", None)
+
+
+ROCM_TORCH_HIP_VERSION = "6.4.43484-123"  # the form of a ROCm 6.4 wheel's torch.version.hip
+
+
+@contextlib.contextmanager
+def rocm_torch():
+    """Inside no_gpu(gfx...): torch answers as a ROCm build with a device (torch.version.hip set,
+    torch.cuda.is_available() True), for libraries that branch on torch's build at import (sglang's is_hip()).
+    Nothing is launched: every device query that follows is no_gpu's. Where a real device is present (the H200
+    run), torch is left alone."""
+    import torch
+
+    if torch.cuda.is_available():
+        if torch.version.hip is None:
+            raise RuntimeError("rocm_torch(): a real CUDA device is present; it cannot answer as a ROCm build")
+        yield
+        return
+    saved_hip, saved_avail = torch.version.hip, torch.cuda.is_available
+    try:
+        torch.version.hip = ROCM_TORCH_HIP_VERSION
+        torch.cuda.is_available = lambda: True
+        yield
+    finally:
+        torch.version.hip = saved_hip
+        torch.cuda.is_available = saved_avail

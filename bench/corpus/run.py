@@ -40,6 +40,7 @@ LIBS = {  # library key -> (configuration module, distribution whose version is 
     "flag_gems": ("flaggems", "flag-gems"),
     "gemlite": ("gemlite_cfg", "gemlite"),
     "fla": ("fla_cfg", "fla-core"),
+    "sglang": ("sglang_cfg", "sglang"),
 }
 ARCHS = ("gfx90a", "gfx942", "gfx950", "cuda:90")
 

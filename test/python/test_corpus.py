@@ -33,14 +33,34 @@ SKIP_REASON = ("corpus libraries not installed or not importable (pip install -r
 
 
 def test_every_library_loads():
-    """All four libraries import and contribute quick configurations. Where some are missing the test is skipped
+    """All five libraries import and contribute quick configurations. Where some are missing the test is skipped
     with the reason, except under CI (CI=true), which installs them (.ci/run): there a missing one fails."""
     if IMPORT_ERRORS:
         if os.environ.get("CI"):
             pytest.fail(SKIP_REASON)
         pytest.skip(SKIP_REASON)
-    assert {c.lib for c in CONFIGS} == {"liger", "flag_gems", "gemlite", "fla"}
-    assert 10 <= len(CONFIGS) <= 20
+    assert {c.lib for c in CONFIGS} == {"liger", "flag_gems", "gemlite", "fla", "sglang"}
+    assert 10 <= len(CONFIGS) <= 22
+
+
+@pytest.mark.skipif(not any(c.lib == "sglang" for c in CONFIGS), reason=SKIP_REASON)
+def test_sglang_amd_tuned_options_reach_the_compile():
+    """sglang's configurations are its ROCm launches: the decode kernels carry the HIP branch's options, the fused
+    MoE one an MI300X JSON entry read from the installed package, and Triton compiles them with those options."""
+    import harness
+
+    sg = {c.name.split("/")[0]: c for c in CONFIGS if c.lib == "sglang"}
+    assert {"decode_grouped_stage1", "decode_stage2", "fused_moe"} <= set(sg)
+    assert sg["decode_grouped_stage1"].options == {"num_warps": 4, "num_stages": 1, "waves_per_eu": 1,
+                                                   "matrix_instr_nonkdim": 16, "kpack": 2}
+    assert sg["decode_stage2"].options["waves_per_eu"] == 4
+    moe = sg["fused_moe"]
+    assert "device_name=AMD_Instinct_MI300X" in moe.mirrors
+    assert {"num_warps", "num_stages", "matrix_instr_nonkdim", "kpack"} <= set(moe.options)
+    assert moe.args["BLOCK_SIZE_M"].value >= 16
+    k = harness.compile_cfg(sg["decode_grouped_stage1"], ARCH)  # stock Triton
+    assert (k.metadata.waves_per_eu, k.metadata.matrix_instr_nonkdim, k.metadata.kpack) == (1, 16, 2)
+    assert '"amdgpu-waves-per-eu"="1,1"' in k.asm["llir"]
 
 
 @pytest.mark.skipif(not CONFIGS, reason=SKIP_REASON)
