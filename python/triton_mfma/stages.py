@@ -320,12 +320,15 @@ class HipCompile:
 
 
     def _decide_waves(self, decision, src, metadata, base):
-        """An llir-stage decision on the chosen TTGIR: the base (at the kernel's waves_per_eu, 0 under "auto") is
-        the decisions' compile when there was one, else Triton's module compiled in place, exactly as stock
-        compiles it."""
+        """An llir-stage decision on the chosen TTGIR: the base (at the waves the TTGIR decisions compared at: the
+        kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits, decisions/register_pressure.py) is the
+        decisions' compile when there was one, else Triton's module compiled in place at those waves (generated
+        seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
+        compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
+        the compared waves' and compiled one wave more, where 2 spill nothing)."""
         from .engine import Compiled, llir_without_waves
 
-        w = self.fixed_w
+        w = self.final_w
 
         def compile_base():
             opts = with_waves_per_eu(self.options, w)
