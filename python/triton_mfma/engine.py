@@ -78,6 +78,7 @@ class Compiled:
     llir: str = field(repr=False)
     amdgcn: str = field(repr=False)
     metadata: dict = field(repr=False)  # after make_amdgcn
+    cpu_s: float = 0.0  # CPU time of its make_amdgcn (LLVM's backend: what spills make long), on its thread
 
 
 # Generic text up to what does not change the code: locations (debug info only) and SSA value names (Triton names
@@ -412,6 +413,7 @@ class Engine:
         self._lock = threading.Lock()
         self._aside: dict[frozenset, _Aside] = {}  # choice -> its TTGIR being built on another core (`aside`)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
+        self.longest_s = 0.0  # the CPU time of the longest make_amdgcn of this kernel so far (`noted`)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def ttgir(self, choice, metadata: dict, first=None) -> Build:
@@ -591,10 +593,17 @@ class Engine:
             if remake is None:
                 raise ValueError("the waves_per_eu attribute cannot be inserted exactly")
             md, llir = remake(opts)
+        t0 = time.thread_time()
         amdgcn = self.backend.make_amdgcn(llir, md, opts)
         with self._lock:
             self.trials += 1
-        return Compiled(w, llir, amdgcn, md)
+        return self.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
+
+    def noted(self, c: Compiled) -> Compiled:
+        """`c`, its CPU time counted in `longest_s` (the compile budget, decisions.LONG_COMPILE_S)."""
+        with self._lock:
+            self.longest_s = max(self.longest_s, c.cpu_s)
+        return c
 
     def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:
         """amdgcn of one LLVM IR (compiled with waves_per_eu=0) for each waves_per_eu in `ws`, concurrently where

@@ -21,6 +21,13 @@ class Policy:
         self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
 
     # -- what decisions read -----------------------------------------------------------------------------------
+    def long_compile(self) -> float | None:
+        """The CPU seconds of this kernel's longest compile so far where above decisions.LONG_COMPILE_S, else
+        None: the decisions that can keep the kernel's own choice compiled then compile nothing more."""
+        from .decisions import LONG_COMPILE_S
+
+        return self.engine.longest_s if self.engine.longest_s > LONG_COMPILE_S else None
+
     def figures(self, build):
         return self.figures_each([(build, self.ctx.w)])[0]
 

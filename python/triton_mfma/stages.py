@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 
 from . import remarks
 from .bridge import export_generic, import_generic, real_module
@@ -275,7 +276,8 @@ class HipCompile:
         policy = Policy(self.engine, DECISIONS, metadata, self.kernel_remarks)
         policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
                              variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
-                             printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide)
+                             printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
+                             long_compile=policy.long_compile)
         return policy
 
     def _llir_stage_is_ours(self) -> bool:
@@ -334,8 +336,10 @@ class HipCompile:
             opts = with_waves_per_eu(self.options, w)
             llir = self.backend.make_llir(src, metadata, opts)
             md = dict(metadata)
-            return Compiled(w, llir, self.backend.make_amdgcn(llir, md, opts), md), llir_without_waves(llir, w), \
-                dict(metadata)
+            t0 = time.thread_time()
+            amdgcn = self.backend.make_amdgcn(llir, md, opts)
+            base = self.engine.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
+            return base, llir_without_waves(llir, w), dict(metadata)
 
         if base is not None:
             metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})

@@ -614,3 +614,28 @@ def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile(
         knobs.runtime.add_stages_inspection_hook = None
     assert len(given) == 1 and not isinstance(given[0], LoweredModule)
     assert "v_mfma" in k.asm["amdgcn"] and k.metadata.triton_mfma_accelerate_dot["decision"] == decision
+
+
+def test_compile_budget_keeps_the_kernels_own_choices(monkeypatch, tmp_path):
+    """Where one compile of a kernel took more than decisions.LONG_COMPILE_S of CPU (here 0: every compile), the
+    decisions whose own choice is the kernel's compile nothing more: waves_per_eu "auto" keeps 0 (no candidate), and
+    a stage less is not tried where the main loop spills (generated seed 26 on gfx90a, 40 main-loop scratch ops).
+    Each compile's CPU time is counted."""
+    from triton_mfma import decisions, kernelgen
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.0)
+    fn, sig, cx = CORPUS["splitk_gemm"]
+    with warnings.catch_warnings(), triton_mfma.enabled(passes=[], waves_per_eu="auto"):
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, "gfx90a")
+    d = k.metadata.triton_mfma_waves_per_eu
+    assert d["chosen"] == 0 == k.metadata.waves_per_eu and list(d["tried"]) == ["0"], d
+    assert "compile budget" in d["reason"] and "not compiled" in d["reason"], d
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(26), str(tmp_path), "gfx90a")
+    with warnings.catch_warnings(), triton_mfma.enabled(relax_waves_per_eu=False):
+        warnings.simplefilter("ignore")
+        k = compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
+    d = k.metadata.triton_mfma_num_stages
+    assert (d["decision"], d["evidence"]) == ("kept", "model") and "compile budget" in d["reason"], d
+    assert k.metadata.num_stages == opts["num_stages"]

@@ -23,6 +23,8 @@ class Context:
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
+    # () -> the CPU seconds of this kernel's longest compile where above decisions.LONG_COMPILE_S, else None
+    long_compile: Callable = field(default=lambda: None, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
     # (ours' choice, the variant's choice, the waves compared at) of every comparison a decision kept ours in (policy.Policy.decide)

@@ -42,6 +42,15 @@ class NumStages(Decision):
         loop_scratch = cost_model.rank(f)[1]
         if not loop_scratch:
             return Verdict("kept", _NO_LOOP_SCRATCH, "model", ours)  # metadata only
+        spent = ctx.long_compile()
+        if spent is not None and not ctx.trial_all:
+            from . import LONG_COMPILE_S
+
+            n = ctx.triton_options.num_stages
+            why = (f"num_stages {n} kept: the main loop spills to scratch, but a compile of this kernel took "
+                   f"{spent:.0f} s of CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s, and one with a "
+                   f"stage less would cost about as much again (not compiled)")
+            return Verdict("kept", why, "model", ours, remark=why)
         return None
 
     def compared(self, ctx, ours):

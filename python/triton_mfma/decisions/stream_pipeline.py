@@ -137,7 +137,17 @@ def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdic
     if c_ours is None or c_theirs is None or c_ours < c_theirs:
         return None
     f = ctx.figures(theirs)
-    if isinstance(f, Exception) or f.vgpr_spills + f.sgpr_spills or \
+    if isinstance(f, Exception):
+        return None
+    spent = ctx.long_compile()
+    if spent is not None:
+        from . import LONG_COMPILE_S
+
+        return _verdict("declined", f"Triton's loop pipeliner, compiled: ours' LDS saving buys no wave and its TTGIR "
+                                    f"needs no fewer dot cycles, and a compile of this kernel took {spent:.0f} s of "
+                                    f"CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s (ours not "
+                                    f"compiled)", "model", theirs)
+    if f.vgpr_spills + f.sgpr_spills or \
             not cost_model.ties_at_best_before_dot_cycles(f, lds_ours, ctx.arch, ctx.num_warps, ctx.w):
         return None
     return _verdict("declined", f"Triton's loop pipeliner, compiled, leaves ours nothing to win that a model reads: "

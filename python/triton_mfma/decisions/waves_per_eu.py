@@ -30,11 +30,29 @@ class WavesPerEu(Decision):
 
     def followups(self, ctx, ours):
         base = ctx.compiled(ours, 0)
-        return [(ours, w) for w in self.waves_to_try(ctx, base)] if base is not None else []
+        if base is None or ctx.long_compile() is not None:
+            return []
+        return [(ours, w) for w in self.waves_to_try(ctx, base)]
 
     def decide(self, ctx, base, compile_many) -> Verdict:
         """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
+        spent = ctx.long_compile()
+        if spent is not None and not ctx.trial_all:
+            return _within_budget(ctx, base, spent)
         choice = autowaves.choose(ctx.arch, ctx.num_warps, base, compile_many, trial_all=ctx.trial_all,
                                   better=self.judge)
         return Verdict("chosen", choice.reason(), "trial" if choice.tried[1:] else "model", choice.chosen.compiled,
                        remark=choice.reason(), fields=choice.as_metadata())
+
+
+def _within_budget(ctx, base, spent: float) -> Verdict:
+    """The base (w=0, the kernel's own) kept without a candidate: the compile budget is spent."""
+    from . import LONG_COMPILE_S
+
+    c = autowaves.candidate(ctx.arch, ctx.num_warps, base)
+    reason = (f"waves_per_eu=auto kept 0 (the kernel's own; {c.occupancy.waves_per_simd} waves/SIMD, {c.spills} "
+              f"spills): a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's "
+              f"{LONG_COMPILE_S:.0f} s, and each candidate would cost about as much again (not compiled)")
+    fields = {"chosen": base.waves_per_eu, "reason": reason, "evidence": "model",
+              "tried": {str(base.waves_per_eu): [c.occupancy.waves_per_simd, c.spills, c.res.vgpr_total]}}
+    return Verdict("chosen", reason, "model", base, remark=reason, fields=fields)
