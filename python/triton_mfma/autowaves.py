@@ -13,8 +13,9 @@ Model first: a candidate is compiled only when the occupancy model says it can w
   - w below the base's occupancy: fewer waves, never a gain here;
   - w equal to the base's occupancy: only when the base spills (even at 1 wave/SIMD, where the register budget
     is the one the default has: "1,1" also sets LLVM's scheduling target, and on GEMM 128x128x64 it cut SGPR
-    spills 159 -> 61 on gfx90a and 148 -> 57 on gfx942; bench/results/compile_time.json, trial_all) — but not
-    at 1 wave on gfx950, where it never did (NO_GAIN_AT_ONE_WAVE);
+    spills 159 -> 61 on gfx90a and 148 -> 57 on gfx942; bench/results/compile_time.json, trial_all), on every
+    arch: a gfx950-only exception fitted on the suites' 11 kernels, where it never did, failed on held-out
+    generated seed 1686 (w=1: VGPR spills 677 -> 391);
   - w above it: only when the base does not spill VGPRs, runs at least MIN_WAVES_FOR_MORE waves, and its
     registers are within REGISTER_SLACK of the budget for w (granule-aligned 512 / w).
 `trial_all` compiles every w the caps allow instead, to measure how often the model is right (bench).
@@ -34,11 +35,6 @@ from .resources import Resources, from_amdgcn
 # on kernels at 1-2 waves (GEMM 128x128 at 176 VGPRs spilled for a 4% cut): those are the candidates worth a trial.
 REGISTER_SLACK = 0.10
 MIN_WAVES_FOR_MORE = 3
-# Asking for one wave where the default already runs one: on gfx90a/gfx942 it cut spills on 4 of the suite's 10
-# such kernels (GEMM 128x128x64: SGPR spills 159 -> 61, 148 -> 57), on gfx950 never: 11 kernels spilling at one
-# wave, 6 compiled to the same registers and spills and 5 spilled more (GEMM 256x256x32 32 VGPR spills,
-# attention D=128 BLOCK_N=64 16 -> 44; bench/results/compile_time.json and waves_per_eu.txt, trial_all / every w).
-NO_GAIN_AT_ONE_WAVE = ("gfx950",)
 # Not a rule (tried 2026-12-02, reverted): skipping the same-waves candidate on gfx90a/gfx942 where the default
 # spills fewer than 64 SGPRs and no VGPR. It fitted the compile-time suite (8 such kernels, none cut; large spills
 # always cut) and saved 9 of its 34 candidate compiles, but bench/waves_per_eu.py's kernels refuted it: attention
@@ -132,9 +128,7 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
         possible.append(w)
         budget = occ_model.vgpr_budget(arch, w)
         if w == occ:
-            if base.spills and occ == 1 and arch in NO_GAIN_AT_ONE_WAVE:
-                skipped[w] = f"at 1 wave/SIMD on {arch} asking for 1 has never cut spills (measured)"
-            elif base.spills:
+            if base.spills:
                 promising.append(w)
             else:
                 skipped[w] = f"the default already reaches {occ} waves/SIMD without spills"

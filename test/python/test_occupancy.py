@@ -43,20 +43,18 @@ def test_model_rules():
 
 def test_auto_plan_at_one_wave():
     """The model's candidates for a base that spills at one wave/SIMD: w=1 ("1,1" sets LLVM's scheduling target)
-    on gfx90a/gfx942, where it has cut spills; not on gfx950, where it never did (autowaves.NO_GAIN_AT_ONE_WAVE),
-    though trial_all still compiles it there."""
+    on every arch: on gfx90a/gfx942 it cut spills on the suites, and on gfx950, where it had not on the suites' 11
+    kernels, it did on held-out generated seed 1686 (VGPR spills 677 -> 391)."""
     from triton_mfma import autowaves
     from triton_mfma.resources import Resources
 
-    for arch, expect in (("gfx90a", [1]), ("gfx942", [1]), ("gfx950", [])):
+    for arch, expect in (("gfx90a", [1]), ("gfx942", [1]), ("gfx950", [1])):
         res = Resources(vgpr=256, agpr=64, vgpr_total=320, sgpr=100, vgpr_spill=0, sgpr_spill=26, scratch=0,
                         lds=32768, occupancy=1)
         occ = occupancy.occupancy(arch, 8, res.vgpr_total, res.sgpr, res.lds, 0)
         assert occ.register_waves == 1
         promising, skipped, possible = autowaves.plan(arch, 8, autowaves.Candidate(0, res, occ, None))
         assert promising == expect and 1 in possible, (arch, skipped)
-        if not expect:
-            assert "never cut spills" in skipped[1]
 
 
 AUTO_CASES = [("attn_d64", _attn(64, False)), ("attn_d128_causal_bm256_bn32", _attn(128, True, 256, 32)),
