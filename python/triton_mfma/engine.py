@@ -78,7 +78,7 @@ class Compiled:
     llir: str = field(repr=False)
     amdgcn: str = field(repr=False)
     metadata: dict = field(repr=False)  # after make_amdgcn
-    cpu_s: float = 0.0  # CPU time of its make_amdgcn (LLVM's backend: what spills make long), on its thread
+    cpu_s: float = 0.0  # CPU time of its make_llir (where its own) and make_amdgcn, on their threads
 
 
 # Generic text up to what does not change the code: locations (debug info only) and SSA value names (Triton names
@@ -413,7 +413,8 @@ class Engine:
         self._lock = threading.Lock()
         self._aside: dict[frozenset, _Aside] = {}  # choice -> its TTGIR being built on another core (`aside`)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
-        self.longest_s = 0.0  # the CPU time of the longest make_amdgcn of this kernel so far (`noted`)
+        self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
+        self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def ttgir(self, choice, metadata: dict, first=None) -> Build:
@@ -552,8 +553,10 @@ class Engine:
     def _lower(self, build: Build, module) -> tuple[str, dict]:
         """make_llir (w=0) of `module`, `build`'s TTGIR, memoised by its text: (LLVM IR, metadata after it)."""
         md = dict(build.metadata)
+        t0 = time.thread_time()
         llir = self.backend.make_llir(module, md, with_waves_per_eu(self.options, 0))
         with self._lock:
+            self._llir_cpu.setdefault(build.text, time.thread_time() - t0)
             self._llir.setdefault(build.text, (llir, md))
             return self._llir[build.text]
 
@@ -577,15 +580,15 @@ class Engine:
             copy = import_generic(build.text, self._fresh_context(), parsed_before=True)
             return md, self.backend.make_llir(copy, md, opts)
 
-        result = self._amdgcn(llir0, md0, w, remake)
+        result = self._amdgcn(llir0, md0, w, remake, self._llir_cpu.get(key[0], 0.0))
         with self._lock:
             self._compiled.setdefault(key, result)
             return self._compiled[key]
 
-    def _amdgcn(self, llir0: str, md0: dict, w: int, remake=None) -> Compiled:
+    def _amdgcn(self, llir0: str, md0: dict, w: int, remake=None, llir_s: float = 0.0) -> Compiled:
         """One candidate from a w=0 LLVM IR: the waves_per_eu attribute inserted, then make_amdgcn. Where it
         cannot be inserted exactly, `remake(options) -> (metadata, LLVM IR)` gives make_llir's own (else
-        ValueError)."""
+        ValueError). `llir_s`: the CPU time of the make_llir it comes from, counted in its cost."""
         llir = llir_with_waves(llir0, w)
         md = dict(md0)
         opts = with_waves_per_eu(self.options, w)
@@ -597,7 +600,7 @@ class Engine:
         amdgcn = self.backend.make_amdgcn(llir, md, opts)
         with self._lock:
             self.trials += 1
-        return self.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
+        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
 
     def noted(self, c: Compiled) -> Compiled:
         """`c`, its CPU time counted in `longest_s` (the compile budget, decisions.LONG_COMPILE_S)."""

@@ -334,9 +334,9 @@ class HipCompile:
 
         def compile_base():
             opts = with_waves_per_eu(self.options, w)
+            t0 = time.thread_time()
             llir = self.backend.make_llir(src, metadata, opts)
             md = dict(metadata)
-            t0 = time.thread_time()
             amdgcn = self.backend.make_amdgcn(llir, md, opts)
             base = self.engine.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
             return base, llir_without_waves(llir, w), dict(metadata)
