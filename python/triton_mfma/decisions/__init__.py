@@ -34,6 +34,15 @@ from .. import remarks
 LONG_COMPILE_S = 30.0
 
 
+def budget_spent(ctx) -> str | None:
+    """Why a decision whose own choice is the kernel's compiles nothing more (the compile budget, LONG_COMPILE_S),
+    as its remark says it; None where the budget allows a compile (always under trial_all)."""
+    spent = None if ctx.trial_all else ctx.long_compile()
+    if spent is None:
+        return None
+    return f"a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s"
+
+
 @dataclass
 class Verdict:
     """What one decision decided for one kernel: the build (or compile) it chose and why."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import cost_model, dot_figures
 from ..points import STAGES
-from . import Decision, Verdict
+from . import Decision, Verdict, budget_spent
 
 NAME = "num_stages"
 _NO_LOOP_SCRATCH = "no scratch spill in the main loop"
@@ -42,14 +42,10 @@ class NumStages(Decision):
         loop_scratch = cost_model.rank(f)[1]
         if not loop_scratch:
             return Verdict("kept", _NO_LOOP_SCRATCH, "model", ours)  # metadata only
-        spent = ctx.long_compile()
-        if spent is not None and not ctx.trial_all:
-            from . import LONG_COMPILE_S
-
-            n = ctx.triton_options.num_stages
-            why = (f"num_stages {n} kept: the main loop spills to scratch, but a compile of this kernel took "
-                   f"{spent:.0f} s of CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s, and one with a "
-                   f"stage less would cost about as much again (not compiled)")
+        spent = budget_spent(ctx)
+        if spent is not None:
+            why = (f"num_stages {ctx.triton_options.num_stages} kept: the main loop spills to scratch, but {spent}, "
+                   f"and one with a stage less would cost about as much again (not compiled)")
             return Verdict("kept", why, "model", ours, remark=why)
         return None
 

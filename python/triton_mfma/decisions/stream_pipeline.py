@@ -22,7 +22,7 @@ Judge (trial): cost_model.judge.
 from __future__ import annotations
 
 from .. import cost_model, dot_figures
-from . import Decision, Speculation, Verdict, first_line
+from . import Decision, Speculation, Verdict, budget_spent, first_line
 
 NAME = "mfma-stream-pipeline"
 
@@ -139,14 +139,10 @@ def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdic
     f = ctx.figures(theirs)
     if isinstance(f, Exception):
         return None
-    spent = ctx.long_compile()
+    spent = budget_spent(ctx)
     if spent is not None:
-        from . import LONG_COMPILE_S
-
         return _verdict("declined", f"Triton's loop pipeliner, compiled: ours' LDS saving buys no wave and its TTGIR "
-                                    f"needs no fewer dot cycles, and a compile of this kernel took {spent:.0f} s of "
-                                    f"CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s (ours not "
-                                    f"compiled)", "model", theirs)
+                                    f"needs no fewer dot cycles, and {spent} (ours not compiled)", "model", theirs)
     if f.vgpr_spills + f.sgpr_spills or \
             not cost_model.ties_at_best_before_dot_cycles(f, lds_ours, ctx.arch, ctx.num_warps, ctx.w):
         return None

@@ -8,7 +8,7 @@ Judge: autowaves.better, a candidate over the base. Decided in the llir stage, a
 from __future__ import annotations
 
 from .. import autowaves
-from . import Decision, Verdict
+from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu auto"
 
@@ -36,8 +36,8 @@ class WavesPerEu(Decision):
 
     def decide(self, ctx, base, compile_many) -> Verdict:
         """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
-        spent = ctx.long_compile()
-        if spent is not None and not ctx.trial_all:
+        spent = budget_spent(ctx)
+        if spent is not None:
             return _within_budget(ctx, base, spent)
         choice = autowaves.choose(ctx.arch, ctx.num_warps, base, compile_many, trial_all=ctx.trial_all,
                                   better=self.judge)
@@ -45,14 +45,11 @@ class WavesPerEu(Decision):
                        remark=choice.reason(), fields=choice.as_metadata())
 
 
-def _within_budget(ctx, base, spent: float) -> Verdict:
-    """The base (w=0, the kernel's own) kept without a candidate: the compile budget is spent."""
-    from . import LONG_COMPILE_S
-
+def _within_budget(ctx, base, spent: str) -> Verdict:
+    """The base (w=0, the kernel's own) kept without a candidate: the compile budget is spent (`spent`: why)."""
     c = autowaves.candidate(ctx.arch, ctx.num_warps, base)
     reason = (f"waves_per_eu=auto kept 0 (the kernel's own; {c.occupancy.waves_per_simd} waves/SIMD, {c.spills} "
-              f"spills): a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's "
-              f"{LONG_COMPILE_S:.0f} s, and each candidate would cost about as much again (not compiled)")
+              f"spills): {spent}, and each candidate would cost about as much again (not compiled)")
     fields = {"chosen": base.waves_per_eu, "reason": reason, "evidence": "model",
               "tried": {str(base.waves_per_eu): [c.occupancy.waves_per_simd, c.spills, c.res.vgpr_total]}}
     return Verdict("chosen", reason, "model", base, remark=reason, fields=fields)
