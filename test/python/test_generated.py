@@ -103,3 +103,17 @@ def test_grid_remap_is_checked_where_ours_spills_and_dropped_where_it_costs(tmp_
     d = dropped.metadata.triton_mfma_grid_order
     assert (d["decision"], d["evidence"]) == ("dropped", "trial") and "VGPR spills 11 -> 13" in d["reason"], d
     assert "tmfma.grid_order" not in dropped.asm["ttgir"]
+
+
+def test_remap_that_decided_a_comparison_is_judged_against_the_kernel_without_it(tmp_path):
+    """Generated seed 1352 on gfx950 (fp16 256x256x16, 4 warps, 4 stages): with grid order's remap on both sides,
+    Triton's pipeliner has 286 main-loop AGPR copies and ours 280, so the stream pipeliner kept ours; without the
+    remap Triton's has 148. The combination check then compares with the kernel without the interior choices and
+    without the remap, reverts to it, and the remap is dropped with them: the same figures as stock."""
+    runner = _runner()
+    row = runner.judge(1352, "gfx950", str(tmp_path), timeout=240)
+    assert row["verdict"] in ("same", "better"), runner.line(row)
+    reasons = row["ours"]["reasons"]
+    combination, grid = reasons["triton_mfma_combination"], reasons["triton_mfma_grid_order"]
+    assert combination["decision"] == "reverted" and "without grid order's remap" in combination["reason"], combination
+    assert (grid["decision"], grid["evidence"]) == ("dropped", "combination"), grid

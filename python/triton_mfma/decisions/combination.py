@@ -7,6 +7,11 @@ stage less with the stages chosen. Where two of them kept ours, no comparison sa
 together, and their effects on registers need not add up (a generated kernel on gfx950: each choice equal or
 better in its own comparison, the two together 2 waves/SIMD where Triton's kernel runs 4).
 
+Grid order's remap is in place while the interior decisions compare; where one of them may owe its choice to the
+remap's registers on the other side (grid_order.remap_may_have_decided), the kernel compared with has neither the
+interior choices nor the remap, judged on the keys the benches' verdict against stock reads (cost_model.MAIN_KEYS:
+the remap's own scalar registers cost by design); ours replaced, the remap is dropped with them.
+
 A single interior choice kept is compared too where a later decision took another back: it was decided with that
 one in place (generated seed 711 on gfx950: the stream pipeliner chosen under our dot layouts, which accelerate-dot
 then reverted; Triton's layouts with ours' pipeliner had more main-loop LDS ops than stock).
@@ -29,6 +34,7 @@ from __future__ import annotations
 from .. import cost_model, dot_figures
 from ..points import INTERIOR_POINTS, STAGES
 from . import Decision, Verdict, ranks_uncompiled
+from .grid_order import SKIP, remap_may_have_decided
 
 NAME = "combination"
 
@@ -48,11 +54,15 @@ class Combination(Decision):
 
     def compared(self, ctx, ours):
         chosen = interior_choices(ours.choice)
-        if not chosen or (len(chosen) < 2 and not interior_choices(frozenset(ctx.reverted))):
+        if not chosen:
             return None
-        if (ours.choice, ours.choice - chosen, ctx.w) in ctx.kept_against:  # a decision compared these two already
+        remap = remap_may_have_decided(ctx, ours)
+        if len(chosen) < 2 and not interior_choices(frozenset(ctx.reverted)) and remap is None:
             return None
-        return ctx.variant(ours.choice - chosen)
+        reference = ours.choice - chosen | ({SKIP} if remap is not None else set())
+        if (ours.choice, reference, ctx.w) in ctx.kept_against:  # a decision compared these two already
+            return None
+        return ctx.variant(reference)
 
     def identical(self, ctx, ours, theirs):
         return Verdict("kept", "the same TTGIR as with none of the interior choices", "identical", ours)
@@ -67,9 +77,9 @@ class Combination(Decision):
         ours_better, why = ranked
         chosen = ", ".join(sorted(interior_choices(ours.choice)))
         if ours_better:
-            return Verdict("kept", f"the choices together ({chosen}): {why}; Triton's kernel cannot rank better (not "
-                                   f"compiled)", "model", ours)
-        why = f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}): {why}"
+            return Verdict("kept", f"the choices together ({chosen}): {why}; {_reference(theirs)} cannot rank better "
+                                   f"(not compiled)", "model", ours)
+        why = f"combination reverted; {_reference(theirs)} instead: the choices together ({chosen}): {why}"
         return Verdict("reverted", why, "model", theirs, remark=why)
 
     def trial(self, ctx, ours, theirs, f_theirs, f_ours):
@@ -77,12 +87,18 @@ class Combination(Decision):
             return None
         if isinstance(f_ours, Exception):
             raise f_ours
-        j = self.judge(f_theirs, f_ours)
+        j = self.judge(f_theirs, f_ours, *((cost_model.MAIN_KEYS,) if SKIP in theirs.choice else ()))
         chosen = ", ".join(sorted(interior_choices(ours.choice)))
         figures = dot_figures.summary(f_theirs, f_ours)
         if j.worse:
-            why = (f"combination reverted; Triton's layouts and pipeliner instead: the choices together ({chosen}) "
+            why = (f"combination reverted; {_reference(theirs)} instead: the choices together ({chosen}) "
                    f"are worse on {j.figure} ({figures})")
             return Verdict("reverted", why, "trial", theirs, remark=why)
-        return Verdict("kept", f"the choices together ({chosen}) are not worse than none of them ({figures})",
+        return Verdict("kept", f"the choices together ({chosen}) are not worse than {_reference(theirs)} ({figures})",
                        "trial", ours)
+
+
+def _reference(theirs) -> str:
+    if SKIP in theirs.choice:
+        return "Triton's layouts and pipeliner without grid order's remap (the remap may have decided a comparison)"
+    return "Triton's layouts and pipeliner"

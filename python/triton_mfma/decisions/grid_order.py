@@ -6,6 +6,9 @@ is dropped where the one judge ranks it worse on the spill and occupancy classes
 figure shows). Elsewhere a few more
 registers cost nothing (the model: no variant compiled).
 Compared with: the build with mfma-grid-order left out. Judge (trial): `lost`.
+The remap is in place while the interior decisions compare (both sides remapped), and its registers may cost one side
+more than the other: `remap_may_have_decided` tells the combination check (combination.py) to compare against the
+kernel with neither the interior choices nor the remap. Where that check chose it, the remap is `dropped` (settled).
 (On cuda the check reads ptxas's spills: stages.GenericCompile._check_grid_order.)
 """
 from __future__ import annotations
@@ -49,6 +52,40 @@ def registers_can_be_its_cost(ctx, printed, figures) -> bool:
     return occ.register_waves < t.max_waves_per_simd and above_next_step <= t.vgpr_granule
 
 
+def remap_applied(build) -> bool:
+    """Whether mfma-grid-order remapped in `build` (its pass outcome)."""
+    outcome = next((o for o in build.outcomes if o.pass_name == NAME), None)
+    return outcome is not None and outcome.status == "applied"
+
+
+def remap_may_have_decided(ctx, ours) -> str | None:
+    """Why an interior decision that kept ours may owe it to the remap, else None: it kept ours by a trial (both
+    compiled at the waves compared now) against a variant remapped too, ours ranked better on a spill or occupancy
+    class, and the variant's compile shows registers the remap may have cost (`registers_can_be_its_cost`). The
+    remap's registers need not cost both sides alike (generated seed 1352 on gfx950: with the remap Triton's
+    pipeliner has 286 main-loop AGPR copies, ours 280, so ours was kept; without it Triton's has 148). Reads only
+    compiles already made."""
+    if not ctx.runs(NAME) or SKIP in ours.choice or not remap_applied(ours):
+        return None
+    for mine, other, w in sorted(ctx.kept_against, key=repr):
+        if w != ctx.w or SKIP in other:
+            continue
+        kept, theirs = ctx.variant(mine), ctx.variant(other)
+        if ctx.compiled(kept, w) is None or ctx.compiled(theirs, w) is None or not remap_applied(theirs):
+            continue
+        f_kept, f_theirs = ctx.figures(kept), ctx.figures(theirs)
+        if isinstance(f_kept, Exception) or isinstance(f_theirs, Exception):
+            continue
+        j = cost_model.judge(f_theirs, f_kept)
+        if not j.better or j.key not in cost_model.SPILL_KEYS[1:]:
+            continue
+        printed = ctx.printed(theirs)
+        if not isinstance(printed, Exception) and registers_can_be_its_cost(ctx, printed, lambda: f_theirs):
+            return (f"ours was kept on {j.figure} against a variant whose registers the remap may have cost "
+                    f"({', '.join(sorted(other)) or 'none of our interior passes'})")
+    return None
+
+
 class GridOrderCheck(Decision):
     name = NAME
     key = "triton_mfma_grid_order"
@@ -58,6 +95,13 @@ class GridOrderCheck(Decision):
 
     def present(self, ctx, interior):
         return ctx.runs(NAME)
+
+    def settled(self, ctx, ours):
+        if SKIP in ours.choice:  # only the combination check chooses a variant without the remap before this one
+            why = ("remap dropped: the combination check chose the kernel without the interior choices and without "
+                   "the remap (triton_mfma_combination)")
+            return Verdict("dropped", why, "combination", ours, remark=why)
+        return None
 
     def compared(self, ctx, ours):
         """The variant without the remap, where ours' compile shows registers the remap may have cost; None
