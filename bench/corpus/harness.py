@@ -22,6 +22,7 @@ from triton import knobs
 from triton.compiler import ASTSource
 
 import triton_mfma
+from triton_mfma import dot_figures
 from triton_mfma import occupancy as occ_model
 from triton_mfma import resources
 from triton_mfma.compile import target
@@ -227,8 +228,18 @@ def figures(k, arch: str) -> Figs:
     return Figs(u["reg"], 0, u["local"], 0, md.shared, waves, blocks, 0, dec)
 
 
+def judged(stock, ours, arch: str) -> tuple[list[str], list[str]]:
+    """(worse, better) of ours against stock. On AMD the one judge every decision and the differential runner use
+    (dot_figures.compare on the compiled amdgcn: main-loop scratch, scratch, occupancy, main-loop AGPR copies and
+    SGPR lane spills, dot cycles, LDS ops); on cuda, where no such figures exist, `verdict` on the resource figures."""
+    if not arch.startswith("gfx"):
+        return verdict(figures(stock, arch), figures(ours, arch))
+    outcome, reasons = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours))
+    return (reasons, []) if outcome == "worse" else ([], reasons if outcome == "better" else [])
+
+
 def verdict(s: Figs, o: Figs) -> tuple[list[str], list[str]]:
-    """(worse, better): the criteria where ours is worse / strictly better than stock.
+    """(worse, better) on cuda's resource figures: the criteria where ours is worse / strictly better than stock.
 
     Worse: fewer waves (occupancy, registers and LDS), more LDS, more VGPR+SGPR spills. A change that removes
     VGPR spills at lower occupancy counts as a gain, not a loss."""
@@ -332,7 +343,7 @@ def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: se
         res.fallbacks = [str(w.message)[:1500] for w in caught if issubclass(w.category, triton_mfma.MFMAWarning)]
         o = figures(ours, arch)
         res.ours = dataclasses.asdict(o)
-        res.worse, res.better = verdict(s, o)
+        res.worse, res.better = judged(stock, ours, arch)
         return res
     finally:
         knobs.compilation.always_compile = saved

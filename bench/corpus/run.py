@@ -14,8 +14,10 @@ one after the other (interleaved), after one untimed warm-up compile per kernel 
 Figures, read from the amdgcn (triton_mfma.resources.of_kernel) and the occupancy model (triton_mfma.occupancy):
 VGPR+AGPR (.vgpr_count), SGPR, VGPR/SGPR spills, LDS bytes, waves per SIMD and workgroups per CU (registers and
 LDS). On cuda:90 from the cubin (cuobjdump --dump-resource-usage: registers, local-memory spills) and
-metadata.shared; warps per SM modelled from them. Worse = fewer waves or workgroups, more LDS, more spills (a
-change that removes VGPR spills at lower occupancy counts as a gain); better = not worse and better on one.
+metadata.shared; warps per SM modelled from them. The verdict on AMD is the one judge's (dot_figures.compare, as
+in bench/differential.py: main-loop scratch, scratch, occupancy, main-loop AGPR copies and SGPR lane spills, dot
+cycles, LDS ops); on cuda worse = fewer warps or blocks, more shared memory, more spills (a change that removes
+spills at lower occupancy counts as a gain); better = not worse and better on one.
 """
 from __future__ import annotations
 
