@@ -5,7 +5,8 @@
   spills      VGPR + SGPR spills
   dot cycles  one main-loop iteration's matrix-pipe issue cycles (the MFMA table's figure per instruction), or 4
               per FMA-family VALU instruction when the loop has no MFMA (an FMA dot)
-  LDS ops     ds_read + ds_write instructions in the main loop
+  LDS ops     ds_read + ds_write instructions in the main loop; those of them that move fewer than the 16 bytes per
+              lane one LDS instruction can (ds_read_b128, ds_read2_b64 and their writes) apart
   loop work   the main loop's dot multiply-adds per wave and the bytes per lane it loads from global memory:
               where both are one integer multiple of the other compile's, LLVM unrolled one loop that many times,
               and the judge compares the main-loop figures per iteration (cost_model.unrolled)
@@ -47,6 +48,24 @@ def load_bytes(mnemonic: str) -> int:
     return 4 * int(m.group(1)) if m.group(1) else 1 if m.group(2) else 2 if m.group(3) else 4
 
 
+# An LDS instruction's data per lane: ds_{read,write,load,store}[2[st64]]_{b,u,i}N (the "2" forms move two N-bit
+# values); the widest move 16 bytes (ds_read_b128, ds_read2_b64, ds_write_b128, ds_write2_b64).
+_DS = re.compile(r"^ds_(?:read|write|load|store)(2(?:st64)?)?_[bui](\d+)")
+LDS_WIDEST_BYTES = 16
+
+
+def lds_bytes(mnemonic: str) -> int:
+    """Bytes per lane one LDS read or write instruction moves (0: not one, or a form this table does not name)."""
+    m = _DS.match(mnemonic)
+    if m is None:
+        return 0
+    return int(m.group(2)) // 8 * (2 if m.group(1) else 1)
+
+
+def _is_lds_op(m: str) -> bool:
+    return m.startswith(("ds_read", "ds_load", "ds_write", "ds_store"))
+
+
 @dataclass
 class Figures:
     instrs: str
@@ -76,6 +95,7 @@ class Figures:
     loop_load_bytes: int = 0  # bytes per lane the main loop loads from global memory (buffer_ / global_ loads)
     # no loop holds the dots (LLVM unrolled the main loop whole): the main-loop figures are the whole kernel's
     loop_whole: bool = False
+    loop_ds_narrow: int = -1  # main-loop LDS ops that move fewer than LDS_WIDEST_BYTES per lane (-1: not read)
 
     @property
     def loop_ds(self) -> int:
@@ -152,7 +172,8 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
-        loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)))
+        loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)),
+        loop_ds_narrow=sum(_is_lds_op(m) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop))
 
 
 def of_kernel(kernel) -> Figures:

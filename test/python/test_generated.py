@@ -117,3 +117,27 @@ def test_remap_that_decided_a_comparison_is_judged_against_the_kernel_without_it
     combination, grid = reasons["triton_mfma_combination"], reasons["triton_mfma_grid_order"]
     assert combination["decision"] == "reverted" and "without grid order's remap" in combination["reason"], combination
     assert (grid["decision"], grid["evidence"]) == ("dropped", "combination"), grid
+
+
+def test_widest_lds_ops_keep_our_layouts_without_compiling_tritons(tmp_path):
+    """Generated seed 1446 on gfx90a: only kWidth differs from Triton's layouts, ours has no spill at the waves
+    Triton's LDS lets run, the same main-loop dot cycles, and each of its 18 main-loop LDS ops moves 16 B per lane
+    (ds_read_b128, ds_write_b128; Triton's layouts: ds_read2st64_b64, the same bytes): Triton's layouts cannot need
+    fewer LDS ops, so accelerate-dot keeps ours by model and the kernel compiles once."""
+    runner = _runner()
+    row = runner.judge(1446, "gfx90a", str(tmp_path), timeout=240)
+    assert row["verdict"] in ("same", "better"), runner.line(row)
+    reasons = row["ours"]["reasons"]
+    dot = reasons["triton_mfma_accelerate_dot"]
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "16 B per lane" in dot["reason"], dot
+    assert reasons["triton_mfma_trials"] == 1
+
+
+def test_lds_bytes_per_instruction():
+    from triton_mfma.dot_figures import LDS_WIDEST_BYTES, lds_bytes
+
+    widest = ("ds_read_b128", "ds_read2_b64", "ds_read2st64_b64", "ds_write_b128", "ds_write2_b64", "ds_load_b128")
+    assert all(lds_bytes(m) == LDS_WIDEST_BYTES for m in widest)
+    assert [lds_bytes(m) for m in ("ds_read_b64_tr_b16", "ds_read_b96", "ds_read_u16_d16_hi", "ds_write_b8")] == \
+        [8, 12, 2, 1]
+    assert lds_bytes("ds_bpermute_b32") == 0 == lds_bytes("ds_read_addtid_b32")  # not a read of LDS data by address

@@ -9,10 +9,15 @@ differ. Models, first, none of which compiles Triton's layouts:
     dot of ours needing more) and ours, compiled, has no spill and as many waves as theirs' LDS lets run
     (cost_model.ties_at_best_before_dot_cycles): theirs ties at best on every key before dot cycles and loses
     there. Every trial records this model's prediction beside the compiled figures (its accuracy).
-Where only kWidth differs there is no model: the same MFMA instructions and wider reads, but the writes to LDS
-follow the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept
-had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge
-(trial): the one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
+  - widest LDS ops: only kWidth (and the swizzle that follows from it) differs, so both move the same bytes per
+    lane through LDS each iteration; ours, compiled, has no spill of any kind and as many waves as theirs' LDS lets
+    run, its TTGIR needs no more main-loop dot cycles, and every LDS instruction of its main loop moves the 16 bytes
+    per lane an LDS instruction can at most (dot_figures.LDS_WIDEST_BYTES): theirs cannot need fewer LDS ops, and
+    ties at best on every key. Every trial records this model's premises beside the compiled LDS ops.
+Where only kWidth differs and ours' LDS ops are not all of the widest, there is no model: the writes to LDS follow
+the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept had more
+main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge (trial): the
+one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
 
@@ -60,7 +65,9 @@ class AccelerateDot(Decision):
     def model(self, ctx, ours, theirs):
         ranked = ranks_uncompiled(ctx, ours, theirs)
         if ranked is None:
-            return None
+            why = widest_lds_ops(ctx, ours, theirs, ctx.figures(ours))
+            return None if why is None else _verdict("kept", f"{why}: Triton's layouts cannot rank better (not "
+                                                             f"compiled)", "model", ours)
         ours_better, why = ranked
         if ours_better:
             return _verdict("kept", f"{why}: Triton's layouts cannot rank better (not compiled)", "model", ours)
@@ -84,9 +91,31 @@ class AccelerateDot(Decision):
         compared = {"kwidth_only": dot_figures.only_kwidth_differs(ours.text, theirs.text),
                     "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)},
                     "dot_cycles": {"model": list(cycles) if cycles else None,
-                                   "compiled": [f_theirs.loop_cycles, f_ours.loop_cycles]}}
+                                   "compiled": [f_theirs.loop_cycles, f_ours.loop_cycles]},
+                    "widest_lds": {"model": widest_lds_ops(ctx, ours, theirs, f_ours) is not None,
+                                   "compiled": [f_theirs.loop_ds, f_ours.loop_ds]}}
         if j.worse:
             return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)
         why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
         return _verdict("kept", f"{why} than Triton's dot layouts ({figures})", "trial", ours, compared)
+
+
+def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
+    """Why Triton's layouts cannot rank better than ours on any key, uncompiled, where only kWidth differs (the
+    module docstring's "widest LDS ops"); None where a premise does not hold or cannot be read."""
+    from ..lds_budget import lds_total
+
+    if isinstance(f_ours, Exception) or f_ours.spills or f_ours.loop_ds_narrow != 0:
+        return None
+    lds_theirs = lds_total(theirs.text)
+    if lds_theirs is None or not dot_figures.only_kwidth_differs(ours.text, theirs.text) or \
+            not cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps, ctx.w):
+        return None
+    mine, other = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text, ctx.arch)
+    if mine is None or other is None or mine > other:
+        return None
+    return (f"only kWidth differs: the same bytes per lane through LDS; ours has no spill at {f_ours.occupancy} "
+            f"waves/SIMD, as many as Triton's layouts' LDS lets run, main-loop dot cycles {mine} (Triton's {other}), "
+            f"and each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
+            f"most one can")
