@@ -114,6 +114,9 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
     lds_cap = occ_model.occupancy(arch, num_warps, 0, 0, base.res.lds).waves_per_simd
     sgpr_cap = occ_model.waves_with_sgprs(t, base.res.sgpr)
     occ = base.occupancy.register_waves
+    # what the remarks say: the waves its registers allow, and where whole workgroups run fewer, those too
+    shown = f"{occ} waves/SIMD" if base.occupancy.waves_per_simd == occ else \
+        f"{occ} waves/SIMD by its registers ({base.occupancy.waves_per_simd} run in whole workgroups)"
     promising, skipped, possible = [], {}, []
     for w in range(1, t.max_waves_per_simd + 1):
         if w > lds_cap:
@@ -123,7 +126,7 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
             skipped[w] = f"{base.res.sgpr} SGPRs allow at most {sgpr_cap} waves/SIMD"
             continue
         if w < occ:
-            skipped[w] = f"fewer waves than the default's {occ}"
+            skipped[w] = f"fewer waves than the default's {shown}"
             continue
         possible.append(w)
         budget = occ_model.vgpr_budget(arch, w)
@@ -131,11 +134,11 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
             if base.spills:
                 promising.append(w)
             else:
-                skipped[w] = f"the default already reaches {occ} waves/SIMD without spills"
+                skipped[w] = f"the default already reaches {shown} without spills"
         elif base.res.vgpr_spill:
-            skipped[w] = f"the default already spills VGPRs at {occ} waves/SIMD"
+            skipped[w] = f"the default already spills VGPRs at {shown}"
         elif occ < MIN_WAVES_FOR_MORE:
-            skipped[w] = f"at {occ} waves/SIMD the default's registers are the kernel's own: the model expects spills"
+            skipped[w] = f"at {shown} the default's registers are the kernel's own: the model expects spills"
         elif base.res.vgpr_total > budget * (1 + REGISTER_SLACK):
             cut = 100 * (base.res.vgpr_total - budget) // base.res.vgpr_total
             skipped[w] = f"needs {cut}% fewer registers ({base.res.vgpr_total} -> {budget}): the model expects spills"

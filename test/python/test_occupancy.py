@@ -57,6 +57,22 @@ def test_auto_plan_at_one_wave():
         assert promising == expect and 1 in possible, (arch, skipped)
 
 
+def test_auto_remarks_say_the_waves_that_run():
+    """8 warps at 72 VGPRs on gfx942: the registers allow 7 waves/SIMD, whole workgroups of 8 waves run 6 (3 per CU
+    of 4 SIMDs): the remarks name both, not "the default's 7" alone."""
+    from triton_mfma import autowaves
+    from triton_mfma.resources import Resources
+
+    res = Resources(vgpr=72, agpr=0, vgpr_total=72, sgpr=40, vgpr_spill=0, sgpr_spill=0, scratch=0, lds=0,
+                    occupancy=6)
+    occ = occupancy.occupancy("gfx942", 8, res.vgpr_total, res.sgpr, res.lds, 0)
+    assert (occ.register_waves, occ.waves_per_simd) == (7, 6)
+    _, skipped, _ = autowaves.plan("gfx942", 8, autowaves.Candidate(0, res, occ, None))
+    assert skipped[6] == "fewer waves than the default's 7 waves/SIMD by its registers (6 run in whole workgroups)"
+    assert skipped[7] == "the default already reaches 7 waves/SIMD by its registers (6 run in whole workgroups) " \
+                         "without spills", skipped
+
+
 AUTO_CASES = [("attn_d64", _attn(64, False)), ("attn_d128_causal_bm256_bn32", _attn(128, True, 256, 32)),
               ("attn_d128_bm128_bn64", _attn(128, False, 128, 64)), ("splitk_gemm", CORPUS["splitk_gemm"])]
 
