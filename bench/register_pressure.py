@@ -3,7 +3,8 @@
     PYTHONPATH=python python bench/register_pressure.py RUN.json [RUN.json ...] [--out bench/results/register_pressure]
 
 Reads differential runs (bench/differential.py's <out>.json: stock and the defaults compiled in child processes,
-figures from the amdgcn, each decision's record) and keeps the kernel x arch pairs whose stock compile spills
+figures from the amdgcn, each decision's record) and corpus runs (bench/corpus/run.py --json: the same figures and
+records of public libraries' configurations) and keeps the kernel x arch pairs whose stock compile spills
 (VGPR or SGPR). Per pair: stock | ours spills, main-loop scratch ops (spill/reload instructions in the main loop:
 paid every iteration), scratch ops in all, occupancy, the verdict of the one judge (dot_figures.compare), the
 decisions that acted (num_stages, the waves_per_eu relaxation, "auto", accelerate-dot, the pipeliner, the
@@ -71,6 +72,22 @@ def acted(reasons: dict) -> list[str]:
     return out
 
 
+def rows_of(run) -> list[dict]:
+    """A differential run's rows as they are; a corpus run's (bench/corpus/run.py --json: {"results": [...]}) as
+    rows of the same shape: seed = the library, what = the configuration, its asked waves_per_eu as the option."""
+    if isinstance(run, list):
+        return run
+    rows = []
+    for r in run["results"]:
+        if not r.get("judge_figures"):
+            continue  # stock failed, ours failed, or a cuda row
+        rows.append({"seed": r["lib"], "arch": r["arch"], "what": r["id"].split("/", 1)[-1],
+                     "spec": {"options": {"waves_per_eu": r.get("waves_per_eu", 0)}},
+                     "stock": {"figures": r["judge_figures"]["stock"]},
+                     "ours": {"figures": r["judge_figures"]["ours"], "reasons": r.get("reasons", {})}})
+    return rows
+
+
 def main() -> int:
     from triton_mfma.dot_figures import Figures
 
@@ -78,7 +95,7 @@ def main() -> int:
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--out")
     args = ap.parse_args()
-    rows = [r for path in args.runs for r in json.load(open(path))]
+    rows = [r for path in args.runs for r in rows_of(json.load(open(path)))]
     lines = [f"# configurations that spill under stock, and the defaults -- `PYTHONPATH=python python "
              f"bench/register_pressure.py {' '.join(sys.argv[1:])}`",
              "# sp = VGPR+SGPR spills, lsc = main-loop scratch ops, sc = scratch ops in all, occ = waves/SIMD: "

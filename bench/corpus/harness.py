@@ -228,13 +228,12 @@ def figures(k, arch: str) -> Figs:
     return Figs(u["reg"], 0, u["local"], 0, md.shared, waves, blocks, 0, dec)
 
 
-def judged(stock, ours, arch: str) -> tuple[list[str], list[str]]:
-    """(worse, better) of ours against stock. On AMD the one judge every decision and the differential runner use
-    (dot_figures.compare on the compiled amdgcn: main-loop scratch, scratch, occupancy, main-loop AGPR copies and
-    SGPR lane spills, dot cycles, LDS ops); on cuda, where no such figures exist, `verdict` on the resource figures."""
-    if not arch.startswith("gfx"):
-        return verdict(figures(stock, arch), figures(ours, arch))
-    outcome, reasons = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours))
+def judged(stock, ours) -> tuple[list[str], list[str]]:
+    """(worse, better) of ours against stock (dot_figures.Figures of both): the one judge every decision and the
+    differential runner use (dot_figures.compare: main-loop scratch, scratch, occupancy, main-loop AGPR copies and
+    SGPR lane spills, dot cycles, LDS ops). On cuda, where no such figures exist, `verdict` on the resource
+    figures."""
+    outcome, reasons = dot_figures.compare(stock, ours)
     return (reasons, []) if outcome == "worse" else ([], reasons if outcome == "better" else [])
 
 
@@ -281,6 +280,11 @@ class Result:
     fallbacks: list = field(default_factory=list)  # MFMAWarning texts (non-strict compile)
     worse: list = field(default_factory=list)
     better: list = field(default_factory=list)
+    # AMD: the one judge's figures of both compiles (dot_figures.Figures as a dict), ours' decision records
+    # (metadata triton_mfma_*) and the waves_per_eu the configuration asks for: what bench/register_pressure.py reads
+    judge_figures: dict = field(default_factory=dict)
+    reasons: dict = field(default_factory=dict)
+    waves_per_eu: int = 0
 
     @property
     def ratio(self) -> float:
@@ -343,7 +347,15 @@ def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: se
         res.fallbacks = [str(w.message)[:1500] for w in caught if issubclass(w.category, triton_mfma.MFMAWarning)]
         o = figures(ours, arch)
         res.ours = dataclasses.asdict(o)
-        res.worse, res.better = judged(stock, ours, arch)
+        if not arch.startswith("gfx"):
+            res.worse, res.better = verdict(s, o)
+            return res
+        f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(ours)
+        res.worse, res.better = judged(f_stock, f_ours)
+        res.judge_figures = {"stock": vars(f_stock), "ours": vars(f_ours)}
+        md = ours.metadata._asdict() if hasattr(ours.metadata, "_asdict") else vars(ours.metadata)
+        res.reasons = {k: v for k, v in md.items() if k.startswith("triton_mfma")}
+        res.waves_per_eu = int(getattr(stock.metadata, "waves_per_eu", 0) or 0)
         return res
     finally:
         knobs.compilation.always_compile = saved

@@ -193,7 +193,7 @@ def main(argv=None):
                        "import_errors": errors,
                        "summary": {a: harness.summarize([r for r in results if a == "all" or r.arch == a])
                                    for a in list(args.arch) + ["all"] if any(a == "all" or r.arch == a for r in results)},
-                       "results": [dict(dataclasses.asdict(r), ratio=r.ratio) for r in results]}, f, indent=1)
+                       "results": [dict(dataclasses.asdict(r), ratio=r.ratio) for r in results]}, f, indent=1, default=str)
     if out_f:
         out_f.close()
     return 1 if any(r.failure or r.fallbacks for r in results) else 0
