@@ -105,3 +105,21 @@ def main_loop_cycles_of(generic_ttgir: str, arch: str) -> int | None:
     if not ds or any(d.cycles is None for d in ds):
         return None
     return main_loop_cycles(ds)
+
+
+_DOT_RESULT = re.compile(r'"tt\.dot(?:_scaled)?"\(.*->\s*tensor<((?:\d+x)+)(f64|f32|i32|f16|bf16)\b')
+_BITS = {"f64": 64, "f32": 32, "i32": 32, "f16": 16, "bf16": 16}
+
+
+def accumulator_registers(generic_text: str, num_warps: int) -> int:
+    """32-bit registers per lane the kernel's dot results hold (every tt.dot / tt.dot_scaled result tensor over
+    the workgroup's lanes, 64 per wave), read from the TTIR or TTGIR: a lower bound of what the kernel keeps live,
+    since an accumulator stays live across its loop."""
+    total = 0
+    for m in _DOT_RESULT.finditer(generic_text):
+        elements = 1
+        for d in m.group(1).rstrip("x").split("x"):
+            elements *= int(d)
+        total += elements * _BITS[m.group(2)] // 32
+    return -(-total // (64 * max(1, num_warps)))
+

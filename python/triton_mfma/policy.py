@@ -87,6 +87,9 @@ class Policy:
                     self.record(d, v)
         self.interior = interior
         present = [d for d in self.decisions if d.present(ctx, interior)]
+        handed, src = self._long_reference_first(src, present)
+        if handed is not None:
+            return handed
         first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             engine.aside(interior - {first.point}, self.metadata, w)
@@ -119,6 +122,44 @@ class Policy:
             self.compile_each([(chosen, w)])  # no decision compiled it: its LLVM IR is made
         engine.settle()
         return chosen
+
+    def _long_reference_first(self, src, present):
+        """(Triton's kernel where its compile alone spent the compile budget, else None; the TTIR module left for
+        ours' build: None once a build took it).
+
+        Where the dot results alone need more registers per lane than one wave has (dot_work.accumulator_registers
+        against occupancy.vgpr_budget at one wave), every variant spills, and a compile that spills that much may
+        take minutes (generated seeds 1801, 1825, 1847 and 1864: 32-324 s of stock CPU, 1 warp, a 128x256 or
+        256x256 accumulator). Issue 34's floor is 2x stock's compile where stock's takes more than 30 s, and ours
+        plus one comparison is already about 2x: so Triton's kernel (no interior choice, no remap) is compiled
+        first, and where that compile spends the budget (decisions.LONG_COMPILE_S) and the kernel can launch, it is
+        handed on and no decision compiles anything. Elsewhere the decisions go on as usual, that compile kept for
+        any of them that compares the same TTGIR."""
+        from . import dot_work, occupancy
+        from .decisions import LONG_COMPILE_S, Verdict, budget_spent
+        from .decisions.grid_order import NAME as GRID, SKIP
+        from .lds_budget import lds_total
+        from .cost_model import cannot_launch
+
+        ctx, engine = self.ctx, self.engine
+        if ctx.trial_all or not present:
+            return None, src
+        demand = dot_work.accumulator_registers(engine.snapshot, ctx.num_warps)
+        file = occupancy.vgpr_budget(ctx.arch, 1)
+        if demand <= file:
+            return None, src
+        reference = engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata, first=src)
+        compiled = self.compile_each([(reference, ctx.w)])[0]
+        if isinstance(compiled, Exception) or compiled.cpu_s <= LONG_COMPILE_S or \
+                cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
+            return None, None
+        why = (f"Triton's kernel handed on: its dot results need {demand} registers per lane, more than one wave has "
+               f"({file}), so every variant spills; compiled first, {budget_spent(ctx)} (nothing else compiled)")
+        for d in present:
+            if d.stage == "ttgir":
+                self.record(d, Verdict("budget", why, "model", reference, remark=why))
+        engine.settle()
+        return reference, None
 
     def _compare_at(self, present, chosen, asked: int) -> int:
         """The waves_per_eu the decisions compare `chosen` at, from its TTGIR (`asked`: the kernel's own), set on

@@ -141,3 +141,34 @@ def test_lds_bytes_per_instruction():
     assert [lds_bytes(m) for m in ("ds_read_b64_tr_b16", "ds_read_b96", "ds_read_u16_d16_hi", "ds_write_b8")] == \
         [8, 12, 2, 1]
     assert lds_bytes("ds_bpermute_b32") == 0 == lds_bytes("ds_read_addtid_b32")  # not a read of LDS data by address
+
+
+def test_long_compile_of_a_kernel_that_must_spill_hands_on_tritons(tmp_path, monkeypatch):
+    """Generated seed 1153 on gfx942 (int8 chained dots, 128x256, 1 warp): its dot results need 576 registers per
+    lane, more than one wave has, so Triton's kernel is compiled first. Under a budget its compile exceeds (0.5 s
+    here for the 30 s of decisions.LONG_COMPILE_S: held-out seeds 1825, 1847 take 32-324 s of stock CPU) it is
+    handed on: one compile, stock's figures, each decision's record says why. Under the real budget the decisions
+    go on as usual (7 compiles, that first one among them)."""
+    import warnings
+
+    import triton_mfma
+    import triton_mfma.decisions as decisions
+    from triton_mfma import dot_figures
+    from triton_mfma.compile import always_compile, compile_kernel
+
+    monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.5)
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(1153), str(tmp_path), "gfx942")
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.disabled():
+            stock = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+        with triton_mfma.enabled(strict=True):
+            ours = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+    md = ours.metadata
+    assert md.triton_mfma_trials == 1
+    for key in ("triton_mfma_accelerate_dot", "triton_mfma_stream_pipeline"):
+        record = getattr(md, key)
+        assert record["decision"] == "budget" and "576 registers per lane" in record["reason"], record
+    assert md.triton_mfma_waves_relax["decision"] == "kept" and md.waves_per_eu == stock.metadata.waves_per_eu
+    assert dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours))[0] == "same"
+    assert ours.asm["amdgcn"].count("v_mfma") == stock.asm["amdgcn"].count("v_mfma")

@@ -28,9 +28,11 @@ from .. import remarks
 # The compile budget: where one compile of a kernel (make_llir + make_amdgcn) has taken more than this many seconds
 # of CPU (issue 34's floor for a compile whose cost a user notices, against which ours may take 2x), each further
 # compile of a variant costs about as much again; the decisions whose own choice is the kernel's (waves_per_eu
-# "auto" keeping 0, a stage less not taken, the stream pipeliner declined where Triton's is compiled) then compile
-# nothing more (generated seed 1375 on gfx90a: 1 warp, a 256x128 fp32 accumulator, 109 s of stock CPU; "auto"
-# compiled a second candidate, 283 s).
+# "auto" keeping 0, a stage less not taken, the stream pipeliner declined where Triton's is compiled, an explicit
+# waves_per_eu left as compiled) then compile nothing more (generated seed 1375 on gfx90a: 1 warp, a 256x128 fp32
+# accumulator, 109 s of stock CPU; "auto" compiled a second candidate, 283 s). Where the dot results alone need
+# more registers than one wave has, Triton's kernel is compiled first and handed on where that compile spends the
+# budget (policy.Policy._long_reference_first: held-out seeds 1825, 1847, 1864, 2.1-2.8x and a hang before).
 LONG_COMPILE_S = 30.0
 
 

@@ -23,12 +23,14 @@ Two steps, model first:
        it asks for, or costs nothing); else the same TTGIR at the waves the caps admit (< N: never raised),
        sharing its make_llir, kept where the one judge (cost_model.judge) ranks it better at an occupancy no
        lower than N reached.
+     Where a compile of the kernel spent the compile budget (decisions.LONG_COMPILE_S), the compile made stands
+     at the waves it was made at (the request, or the waves the comparisons ran at) and nothing more compiles.
 """
 from __future__ import annotations
 
 from .. import cost_model, dot_figures, resources
 from .. import occupancy as occ_model
-from . import Decision, Verdict
+from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu relax"
 # The TTGIR decisions compare at 2 waves at the least: at one wave the budget is the whole file (AGPRs as general
@@ -124,6 +126,11 @@ class RegisterPressure(Decision):
         printed = resources.printed(base.amdgcn, base.metadata["shared"])
         if w0 >= n and not (printed.vgpr_spill or printed.sgpr_spill):  # the model's first rule, on the figures alone
             return Verdict("kept", _WITHOUT_SPILLS.format(n=n), "model", base, {"asked": n})
+        spent = budget_spent(ctx)
+        if spent is not None:  # the compile budget: the compile made stands, at the waves it was made at
+            decision = "kept" if w0 >= n else "relaxed"
+            why = f"waves_per_eu {n}{'' if w0 >= n else f' -> {w0}'} as compiled: {spent} (nothing else compiled)"
+            return Verdict(decision, why, "model", base, {"asked": n}, remark=why)
         f0 = dot_figures.of_amdgcn(base.amdgcn, base.metadata["shared"], ctx.arch, ctx.num_warps, w0)
         if w0 < n:
             return self._compared_below(ctx, n, base, f0, compile_many)
