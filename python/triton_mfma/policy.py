@@ -127,9 +127,9 @@ class Policy:
         """(Triton's kernel where its compile alone spent the compile budget, else None; the TTIR module left for
         ours' build: None once a build took it).
 
-        Where the dot results alone need more registers per lane than one wave has (dot_work.accumulator_registers
-        against occupancy.vgpr_budget at one wave), every variant spills, and a compile that spills that much may
-        take minutes (generated seeds 1801, 1825, 1847 and 1864: 32-324 s of stock CPU, 1 warp, a 128x256 or
+        Where the dot results alone need as many registers per lane as one wave has or more
+        (dot_work.accumulator_registers against occupancy.vgpr_budget at one wave), every variant spills, and a
+        compile that spills that much may take minutes (generated seeds 1801, 1825, 1847 and 1864: 32-324 s of stock CPU, 1 warp, a 128x256 or
         256x256 accumulator). Issue 34's floor is 2x stock's compile where stock's takes more than 30 s, and ours
         plus one comparison is already about 2x: so Triton's kernel (no interior choice, no remap) is compiled
         first, and where that compile spends the budget (decisions.LONG_COMPILE_S) and the kernel can launch, it is
@@ -146,15 +146,15 @@ class Policy:
             return None, src
         demand = dot_work.accumulator_registers(engine.snapshot, ctx.num_warps)
         file = occupancy.vgpr_budget(ctx.arch, 1)
-        if demand <= file:
+        if demand < file:  # at the whole file nothing else fits either
             return None, src
         reference = engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata, first=src)
         compiled = self.compile_each([(reference, ctx.w)])[0]
         if isinstance(compiled, Exception) or compiled.cpu_s <= LONG_COMPILE_S or \
                 cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
             return None, None
-        why = (f"Triton's kernel handed on: its dot results need {demand} registers per lane, more than one wave has "
-               f"({file}), so every variant spills; compiled first, {budget_spent(ctx)} (nothing else compiled)")
+        why = (f"Triton's kernel handed on: its dot results need {demand} registers per lane, one wave has {file}, "
+               f"so every variant spills; compiled first, {budget_spent(ctx)} (nothing else compiled)")
         for d in present:
             if d.stage == "ttgir":
                 self.record(d, Verdict("budget", why, "model", reference, remark=why))

@@ -31,8 +31,8 @@ from .. import remarks
 # "auto" keeping 0, a stage less not taken, the stream pipeliner declined where Triton's is compiled, an explicit
 # waves_per_eu left as compiled) then compile nothing more (generated seed 1375 on gfx90a: 1 warp, a 256x128 fp32
 # accumulator, 109 s of stock CPU; "auto" compiled a second candidate, 283 s). Where the dot results alone need
-# more registers than one wave has, Triton's kernel is compiled first and handed on where that compile spends the
-# budget (policy.Policy._long_reference_first: held-out seeds 1825, 1847, 1864, 2.1-2.8x and a hang before).
+# as many registers as one wave has or more, Triton's kernel is compiled first and handed on where that compile
+# spends the budget (policy.Policy._long_reference_first: held-out seeds 1825, 1847, 1864, 2.1-2.8x and a hang).
 LONG_COMPILE_S = 30.0
 
 
