@@ -231,8 +231,7 @@ def figures(k, arch: str) -> Figs:
 def judged(stock, ours) -> tuple[list[str], list[str]]:
     """(worse, better) of ours against stock (dot_figures.Figures of both): the one judge every decision and the
     differential runner use (dot_figures.compare: main-loop scratch, scratch, occupancy, main-loop AGPR copies and
-    SGPR lane spills, dot cycles, LDS ops). On cuda, where no such figures exist, `verdict` on the resource
-    figures."""
+    SGPR lane spills, dot cycles, LDS ops). AMD only: cuda's pairs take `verdict` on the resource figures."""
     outcome, reasons = dot_figures.compare(stock, ours)
     return (reasons, []) if outcome == "worse" else ([], reasons if outcome == "better" else [])
 

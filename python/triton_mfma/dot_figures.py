@@ -29,7 +29,7 @@ from . import loop_order, native
 from .bridge import strip_locations
 from . import cost_model
 from . import occupancy as occ_model
-from .resources import code_and_tail, from_amdgcn
+from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 
 # VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction
 # issues in 4 clocks on CDNA): counted so that an FMA dot's loop is not "free" next to an MFMA one.
@@ -63,7 +63,7 @@ def lds_bytes(mnemonic: str) -> int:
 
 
 def _is_lds_op(m: str) -> bool:
-    return m.startswith(("ds_read", "ds_load", "ds_write", "ds_store"))
+    return m.startswith(LDS_READ + LDS_WRITE)
 
 
 @dataclass
@@ -160,8 +160,8 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
         loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else 4 * len(fma),
-        loop_ds_read=sum(m.startswith(("ds_read", "ds_load")) for m in loop),
-        loop_ds_write=sum(m.startswith(("ds_write", "ds_store")) for m in loop),
+        loop_ds_read=sum(m.startswith(LDS_READ) for m in loop),
+        loop_ds_write=sum(m.startswith(LDS_WRITE) for m in loop),
         loop_barriers=loop.count("s_barrier"),
         spill_mem_ops=sum(m.startswith(_SPILL_MARK) for m in code),
         lane_spill_ops=sum(m in LANE_SPILL for m in code),

@@ -122,4 +122,3 @@ def accumulator_registers(generic_text: str, num_warps: int) -> int:
             elements *= int(d)
         total += elements * _BITS[m.group(2)] // 32
     return -(-total // (64 * max(1, num_warps)))
-

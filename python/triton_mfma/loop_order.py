@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .resources import LDS_READ, LDS_WRITE
+
 _LABEL = re.compile(r"^(?:\.L|\$L__)(BB\d+_\d+):|^(?:;|//) %bb\.(\d+):")
 _HEADER = re.compile(r"=>This (Inner )?Loop Header: Depth=(\d+)")
 _IN_LOOP = re.compile(r"in Loop: Header=(BB\d+_\d+) Depth=(\d+)")
@@ -23,9 +25,9 @@ def _kind(mnemonic: str) -> str | None:
         return "global_load"
     if m.startswith("v_mfma") or m.startswith(("wgmma.mma_async", "mma.sync")):
         return "mma"
-    if m.startswith(("ds_read", "ds_load")) or m.startswith(("ld.shared", "ldmatrix")):
+    if m.startswith(LDS_READ) or m.startswith(("ld.shared", "ldmatrix")):
         return "lds_read"
-    if m.startswith(("ds_write", "ds_store")) or m.startswith("st.shared"):
+    if m.startswith(LDS_WRITE) or m.startswith("st.shared"):
         return "lds_write"
     if m in ("s_barrier",) or m.startswith(("bar.sync", "barrier.sync")):
         return "barrier"

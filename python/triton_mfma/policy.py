@@ -129,32 +129,33 @@ class Policy:
 
         Where the dot results alone need as many registers per lane as one wave has or more
         (dot_work.accumulator_registers against occupancy.vgpr_budget at one wave), every variant spills, and a
-        compile that spills that much may take minutes (generated seeds 1801, 1825, 1847 and 1864: 32-324 s of stock CPU, 1 warp, a 128x256 or
-        256x256 accumulator). Issue 34's floor is 2x stock's compile where stock's takes more than 30 s, and ours
-        plus one comparison is already about 2x: so Triton's kernel (no interior choice, no remap) is compiled
-        first, and where that compile spends the budget (decisions.LONG_COMPILE_S) and the kernel can launch, it is
-        handed on and no decision compiles anything. Elsewhere the decisions go on as usual, that compile kept for
-        any of them that compares the same TTGIR."""
+        compile that spills that much may take minutes (generated seeds 1801, 1825, 1847 and 1864: 32-324 s of
+        stock CPU, 1 warp, a 128x256 or 256x256 accumulator). Issue 34's floor is 2x stock's compile where
+        stock's takes more than 30 s, and ours plus one comparison is already about 2x: so Triton's kernel (no
+        interior choice, no remap) is compiled first, and where that compile spends the budget
+        (decisions.budget_spent) and the kernel can launch, it is handed on and no decision compiles anything.
+        Elsewhere the decisions go on as usual, that compile kept for any of them that compares the same TTGIR."""
         from . import dot_work, occupancy
-        from .decisions import LONG_COMPILE_S, Verdict, budget_spent
+        from .cost_model import cannot_launch
+        from .decisions import Verdict, budget_spent
         from .decisions.grid_order import NAME as GRID, SKIP
         from .lds_budget import lds_total
-        from .cost_model import cannot_launch
 
         ctx, engine = self.ctx, self.engine
         if ctx.trial_all or not present:
             return None, src
         demand = dot_work.accumulator_registers(engine.snapshot, ctx.num_warps)
-        file = occupancy.vgpr_budget(ctx.arch, 1)
-        if demand < file:  # at the whole file nothing else fits either
+        one_wave = occupancy.vgpr_budget(ctx.arch, 1)
+        if demand < one_wave:  # at the whole file nothing else fits either
             return None, src
         reference = engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata, first=src)
-        compiled = self.compile_each([(reference, ctx.w)])[0]
-        if isinstance(compiled, Exception) or compiled.cpu_s <= LONG_COMPILE_S or \
-                cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
+        if isinstance(self.compile_each([(reference, ctx.w)])[0], Exception):
             return None, None
-        why = (f"Triton's kernel handed on: its dot results need {demand} registers per lane, one wave has {file}, "
-               f"so every variant spills; compiled first, {budget_spent(ctx)} (nothing else compiled)")
+        spent = budget_spent(ctx)  # this compile is the kernel's first
+        if spent is None or cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
+            return None, None
+        why = (f"Triton's kernel handed on: its dot results need {demand} registers per lane, one wave has "
+               f"{one_wave}, so every variant spills; compiled first, {spent} (nothing else compiled)")
         for d in present:
             if d.stage == "ttgir":
                 self.record(d, Verdict("budget", why, "model", reference, remark=why))

@@ -11,6 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 
+# LDS read / write mnemonic prefixes (the gfx9 names and gfx12's)
+LDS_READ, LDS_WRITE = ("ds_read", "ds_load"), ("ds_write", "ds_store")
+
 @dataclass
 class Resources:
     vgpr: int  # architectural VGPRs (NumVgprs)
@@ -99,8 +102,8 @@ def from_amdgcn(amdgcn: str, lds: int) -> Resources:
         **{name: _figure(name, tail) for name in _FIGURES},
         lds=lds,
         mfma=Counter(m for m in mnemonics if m.startswith("v_mfma")),
-        ds_read=sum(1 for m in mnemonics if m.startswith(("ds_read", "ds_load"))),
-        ds_write=sum(1 for m in mnemonics if m.startswith(("ds_write", "ds_store"))),
+        ds_read=sum(1 for m in mnemonics if m.startswith(LDS_READ)),
+        ds_write=sum(1 for m in mnemonics if m.startswith(LDS_WRITE)),
         global_loads=loads,
         loops=_count_loops(code),
     )
