@@ -107,6 +107,23 @@ def main_loop_cycles_of(generic_ttgir: str, arch: str) -> int | None:
     return main_loop_cycles(ds)
 
 
+_DOT_OPERANDS = re.compile(r'"tt\.dot"\(.*?:\s*\(tensor<(?:\d+x)+(\w+)>,\s*tensor<(?:\d+x)+(\w+)>')
+
+
+def without_mfma(generic_text: str, arch: str) -> bool:
+    """Whether some tt.dot of the TTIR or TTGIR has operand types no MFMA instruction of `arch` takes (the MFMA
+    table): Triton's layouts then do it on FMA (fp8 on gfx90a). False where a type is not one the table names."""
+    from . import native
+
+    suffixes = {x[4] for (table_arch, mnemonic) in native.mfma_cycles() if table_arch == arch
+                for x in [_MNEMONIC.match(mnemonic)] if x}
+    for m in _DOT_OPERANDS.finditer(generic_text):
+        wanted = _suffixes(m.group(1), m.group(2))
+        if wanted and not wanted & suffixes:
+            return True
+    return False
+
+
 _DOT_RESULT = re.compile(r'"tt\.dot(?:_scaled)?"\(.*->\s*tensor<((?:\d+x)+)(f64|f32|i32|f16|bf16)\b')
 _BITS = {"f64": 64, "f32": 32, "i32": 32, "f16": 16, "bf16": 16}
 
