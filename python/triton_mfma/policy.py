@@ -211,6 +211,8 @@ class Policy:
         chosen = v.chosen if v is not None else ours
         if chosen is not ours and hasattr(chosen, "choice"):
             self.ctx.reverted |= set(ours.choice - chosen.choice)
+            if chosen is theirs:  # the variant won against ours (a stage less): the remap may have decided it too
+                self.ctx.kept_against.add((theirs.choice, ours.choice, self.ctx.w))
         elif v is not None and theirs is not None:
             self.ctx.kept_against.add((ours.choice, theirs.choice, self.ctx.w))
         return chosen
@@ -257,6 +259,52 @@ class Policy:
         jobs = [job for e in later for job in e.followups(self.ctx, ours)]
         self.engine.prefetch(jobs)
         return jobs
+
+    def at_final_waves(self, chosen_build, final, compared_w: int):
+        """The compile to hand on where the llir-stage decisions chose other waves than the TTGIR decisions compared
+        at (`compared_w`): `final` (engine.Compiled of `chosen_build` at its waves), or Triton's kernel (no interior
+        choice, no remap) compiled at those waves where the one judge ranks it strictly better on the keys the
+        verdict against stock reads (cost_model.MAIN_KEYS). An interior choice or a stage less kept at the
+        compared waves need not hold at others: LLVM's allocation is not monotonic in the register budget
+        (held-out seeds 2399 on gfx950 and 2437 on gfx942: a stage less won at the 4 waves the LDS admits, the
+        kernel kept the 3 and 5 it asked, and there the main loop spilled where stock's did not, 0 -> 8 and 1 -> 2
+        ops). Recorded as the combination check at the waves handed on; nothing compiled where the waves are the
+        compared ones, no choice was kept, or the budget is spent."""
+        from . import cost_model, dot_figures
+        from .decisions import Verdict, budget_spent
+        from .decisions.combination import interior_choices
+        from .decisions.grid_order import NAME as GRID, SKIP
+
+        ctx = self.ctx
+        w = final.waves_per_eu
+        if chosen_build is None or w == compared_w or ctx.trial_all or not interior_choices(chosen_build.choice) \
+                or budget_spent(ctx) is not None:
+            return final
+        reference = self.engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata)
+        if reference.same_code(chosen_build):
+            return final
+        c = self.compile_each([(reference, w)])[0]
+        if isinstance(c, Exception):
+            return final
+        figures = [dot_figures.of_amdgcn(x.amdgcn, x.metadata["shared"], ctx.arch, ctx.num_warps, w) for x in (c, final)]
+        j = cost_model.judge(figures[0], figures[1], cost_model.MAIN_KEYS)
+        shown = dot_figures.summary(*figures)
+        if j.worse:
+            why = (f"Triton's layouts and pipeliner at waves_per_eu={w} (the choices were compared at {compared_w}): "
+                   f"the choices together are worse there on {j.figure} ({shown})")
+            self.record_as("combination", "triton_mfma_combination_waves", Verdict("reverted", why, "trial", c,
+                                                                                  remark=f"reverted to {why}"))
+            return c
+        why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts and "
+               f"pipeliner at the {w} handed on ({shown})")
+        self.record_as("combination", "triton_mfma_combination_waves", Verdict("kept", why, "trial", final,
+                                                                              remark=f"kept: {why}"))
+        return final
+
+    def record_as(self, name: str, key: str, verdict) -> None:
+        from .decisions import record
+
+        record(verdict, name, key, self.metadata, self.kernel_remarks)
 
     # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
     def waves(self, d, base, chosen_build, compile_base):

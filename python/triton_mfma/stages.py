@@ -349,7 +349,7 @@ class HipCompile:
             self.policy = self._policy(metadata)
         self.policy.metadata = metadata
         _, verdict = self.policy.waves(decision, base, self.chosen, compile_base)
-        chosen = verdict.chosen
+        chosen = self.policy.at_final_waves(self.chosen, verdict.chosen, w)
         self.final_w = chosen.waves_per_eu
         self.handoff = (src, chosen)
         metadata["waves_per_eu"] = self.final_w

@@ -119,6 +119,31 @@ def test_remap_that_decided_a_comparison_is_judged_against_the_kernel_without_it
     assert (grid["decision"], grid["evidence"]) == ("dropped", "combination"), grid
 
 
+def test_a_stage_less_taken_under_the_remap_is_checked_without_it(tmp_path):
+    """Held-out seed 2399 on gfx950 (fp8e4b8 128x128x64, 4 warps, 3 stages, waves_per_eu=3): with grid order's remap
+    in place 3 stages spill 10 main-loop scratch ops and 2 stages 8, so num_stages took a stage less; without the
+    remap 3 stages spill none (stock). The stage less is a choice the remap's registers may have decided, so the
+    combination check compares with the kernel without the interior choices and without the remap: not worse."""
+    runner = _runner()
+    row = runner.judge(2399, "gfx950", str(tmp_path), timeout=240)
+    assert row["verdict"] in ("same", "better"), runner.line(row)
+    combination = row["ours"]["reasons"]["triton_mfma_combination"]
+    assert "without grid order's remap" in combination["reason"], combination
+
+
+def test_choices_compared_at_other_waves_are_checked_at_the_waves_handed_on(tmp_path):
+    """Held-out seed 2437 on gfx942 (dot_scaled e2m1 64x64x128, 4 warps, 4 stages, waves_per_eu=5): the TTGIR
+    decisions compare at the 4 waves the LDS admits, where a stage less cuts main-loop scratch 12 -> 10; the
+    relaxation keeps the 5 asked, where that stage less spills 2 ops and stock's 4 stages 1. Checked at the waves
+    handed on, Triton's kernel is handed on: stock's figures."""
+    runner = _runner()
+    row = runner.judge(2437, "gfx942", str(tmp_path), timeout=240)
+    assert row["verdict"] in ("same", "better"), runner.line(row)
+    check = row["ours"]["reasons"]["triton_mfma_combination_waves"]
+    assert (check["decision"], check["evidence"]) == ("reverted", "trial") and "waves_per_eu=5" in check["reason"], \
+        check
+
+
 def test_widest_lds_ops_keep_our_layouts_without_compiling_tritons(tmp_path):
     """Generated seed 1446 on gfx90a: only kWidth differs from Triton's layouts, ours has no spill at the waves
     Triton's LDS lets run, the same main-loop dot cycles, and each of its 18 main-loop LDS ops moves 16 B per lane

@@ -27,7 +27,8 @@ class Context:
     long_compile: Callable = field(default=lambda: None, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
-    # (ours' choice, the variant's choice, the waves compared at) of every comparison a decision kept ours in (policy.Policy.decide)
+    # (the winner's choice, the loser's choice, the waves compared at) of every comparison a decision decided between
+    # two builds: ours kept against its variant, or the variant chosen against ours (policy.Policy.decide)
     kept_against: set = field(default_factory=set)
 
     @property

@@ -59,12 +59,13 @@ def remap_applied(build) -> bool:
 
 
 def remap_may_have_decided(ctx, ours) -> str | None:
-    """Why an interior decision that kept ours may owe it to the remap, else None: it kept ours by a trial (both
-    compiled at the waves compared now) against a variant remapped too, ours ranked better on a spill or occupancy
-    class, and the variant's compile shows registers the remap may have cost (`registers_can_be_its_cost`). The
-    remap's registers need not cost both sides alike (generated seed 1352 on gfx950: with the remap Triton's
-    pipeliner has 286 main-loop AGPR copies, ours 280, so ours was kept; without it Triton's has 148). Reads only
-    compiles already made."""
+    """Why an interior decision may owe its choice to the remap, else None: it chose one build over another by a
+    trial (both compiled at the waves compared now, both remapped), the winner ranked better on a spill or
+    occupancy class, and the loser's compile shows registers the remap may have cost (`registers_can_be_its_cost`).
+    The remap's registers need not cost both sides alike (generated seed 1352 on gfx950: with the remap Triton's
+    pipeliner has 286 main-loop AGPR copies, ours 280, so ours was kept; without it Triton's has 148; held-out seed
+    2399 on gfx950: with the remap 3 stages spill 10 main-loop scratch ops, 2 stages 8, so a stage less was taken;
+    without it 3 stages spill none). Reads only compiles already made."""
     if not ctx.runs(NAME) or SKIP in ours.choice or not remap_applied(ours):
         return None
     for mine, other, w in sorted(ctx.kept_against, key=repr):
@@ -81,7 +82,7 @@ def remap_may_have_decided(ctx, ours) -> str | None:
             continue
         printed = ctx.printed(theirs)
         if not isinstance(printed, Exception) and registers_can_be_its_cost(ctx, printed, lambda: f_theirs):
-            return (f"ours was kept on {j.figure} against a variant whose registers the remap may have cost "
+            return (f"a choice was made on {j.figure} against a variant whose registers the remap may have cost "
                     f"({', '.join(sorted(other)) or 'none of our interior passes'})")
     return None
 
