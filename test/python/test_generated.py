@@ -168,27 +168,35 @@ def test_lds_bytes_per_instruction():
     assert lds_bytes("ds_bpermute_b32") == 0 == lds_bytes("ds_read_addtid_b32")  # not a read of LDS data by address
 
 
+def _stock_and_ours_under_budget(seed: int, arch: str, budget_s: float, tmp_path, monkeypatch):
+    """Generated `seed` compiled for `arch` by stock Triton and by the defaults (strict) under a compile budget of
+    `budget_s` (decisions.LONG_COMPILE_S): (stock's CompiledKernel, ours')."""
+    import warnings
+
+    import triton_mfma
+    import triton_mfma.decisions as decisions
+    from triton_mfma.compile import always_compile, compile_kernel
+
+    monkeypatch.setattr(decisions, "LONG_COMPILE_S", budget_s)
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.disabled():
+            stock = compile_kernel(fn, sig, cx, arch, opts, attrs)
+        with triton_mfma.enabled(strict=True):
+            ours = compile_kernel(fn, sig, cx, arch, opts, attrs)
+    return stock, ours
+
+
 def test_long_compile_of_a_kernel_that_must_spill_hands_on_tritons(tmp_path, monkeypatch):
     """Generated seed 1153 on gfx942 (int8 chained dots, 128x256, 1 warp): its dot results need 576 registers per
     lane, more than one wave has, so Triton's kernel is compiled first. Under a budget its compile exceeds (0.5 s
     here for the 30 s of decisions.LONG_COMPILE_S: held-out seeds 1825, 1847 take 32-324 s of stock CPU) it is
     handed on: one compile, stock's figures, each decision's record says why. Under the real budget the decisions
     go on as usual (7 compiles, that first one among them)."""
-    import warnings
-
-    import triton_mfma
-    import triton_mfma.decisions as decisions
     from triton_mfma import dot_figures
-    from triton_mfma.compile import always_compile, compile_kernel
 
-    monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.5)
-    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(1153), str(tmp_path), "gfx942")
-    with warnings.catch_warnings(), always_compile():
-        warnings.simplefilter("ignore")
-        with triton_mfma.disabled():
-            stock = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
-        with triton_mfma.enabled(strict=True):
-            ours = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+    stock, ours = _stock_and_ours_under_budget(1153, "gfx942", 0.5, tmp_path, monkeypatch)
     md = ours.metadata
     assert md.triton_mfma_trials == 1
     for key in ("triton_mfma_accelerate_dot", "triton_mfma_stream_pipeline"):
@@ -205,21 +213,9 @@ def test_long_fma_compile_compares_ours_once_with_tritons(tmp_path, monkeypatch)
     Triton's kernel is compiled first. Under a budget its compile exceeds (0.1 s for decisions.LONG_COMPILE_S's
     30 s: held-out seed 1999 on gfx90a, Triton's FMA kernel 33 s, ours 19 s) ours is compiled once, every pass in
     place, and the one judge hands on the better: ours (MFMA), two compiles."""
-    import warnings
-
-    import triton_mfma
-    import triton_mfma.decisions as decisions
     from triton_mfma import dot_figures
-    from triton_mfma.compile import always_compile, compile_kernel
 
-    monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.1)
-    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(1710), str(tmp_path), "gfx90a")
-    with warnings.catch_warnings(), always_compile():
-        warnings.simplefilter("ignore")
-        with triton_mfma.disabled():
-            stock = compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
-        with triton_mfma.enabled(strict=True):
-            ours = compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
+    stock, ours = _stock_and_ours_under_budget(1710, "gfx90a", 0.1, tmp_path, monkeypatch)
     md = ours.metadata
     assert md.triton_mfma_trials == 2
     record = md.triton_mfma_accelerate_dot
