@@ -261,17 +261,18 @@ class Policy:
         return jobs
 
     def at_final_waves(self, chosen_build, final, compared_w: int):
-        """The compile to hand on where the llir-stage decision hands on the kernel's own waves_per_eu and the TTGIR
-        decisions compared at others (`compared_w`: the waves the chosen TTGIR's LDS admits): `final`
+        """The compile to hand on where the relaxation of an explicit waves_per_eu hands on other waves than the
+        TTGIR decisions compared at (`compared_w`: the waves the chosen TTGIR's LDS admits): `final`
         (engine.Compiled of `chosen_build` at its waves), or Triton's kernel (no interior choice, no remap)
-        compiled at those waves, stock's compile, where the one judge ranks it strictly better on the keys the
-        verdict against stock reads (cost_model.MAIN_KEYS). An interior choice or a stage less kept at the
+        compiled at those waves where the one judge ranks it strictly better on the keys the verdict against stock
+        reads (cost_model.MAIN_KEYS). An interior choice or a stage less kept at the
         compared waves need not hold at others: LLVM's allocation is not monotonic in the register budget
         (held-out seeds 2399 on gfx950 and 2437 on gfx942: a stage less won at the 4 waves the LDS admits, the
         kernel kept the 3 and 5 it asked, and there the main loop spilled where stock's did not, 0 -> 8 and 1 -> 2
-        ops). Recorded as the combination check at the waves handed on; nothing compiled where the waves are the
-        compared ones or not the kernel's own (waves_per_eu "auto" chose them: its own verdict compares them), no
-        choice was kept, or the budget is spent."""
+        ops; held-out seed 2527: the choices compared at 2 waves, one wave handed on, where Triton's layouts and
+        pipeliner spill 1,092 main-loop scratch ops and the choices 1,232). Recorded as the combination check at
+        the waves handed on; nothing compiled where the waves are the compared ones, waves_per_eu "auto" chose them
+        (its own verdict compares them with the kernel's 0), no choice was kept, or the budget is spent."""
         from . import cost_model, dot_figures
         from .decisions import Verdict, budget_spent
         from .decisions.combination import interior_choices
@@ -279,7 +280,7 @@ class Policy:
 
         ctx = self.ctx
         w = final.waves_per_eu
-        if chosen_build is None or w == compared_w or w != ctx.triton_options.waves_per_eu or ctx.trial_all \
+        if chosen_build is None or w == compared_w or ctx.auto or ctx.trial_all \
                 or not interior_choices(chosen_build.choice) or budget_spent(ctx) is not None:
             return final
         reference = self.engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata)
