@@ -41,21 +41,25 @@ class Policy:
 
     def figures_each(self, jobs):
         """dot_figures.Figures of each (build, w), compiled concurrently; an exception in place of a failure."""
-        from . import dot_figures
-
         out = []
         for (build, w), c in zip(jobs, self.compile_each(jobs)):
             try:
                 if isinstance(c, Exception):
                     raise c
-                key = (id(c), w)
-                if key not in self._figures:
-                    self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
-                                                                   self.ctx.num_warps, w))
-                out.append(self._figures[key][1])
+                out.append(self.figures_of(c, w))
             except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
                 out.append(e)
         return out
+
+    def figures_of(self, c, w: int):
+        """dot_figures.Figures of engine.Compiled `c` read at waves `w` (its amdgcn read once)."""
+        from . import dot_figures
+
+        key = (id(c), w)
+        if key not in self._figures:
+            self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
+                                                           self.ctx.num_warps, w))
+        return self._figures[key][1]
 
     def compile_each(self, jobs):
         try:
@@ -70,9 +74,19 @@ class Policy:
             return out
 
     def record(self, decision, verdict) -> None:
+        self.record_as(decision.name, decision.key, verdict)
+
+    def record_as(self, name: str, key: str, verdict) -> None:
         from .decisions import record
 
-        record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
+        record(verdict, name, key, self.metadata, self.kernel_remarks)
+
+    def tritons_kernel(self, first=None):
+        """The build of Triton's kernel: no interior choice, no remap (`first`: the TTIR module to build it from)."""
+        from .decisions.grid_order import NAME as GRID, SKIP
+
+        return self.engine.ttgir(frozenset({SKIP}) if self.ctx.runs(GRID) else frozenset(), self.metadata,
+                                 first=first)
 
     # -- the TTGIR decisions -------------------------------------------------------------------------------------
     def ttgir(self, src, interior: set):
@@ -146,7 +160,6 @@ class Policy:
         from . import cost_model, dot_work, occupancy
         from .cost_model import cannot_launch
         from .decisions import budget_spent, first_line
-        from .decisions.grid_order import NAME as GRID, SKIP
         from .lds_budget import lds_total
 
         ctx, engine = self.ctx, self.engine
@@ -157,7 +170,7 @@ class Policy:
         asked = occupancy.vgpr_budget(ctx.arch, max(1, ctx.w))
         if demand < asked or (demand < one_wave and not dot_work.without_mfma(engine.snapshot, ctx.arch)):
             return None, src
-        reference = engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata, first=src)
+        reference = self.tritons_kernel(first=src)
         f_ref = self.figures(reference)
         if isinstance(f_ref, Exception):
             return None, None
@@ -275,39 +288,33 @@ class Policy:
         (its own verdict compares them with the kernel's 0), no choice was kept, or the budget is spent."""
         from . import cost_model, dot_figures
         from .decisions import Verdict, budget_spent
-        from .decisions.combination import interior_choices
-        from .decisions.grid_order import NAME as GRID, SKIP
+        from .decisions.combination import NAME as COMBINATION, interior_choices
 
         ctx = self.ctx
         w = final.waves_per_eu
         if chosen_build is None or w == compared_w or ctx.auto or ctx.trial_all \
                 or not interior_choices(chosen_build.choice) or budget_spent(ctx) is not None:
             return final
-        reference = self.engine.ttgir(frozenset({SKIP}) if ctx.runs(GRID) else frozenset(), self.metadata)
+        reference = self.tritons_kernel()
         if reference.same_code(chosen_build):
             return final
         c = self.compile_each([(reference, w)])[0]
         if isinstance(c, Exception):
             return final
-        figures = [dot_figures.of_amdgcn(x.amdgcn, x.metadata["shared"], ctx.arch, ctx.num_warps, w) for x in (c, final)]
+        figures = [self.figures_of(x, w) for x in (c, final)]
         j = cost_model.judge(figures[0], figures[1], cost_model.MAIN_KEYS)
         shown = dot_figures.summary(*figures)
         if j.worse:
             why = (f"Triton's layouts and pipeliner at waves_per_eu={w} (the choices were compared at {compared_w}): "
                    f"the choices together are worse there on {j.figure} ({shown})")
-            self.record_as("combination", "triton_mfma_combination_waves", Verdict("reverted", why, "trial", c,
-                                                                                  remark=f"reverted to {why}"))
+            self.record_as(COMBINATION, "triton_mfma_combination_waves", Verdict("reverted", why, "trial", c,
+                                                                                remark=f"reverted to {why}"))
             return c
         why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts and "
                f"pipeliner at the {w} handed on ({shown})")
-        self.record_as("combination", "triton_mfma_combination_waves", Verdict("kept", why, "trial", final,
-                                                                              remark=f"kept: {why}"))
+        self.record_as(COMBINATION, "triton_mfma_combination_waves", Verdict("kept", why, "trial", final,
+                                                                            remark=f"kept: {why}"))
         return final
-
-    def record_as(self, name: str, key: str, verdict) -> None:
-        from .decisions import record
-
-        record(verdict, name, key, self.metadata, self.kernel_remarks)
 
     # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
     def waves(self, d, base, chosen_build, compile_base):
