@@ -139,3 +139,34 @@ def accumulator_registers(generic_text: str, num_warps: int) -> int:
             elements *= int(d)
         total += elements * _BITS[m.group(2)] // 32
     return -(-total // (64 * max(1, num_warps)))
+
+
+_DOT_SHAPES = re.compile(r'"tt\.dot"\(.*?:\s*\(tensor<((?:\d+x)+)(\w+)>,\s*tensor<((?:\d+x)+)(\w+)>,\s*'
+                         r'tensor<((?:\d+x)+)\w+>')
+_OPERAND_BITS = {"f64": 64, "f32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8}
+
+
+def fma_operand_registers(generic_ttir: str, num_warps: int) -> int:
+    """A lower bound of the 32-bit registers per lane that one K-tile of a tt.dot's operands holds where Triton
+    lowers it on FMA (read from the TTIR; the sum over its dots): that lowering loads the whole tile of both
+    operands, in the dot operand layouts, before its multiply-adds. A lane computing a results needs the A rows
+    and the B columns of its results over all K: R rows and C columns with R x C >= a, so R + C >= 2 sqrt(a), each
+    K elements of its operand type (fp8 and int8 packed four to a register)."""
+    total = 0.0
+    for m in _DOT_SHAPES.finditer(generic_ttir):
+        a_dims, c_dims = _dims(m.group(1)), _dims(m.group(5))
+        per_lane = _product(c_dims) / (64 * max(1, num_warps))
+        bits = max(_OPERAND_BITS.get(m.group(2), 8), _OPERAND_BITS.get(m.group(4), 8))
+        total += 2 * per_lane ** 0.5 * a_dims[-1] * min(bits, 32) / 32
+    return int(total)
+
+
+def _dims(shape: str) -> list[int]:
+    return [int(d) for d in shape.rstrip("x").split("x")]
+
+
+def _product(dims: list[int]) -> int:
+    p = 1
+    for d in dims:
+        p *= d
+    return p

@@ -150,11 +150,13 @@ class Policy:
             600 s against 324 s). Where that compile spends the budget (decisions.budget_spent) and the kernel
             can launch, it is handed on and nothing else is compiled.
           - Triton's layouts do a dot on FMA (no MFMA instruction takes its operands here: dot_work.without_mfma)
-            and the dot results alone need the register budget of the waves asked: every variant spills, and the
-            FMA kernel is the long compile (generated GEMMs of seeds 150-2218 whose stock kernel is FMA and whose
-            dot results need that budget: 13 of 49 over 30 s of stock CPU, against 44 of the other 4,642; seed 1999
-            on gfx90a: Triton's kernel 33 s, ours 19 s). Where it spends the budget, ours is compiled once, every
-            pass in place, and the one judge (cost_model.judge) hands on the better of the two.
+            and either its results alone need the register budget of the waves asked, or its results with one
+            K-tile of its operands (dot_work.fma_operand_registers, a lower bound over layouts) need one wave's
+            whole budget, so no waves_per_eu avoids the spills: the FMA kernel is the long compile (generated FMA
+            GEMMs of seeds 90-2829: 48 meet the second, 26 of them over 30 s of stock CPU, and none of the other 423
+            is; the first: 13 of 49 in seeds 150-2218; seed 1999 on gfx90a: Triton's kernel 33 s, ours 19 s; 2556
+            under waves_per_eu "auto": 74 s, ours 166 s before this rule). Where it spends the budget, ours is
+            compiled once, every pass in place, and the one judge (cost_model.judge) hands on the better of the two.
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
         from . import cost_model, dot_work, occupancy
@@ -168,7 +170,9 @@ class Policy:
         demand = dot_work.accumulator_registers(engine.snapshot, ctx.num_warps)
         one_wave = occupancy.vgpr_budget(ctx.arch, 1)
         asked = occupancy.vgpr_budget(ctx.arch, max(1, ctx.w))
-        if demand < asked or (demand < one_wave and not dot_work.without_mfma(engine.snapshot, ctx.arch)):
+        fma = dot_work.without_mfma(engine.snapshot, ctx.arch)
+        fma_need = demand + dot_work.fma_operand_registers(engine.snapshot, ctx.num_warps) if fma else 0
+        if demand < one_wave and not (fma and (demand >= asked or fma_need >= one_wave)):
             return None, src
         reference = self.tritons_kernel(first=src)
         f_ref = self.figures(reference)
@@ -183,9 +187,9 @@ class Policy:
                                  f"first, {spent} (nothing else compiled)"), None
         ours = engine.ttgir(self.interior, self.metadata)
         f_ours = self.figures(ours)
-        head = (f"Triton's layouts do its dots on FMA and their results need {demand} registers per lane, the "
-                f"{asked} the waves asked have, so every variant spills; Triton's kernel, compiled first: {spent}; "
-                f"ours compiled once, every pass in place")
+        head = (f"Triton's layouts do its dots on FMA: their results need {demand} registers per lane, with one "
+                f"K-tile of operands at least {fma_need}, the waves asked have {asked} and one wave {one_wave}, so "
+                f"Triton's kernel spills; compiled first: {spent}; ours compiled once, every pass in place")
         if isinstance(f_ours, Exception):
             return self._hand_on(present, reference, f"{head}, does not compile ({first_line(f_ours)}): Triton's "
                                                      f"kernel handed on"), None

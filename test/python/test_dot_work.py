@@ -90,3 +90,25 @@ def test_compare_ranks_only_fewer_cycles_on_every_dot():
     assert dot_work.compare(theirs, ours, "gfx90a") is None
     assert dot_work.compare(ours, ours, "gfx90a") is None
     assert dot_work.compare(_module((4, 2), (16, 16, 16), in_loop=False), theirs, "gfx90a") is None
+
+
+def _ttir_dot(a: str, b: str, c: str) -> str:
+    return (f'%5 = "tt.dot"(%1, %2, %3) <{{inputPrecision = 0 : i32, maxNumImpreciseAcc = 0 : i32}}> : '
+            f"(tensor<{a}>, tensor<{b}>, tensor<{c}>) -> tensor<{c}>")
+
+
+@pytest.mark.parametrize("dot,warps,acc,operands,fma", [
+    # held-out 2556 on gfx90a: 256x64 fp32 results over one wave's 64 lanes, 256 each; a lane's results span at
+    # least 2 sqrt(256) = 32 rows + columns of 64 fp8 (4 to a register): 512
+    (("256x64xf8E5M2FNUZ", "64x64xf8E5M2FNUZ", "256x64xf32"), 1, 256, 512, {"gfx90a": True, "gfx942": False}),
+    # 8 warps share 128x128 results (32 per lane): 2 sqrt(32) x 64 f16 (2 to a register) = 362
+    (("128x64xf16", "64x128xf16", "128x128xf32"), 8, 32, 362, {"gfx90a": False, "gfx950": False}),
+    # no fp8 MFMA on gfx90a; gfx950's takes OCP fp8
+    (("64x128xf8E4M3FN", "128x64xf8E4M3FN", "64x64xf32"), 4, 16, 256, {"gfx90a": True, "gfx950": False}),
+])
+def test_fma_register_lower_bound(dot, warps, acc, operands, fma):
+    text = _ttir_dot(*dot)
+    assert dot_work.accumulator_registers(text, warps) == acc
+    assert dot_work.fma_operand_registers(text, warps) == operands
+    for arch, expected in fma.items():
+        assert dot_work.without_mfma(text, arch) is expected, arch
