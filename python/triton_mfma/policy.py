@@ -5,6 +5,10 @@ from __future__ import annotations
 from .engine import Engine, trial_threads
 
 
+class _BudgetSpent(Exception):
+    """A decision would compile its variant for a trial, but a compile of this kernel has spent the budget."""
+
+
 class Policy:
     """The engine's speculation policy for one hip compile: runs the registered decisions (decisions/) on the
     variants the engine builds, and from what each declares (`decisions.Speculation`, its `compared` variant, its
@@ -119,7 +123,10 @@ class Policy:
             if d.stage != "ttgir":
                 continue
             ours, w_ours = chosen, w
-            chosen = self.decide(d, ours)
+            try:
+                chosen = self.decide(d, ours)
+            except _BudgetSpent:
+                return self._once_against_tritons(present[present.index(d):], ours)
             if chosen is not ours:
                 # the next decisions compare at the waves the chosen TTGIR admits (generated seed 684 on gfx942:
                 # the stream pipeliner's LDS admitted 4 of the 8 waves asked; declined, Triton's admits 8, and
@@ -200,13 +207,43 @@ class Policy:
         why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
         return self._hand_on(present, ours, f"{head}, is {why}: ours handed on (nothing else compiled)"), None
 
-    def _hand_on(self, present, chosen, why: str):
+    def _once_against_tritons(self, rest, ours):
+        """The build handed on where a decision's model cannot tell and a compile of this kernel has spent the
+        budget (decisions.budget_spent; held-out seed 2770 on gfx942: ours 44 s, then Triton's layouts and the
+        kernel without the remap compiled for two trials, 2.2x stock's 45 s): instead of a trial per decision left
+        (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
+        choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
+        Never worse than stock by that judge, at most one compile more."""
+        from . import cost_model, dot_figures
+        from .decisions import budget_spent, first_line
+
+        spent, w = budget_spent(self.ctx), self.ctx.w
+        reference = self.tritons_kernel()
+        head = f"a trial would cost as much again: {spent}"
+        if reference.same_code(ours):
+            return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
+        f_ref, f_ours = self.figures_each([(reference, w), (ours, w)])
+        if isinstance(f_ours, Exception):
+            return self._hand_on(rest, reference, f"{head}; ours does not compile ({first_line(f_ours)}): Triton's "
+                                                  f"kernel handed on", "trial")
+        if isinstance(f_ref, Exception):
+            return self._hand_on(rest, ours, f"{head}; Triton's kernel does not compile ({first_line(f_ref)}): ours "
+                                             f"handed on", "trial")
+        j, shown = cost_model.judge(f_ref, f_ours), dot_figures.summary(f_ref, f_ours)
+        if j.worse:
+            return self._hand_on(rest, reference, f"{head}; ours compared once with Triton's kernel is worse on "
+                                                  f"{j.figure} ({shown}): Triton's kernel handed on", "trial")
+        why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
+        return self._hand_on(rest, ours, f"{head}; ours compared once with Triton's kernel is {why} ({shown}): "
+                                         f"ours handed on", "trial")
+
+    def _hand_on(self, present, chosen, why: str, evidence: str = "model"):
         """`chosen`, each TTGIR decision recording `why` as its verdict (the compile budget's)."""
         from .decisions import Verdict
 
         for d in present:
             if d.stage == "ttgir":
-                self.record(d, Verdict("budget", why, "model", chosen, remark=why))
+                self.record(d, Verdict("budget", why, evidence, chosen, remark=why))
         self.engine.settle()
         return chosen
 
@@ -235,7 +272,7 @@ class Policy:
         return chosen
 
     def _compare(self, d, ours, theirs):
-        from .decisions import neither_launches
+        from .decisions import budget_spent, neither_launches
 
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
         why = neither_launches(ctx, ours, theirs)
@@ -249,6 +286,9 @@ class Policy:
                 if spec.compared_beside_model:
                     engine.cancel([(theirs, w)])
                 return v
+        if budget_spent(ctx) is not None:  # a trial would cost as much again: one comparison, _once_against_tritons
+            engine.cancel([(theirs, w)])
+            raise _BudgetSpent
         if spec.compared_beside_trial:  # running while ours' follow-ups wait for ours
             engine.prefetch([(theirs, w)])
         speculative = self._followups(d, ours, beside=(theirs, w)) if spec.followups_beside_trial else []

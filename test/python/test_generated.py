@@ -207,6 +207,23 @@ def test_long_compile_of_a_kernel_that_must_spill_hands_on_tritons(tmp_path, mon
     assert ours.asm["amdgcn"].count("v_mfma") == stock.asm["amdgcn"].count("v_mfma")
 
 
+def test_budget_spent_by_ours_compares_once_with_tritons(tmp_path, monkeypatch):
+    """Generated seed 2456 on gfx90a (bf16 GEMM; no rule predicts a long compile): under a budget ours' first
+    compile exceeds (0.1 s for decisions.LONG_COMPILE_S's 30 s: held-out seed 2770 on gfx942, ours 44 s, then two
+    trials, 2.2x stock's 45 s), the first decision whose model cannot tell compares ours once with Triton's kernel
+    instead of its trial; the decisions left record that one comparison; two compiles, not worse than stock."""
+    from triton_mfma import dot_figures
+
+    stock, ours = _stock_and_ours_under_budget(2456, "gfx90a", 0.1, tmp_path, monkeypatch)
+    md = ours.metadata
+    assert md.triton_mfma_trials == 2
+    for key in ("triton_mfma_accelerate_dot", "triton_mfma_grid_order"):
+        record = getattr(md, key)
+        assert (record["decision"], record["evidence"]) == ("budget", "trial"), record
+        assert "compared once with Triton's kernel" in record["reason"], record
+    assert dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours))[0] != "worse"
+
+
 @pytest.mark.parametrize("seed,need", [(1710, "need 64 registers per lane"), (2410, "at least 576")])
 def test_long_fma_compile_compares_ours_once_with_tritons(seed, need, tmp_path, monkeypatch):
     """Generated seeds on gfx90a whose dot Triton's layouts do on FMA (no fp8 MFMA on gfx90a): 1710 (fp8e5b16
