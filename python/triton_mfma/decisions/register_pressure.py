@@ -131,7 +131,7 @@ class RegisterPressure(Decision):
             decision = "kept" if w0 >= n else "relaxed"
             why = f"waves_per_eu {n}{'' if w0 >= n else f' -> {w0}'} as compiled: {spent} (nothing else compiled)"
             return Verdict(decision, why, "model", base, {"asked": n}, remark=why)
-        f0 = dot_figures.of_amdgcn(base.amdgcn, base.metadata["shared"], ctx.arch, ctx.num_warps, w0)
+        f0 = ctx.figures_of(base, w0)
         if w0 < n:
             return self._compared_below(ctx, n, base, f0, compile_many)
         w, why = self.model(ctx, f0)
@@ -149,7 +149,7 @@ class RegisterPressure(Decision):
             relaxed = compile_many([w])[0]
         except Exception as e:  # noqa: BLE001 - the request stands where the relaxed compile fails
             return Verdict("kept", f"{why}; waves_per_eu={w} does not compile ({e})", "trial", base, {"asked": n})
-        f_relaxed = dot_figures.of_amdgcn(relaxed.amdgcn, relaxed.metadata["shared"], ctx.arch, ctx.num_warps, w)
+        f_relaxed = ctx.figures_of(relaxed, w)
         j = self.judge(f0, f_relaxed)
         figures = (f"spills {f0.vgpr_spills}+{f0.sgpr_spills} -> {f_relaxed.vgpr_spills}+"
                    f"{f_relaxed.sgpr_spills}, occupancy {f0.occupancy} -> {f_relaxed.occupancy}, "
@@ -184,7 +184,7 @@ class RegisterPressure(Decision):
         one judge ranks it better."""
         try:
             c = compile_many([n])[0]
-            f_n = dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], ctx.arch, ctx.num_warps, n)
+            f_n = ctx.figures_of(c, n)
         except Exception:  # noqa: BLE001 - the relaxed compile stands where the request's fails
             return Verdict("relaxed", stands, "model", base, details, remark=stands)
         details = {**details, "compared": n, "figures": {**details["figures"], "asked": dot_figures.registers(f_n)}}
@@ -227,7 +227,7 @@ class RegisterPressure(Decision):
             why = f"{stands}; waves_per_eu={target} does not compile ({e})"
             return Verdict("relaxed", why, "model", base, details, remark=why)
         details["tried"] = target
-        f_t = dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], ctx.arch, ctx.num_warps, target)
+        f_t = ctx.figures_of(c, target)
         if target < w0 and not (self.judge(f0, f_t).better and f_t.occupancy >= f0.occupancy):
             why = f"{stands}; waves_per_eu={target} is no better ({dot_figures.summary(f0, f_t)})"
             return Verdict("relaxed", why, "trial", base, details, remark=why)
