@@ -318,26 +318,15 @@ class Policy:
         return jobs
 
     def at_final_waves(self, chosen_build, final, compared_w: int):
-        """The compile to hand on where the relaxation of an explicit waves_per_eu hands on other waves than the
-        TTGIR decisions compared at (`compared_w`: the waves the chosen TTGIR's LDS admits): `final`
-        (engine.Compiled of `chosen_build` at its waves), or Triton's kernel (no interior choice, no remap)
-        compiled at those waves where the one judge ranks it strictly better on the keys the verdict against stock
-        reads (cost_model.MAIN_KEYS). An interior choice or a stage less kept at the
-        compared waves need not hold at others: LLVM's allocation is not monotonic in the register budget
-        (held-out seeds 2399 on gfx950 and 2437 on gfx942: a stage less won at the 4 waves the LDS admits, the
-        kernel kept the 3 and 5 it asked, and there the main loop spilled where stock's did not, 0 -> 8 and 1 -> 2
-        ops; held-out seed 2527: the choices compared at 2 waves, one wave handed on, where Triton's layouts and
-        pipeliner spill 1,092 main-loop scratch ops and the choices 1,232). Recorded as the combination check at
-        the waves handed on; nothing compiled where the waves are the compared ones, waves_per_eu "auto" chose them
-        (its own verdict compares them with the kernel's 0), no choice was kept, or the budget is spent."""
-        from . import cost_model, dot_figures
-        from .decisions import Verdict, budget_spent
-        from .decisions.combination import NAME as COMBINATION, interior_choices
+        """The compile to hand on after the llir-stage decision (`final`: engine.Compiled of `chosen_build` at the
+        waves it chose; `compared_w`: the waves the TTGIR decisions compared at): the combination check at those
+        waves (decisions.combination.CombinationAtWaves) where it compares, Triton's kernel compiled there once."""
+        from .decisions.combination import AT_WAVES
 
-        ctx = self.ctx
-        w = final.waves_per_eu
-        if chosen_build is None or w == compared_w or ctx.auto or ctx.trial_all \
-                or not interior_choices(chosen_build.choice) or budget_spent(ctx) is not None:
+        ctx, w = self.ctx, final.waves_per_eu
+        d = next(d for d in self.decisions if d.name == AT_WAVES)
+        if chosen_build is None or not d.present(ctx, self.interior) or not d.compares(ctx, chosen_build.choice, w,
+                                                                                          compared_w):
             return final
         reference = self.tritons_kernel()
         if reference.same_code(chosen_build):
@@ -345,20 +334,9 @@ class Policy:
         c = self.compile_each([(reference, w)])[0]
         if isinstance(c, Exception):
             return final
-        figures = [self.figures_of(x, w) for x in (c, final)]
-        j = cost_model.judge(figures[0], figures[1], cost_model.MAIN_KEYS)
-        shown = dot_figures.summary(*figures)
-        if j.worse:
-            why = (f"Triton's layouts and pipeliner at waves_per_eu={w} (the choices were compared at {compared_w}): "
-                   f"the choices together are worse there on {j.figure} ({shown})")
-            self.record_as(COMBINATION, "triton_mfma_combination_waves", Verdict("reverted", why, "trial", c,
-                                                                                remark=f"reverted to {why}"))
-            return c
-        why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts and "
-               f"pipeliner at the {w} handed on ({shown})")
-        self.record_as(COMBINATION, "triton_mfma_combination_waves", Verdict("kept", why, "trial", final,
-                                                                            remark=f"kept: {why}"))
-        return final
+        v = d.decide(ctx, final, c, self.figures_of(final, w), self.figures_of(c, w), compared_w)
+        self.record(d, v)
+        return v.chosen
 
     # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
     def waves(self, d, base, chosen_build, compile_base):

@@ -189,7 +189,7 @@ def record(verdict: Verdict | None, name: str, key: str, metadata: dict, kernel_
 
 
 from .accelerate_dot import AccelerateDot  # noqa: E402
-from .combination import Combination  # noqa: E402
+from .combination import Combination, CombinationAtWaves  # noqa: E402
 from .grid_order import GridOrderCheck  # noqa: E402
 from .num_stages import NumStages  # noqa: E402
 from .register_pressure import RegisterPressure  # noqa: E402
@@ -197,9 +197,10 @@ from .stream_pipeline import StreamPipeline  # noqa: E402
 from .waves_per_eu import WavesPerEu  # noqa: E402
 
 # In the order they decide: each compares the variant the ones before chose. waves_per_eu "auto" and the relaxation
-# of an explicit waves_per_eu decide in the llir stage on the chosen TTGIR (their candidates share its make_llir).
+# of an explicit waves_per_eu decide in the llir stage on the chosen TTGIR (their candidates share its make_llir);
+# the combination check at the waves the relaxation hands on, after it.
 REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
-                                  WavesPerEu(), RegisterPressure())
+                                  WavesPerEu(), RegisterPressure(), CombinationAtWaves())
 
 
 def by_name(name: str) -> Decision:

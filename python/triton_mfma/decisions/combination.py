@@ -33,10 +33,11 @@ from __future__ import annotations
 
 from .. import cost_model, dot_figures
 from ..points import INTERIOR_POINTS, STAGES
-from . import Decision, Verdict, ranks_uncompiled
+from . import Decision, Verdict, budget_spent, ranks_uncompiled
 from .grid_order import SKIP, remap_may_have_decided
 
 NAME = "combination"
+AT_WAVES = "combination at the waves handed on"
 
 
 def interior_choices(choice: frozenset) -> set:
@@ -102,3 +103,44 @@ def _reference(theirs) -> str:
     if SKIP in theirs.choice:
         return "Triton's layouts and pipeliner without grid order's remap (the remap may have decided a comparison)"
     return "Triton's layouts and pipeliner"
+
+
+class CombinationAtWaves(Decision):
+    """The chosen kernel against Triton's at the waves handed on, where the relaxation of an explicit waves_per_eu
+    hands on other waves than the TTGIR decisions compared at (the waves the chosen TTGIR's LDS admits): an interior
+    choice or a stage less kept at the compared waves need not hold at others, LLVM's allocation not being monotonic
+    in the register budget (held-out seeds 2399 on gfx950 and 2437 on gfx942: a stage less won at the 4 waves the
+    LDS admits, the kernel kept the 3 and 5 it asked, and there the main loop spilled where stock's did not, 0 -> 8
+    and 1 -> 2 ops; held-out seed 2527: the choices compared at 2 waves, one wave handed on, where Triton's layouts
+    and pipeliner spill 1,092 main-loop scratch ops and the choices 1,232).
+    Compared with (trial, by policy.Policy.at_final_waves): Triton's kernel (no interior choice, no remap) compiled
+    at the waves handed on. Judge: the one judge on the keys the verdict against stock reads (cost_model.MAIN_KEYS);
+    Triton's kernel is handed on only where it ranks strictly better. Nothing is compared where the waves are the
+    compared ones, waves_per_eu "auto" chose them (its own verdict compares them with the kernel's 0), no interior
+    choice was kept, or the compile budget is spent."""
+    name = AT_WAVES
+    key = "triton_mfma_combination_waves"
+    stage = "llir"  # after the llir-stage decision on waves_per_eu: the waves it hands on
+    option = "verify_combination"
+    judge = staticmethod(lambda tritons, ours: cost_model.judge(tritons, ours, cost_model.MAIN_KEYS))
+
+    def present(self, ctx, interior):
+        return ctx.has_dot and self.verifies(ctx)
+
+    def compares(self, ctx, choice: frozenset, w: int, compared_w: int) -> bool:
+        """Whether the kernel of `choice` handed on at waves `w` is compared with Triton's there."""
+        return (w != compared_w and not ctx.auto and not ctx.trial_all and bool(interior_choices(choice))
+                and budget_spent(ctx) is None)
+
+    def decide(self, ctx, final, tritons, f_final, f_tritons, compared_w: int) -> Verdict:
+        """`final`: the chosen kernel compiled at the waves handed on, `tritons` Triton's kernel there; their
+        dot_figures.Figures."""
+        w = final.waves_per_eu
+        j, shown = self.judge(f_tritons, f_final), dot_figures.summary(f_tritons, f_final)
+        if j.worse:
+            why = (f"Triton's layouts and pipeliner at waves_per_eu={w} (the choices were compared at {compared_w}): "
+                   f"the choices together are worse there on {j.figure} ({shown})")
+            return Verdict("reverted", why, "trial", tritons, remark=f"reverted to {why}")
+        why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts and "
+               f"pipeliner at the {w} handed on ({shown})")
+        return Verdict("kept", why, "trial", final, remark=f"kept: {why}")
