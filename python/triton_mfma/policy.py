@@ -159,11 +159,12 @@ class Policy:
           - Triton's layouts do a dot on FMA (no MFMA instruction takes its operands here: dot_work.without_mfma)
             and either its results alone need the register budget of the waves asked, or its results with one
             K-tile of its operands (dot_work.fma_operand_registers, a lower bound over layouts) need one wave's
-            whole budget, so no waves_per_eu avoids the spills: the FMA kernel is the long compile (generated FMA
-            GEMMs of seeds 90-2829: 48 meet the second, 26 of them over 30 s of stock CPU, and none of the other 423
-            is; the first: 13 of 49 in seeds 150-2218; seed 1999 on gfx90a: Triton's kernel 33 s, ours 19 s; 2556
-            under waves_per_eu "auto": 74 s, ours 166 s before this rule). Where it spends the budget, ours is
-            compiled once, every pass in place, and the one judge (cost_model.judge) hands on the better of the two.
+            whole budget, so no waves_per_eu avoids the spills: the FMA kernel is the long compile (of 6,178
+            generated GEMM pairs of seeds 150-2829, bench/results/long_compile_rules.txt: 129 meet the second, 31
+            of them over 30 s of stock CPU, 135 the first, 23 over; of the 5,753 no rule meets, 8; seed 1999 on
+            gfx90a: Triton's kernel 33 s, ours 19 s; 2556 under waves_per_eu "auto": 74 s, ours 166 s before the
+            second). Where it spends the budget, ours is compiled once, every pass in place, and the one judge
+            (cost_model.judge) hands on the better of the two.
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
         from . import cost_model, dot_work, occupancy
