@@ -25,9 +25,6 @@ import tempfile
 import warnings
 from collections import Counter
 
-RULES = ("results >= one wave", "FMA, results >= asked", "FMA, + operands >= one wave")
-
-
 class _Stop(Exception):
     pass
 
@@ -69,25 +66,9 @@ def ttir(spec: dict, arch: str, directory: str) -> str:
     return box["ttir"]
 
 
-def rules_met(text: str, arch: str, num_warps: int, waves_per_eu: int) -> list[str]:
-    from triton_mfma import dot_work, occupancy
-
-    demand = dot_work.accumulator_registers(text, num_warps)
-    one_wave = occupancy.vgpr_budget(arch, 1)
-    asked = occupancy.vgpr_budget(arch, max(1, waves_per_eu))
-    met = []
-    if demand >= one_wave:
-        met.append(RULES[0])
-    if dot_work.without_mfma(text, arch):
-        if demand >= asked:
-            met.append(RULES[1])
-        if demand + dot_work.fma_operand_registers(text, num_warps) >= one_wave:
-            met.append(RULES[2])
-    return met
-
-
 def main() -> int:
     from triton_mfma.decisions import LONG_COMPILE_S
+    from triton_mfma.policy import LONG_COMPILE_RULES, long_compile
 
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")
@@ -106,7 +87,7 @@ def main() -> int:
     for (seed, arch), r in sorted(rows.items()):
         wpe = r["spec"]["options"].get("waves_per_eu", 0)
         text = ttir(r["spec"], arch, directory)
-        met = rules_met(text, arch, r["spec"]["options"]["num_warps"], wpe if isinstance(wpe, int) else 0)
+        met = long_compile(text, arch, r["spec"]["options"]["num_warps"], wpe if isinstance(wpe, int) else 0).rules
         long = r["stock"]["compile_cpu_s"] > LONG_COMPILE_S
         part = "held out" if args.held_out is not None and seed >= args.held_out else "tuned"
         for rule in met or ["none"]:
@@ -124,7 +105,7 @@ def main() -> int:
         if not c["all", False] + c["all", True]:
             continue
         lines.append(f"{part}: {c['all', False] + c['all', True]} pairs, {c['all', True]} long")
-        for rule in (*RULES, "any", "none"):
+        for rule in (*LONG_COMPILE_RULES, "any", "none"):
             n, n_long = c[rule, False] + c[rule, True], c[rule, True]
             lines.append(f"  {rule:30s} {n:5d} pairs, {n_long:4d} long ({100 * n_long / max(1, n):.0f}%)")
     lines += ["long compiles no rule met:", *unpredicted]

@@ -11,6 +11,7 @@ kernel where no loop does) are fewer, whatever LLVM's unrolling then weighs them
 from __future__ import annotations
 
 import functools
+import math
 import re
 from dataclasses import dataclass
 
@@ -134,16 +135,13 @@ def accumulator_registers(generic_text: str, num_warps: int) -> int:
     since an accumulator stays live across its loop."""
     total = 0
     for m in _DOT_RESULT.finditer(generic_text):
-        elements = 1
-        for d in m.group(1).rstrip("x").split("x"):
-            elements *= int(d)
-        total += elements * _BITS[m.group(2)] // 32
+        total += math.prod(_dims(m.group(1))) * _BITS[m.group(2)] // 32
     return -(-total // (64 * max(1, num_warps)))
 
 
 _DOT_SHAPES = re.compile(r'"tt\.dot"\(.*?:\s*\(tensor<((?:\d+x)+)(\w+)>,\s*tensor<((?:\d+x)+)(\w+)>,\s*'
                          r'tensor<((?:\d+x)+)\w+>')
-_OPERAND_BITS = {"f64": 64, "f32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8}
+_OPERAND_BITS = {**_BITS, "i8": 8}
 
 
 def fma_operand_registers(generic_ttir: str, num_warps: int) -> int:
@@ -155,18 +153,12 @@ def fma_operand_registers(generic_ttir: str, num_warps: int) -> int:
     total = 0.0
     for m in _DOT_SHAPES.finditer(generic_ttir):
         a_dims, c_dims = _dims(m.group(1)), _dims(m.group(5))
-        per_lane = _product(c_dims) / (64 * max(1, num_warps))
+        per_lane = math.prod(c_dims) / (64 * max(1, num_warps))
         bits = max(_OPERAND_BITS.get(m.group(2), 8), _OPERAND_BITS.get(m.group(4), 8))
         total += 2 * per_lane ** 0.5 * a_dims[-1] * min(bits, 32) / 32
     return int(total)
 
 
 def _dims(shape: str) -> list[int]:
+    """`256x64x` (a tensor type's shape as the regexes capture it) -> [256, 64]."""
     return [int(d) for d in shape.rstrip("x").split("x")]
-
-
-def _product(dims: list[int]) -> int:
-    p = 1
-    for d in dims:
-        p *= d
-    return p

@@ -2,7 +2,38 @@
 engine (engine.py) builds; the policy alone schedules their compiles (docs/architecture.md)."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .engine import Engine, trial_threads
+
+LONG_COMPILE_RULES = ("results >= one wave", "FMA, results >= asked", "FMA, + operands >= one wave")
+
+
+class LongCompile(NamedTuple):
+    """What predicts a long compile, read from a kernel's TTIR (`long_compile`; Policy._long_reference_first acts
+    on it, bench/long_compile_rules.py measures it)."""
+    demand: int  # registers per lane the dot results hold (dot_work.accumulator_registers)
+    fma: bool  # some dot has operand types no MFMA of the arch takes: Triton does it on FMA (dot_work.without_mfma)
+    fma_need: int  # on FMA, with one K-tile of operands (dot_work.fma_operand_registers); else 0
+    asked: int  # the register budget of the waves asked
+    one_wave: int  # the register budget of one wave: the whole file
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The LONG_COMPILE_RULES met."""
+        met = (self.demand >= self.one_wave, self.fma and self.demand >= self.asked,
+               self.fma and self.fma_need >= self.one_wave)
+        return tuple(rule for rule, m in zip(LONG_COMPILE_RULES, met) if m)
+
+
+def long_compile(ttir: str, arch: str, num_warps: int, waves_per_eu: int) -> LongCompile:
+    from . import dot_work, occupancy
+
+    demand = dot_work.accumulator_registers(ttir, num_warps)
+    fma = dot_work.without_mfma(ttir, arch)
+    fma_need = demand + dot_work.fma_operand_registers(ttir, num_warps) if fma else 0
+    return LongCompile(demand, fma, fma_need, occupancy.vgpr_budget(arch, max(1, waves_per_eu)),
+                       occupancy.vgpr_budget(arch, 1))
 
 
 class _BudgetSpent(Exception):
@@ -78,12 +109,9 @@ class Policy:
             return out
 
     def record(self, decision, verdict) -> None:
-        self.record_as(decision.name, decision.key, verdict)
-
-    def record_as(self, name: str, key: str, verdict) -> None:
         from .decisions import record
 
-        record(verdict, name, key, self.metadata, self.kernel_remarks)
+        record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
 
     def tritons_kernel(self, first=None):
         """The build of Triton's kernel: no interior choice, no remap (`first`: the TTIR module to build it from)."""
@@ -167,20 +195,15 @@ class Policy:
             (cost_model.judge) hands on the better of the two.
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
-        from . import cost_model, dot_work, occupancy
         from .cost_model import cannot_launch
-        from .decisions import budget_spent, first_line
+        from .decisions import budget_spent
         from .lds_budget import lds_total
 
         ctx, engine = self.ctx, self.engine
         if ctx.trial_all or not present:
             return None, src
-        demand = dot_work.accumulator_registers(engine.snapshot, ctx.num_warps)
-        one_wave = occupancy.vgpr_budget(ctx.arch, 1)
-        asked = occupancy.vgpr_budget(ctx.arch, max(1, ctx.w))
-        fma = dot_work.without_mfma(engine.snapshot, ctx.arch)
-        fma_need = demand + dot_work.fma_operand_registers(engine.snapshot, ctx.num_warps) if fma else 0
-        if demand < one_wave and not (fma and (demand >= asked or fma_need >= one_wave)):
+        lc = long_compile(engine.snapshot, ctx.arch, ctx.num_warps, ctx.w)
+        if not lc.rules:
             return None, src
         reference = self.tritons_kernel(first=src)
         f_ref = self.figures(reference)
@@ -189,24 +212,16 @@ class Policy:
         spent = budget_spent(ctx)  # this compile is the kernel's first
         if spent is None or cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
             return None, None
-        if demand >= one_wave:
-            return self._hand_on(present, reference, f"Triton's kernel handed on: its dot results need {demand} "
-                                 f"registers per lane, one wave has {one_wave}, so every variant spills; compiled "
+        if lc.demand >= lc.one_wave:
+            return self._hand_on(present, reference, f"Triton's kernel handed on: its dot results need {lc.demand} "
+                                 f"registers per lane, one wave has {lc.one_wave}, so every variant spills; compiled "
                                  f"first, {spent} (nothing else compiled)"), None
         ours = engine.ttgir(self.interior, self.metadata)
-        f_ours = self.figures(ours)
-        head = (f"Triton's layouts do its dots on FMA: their results need {demand} registers per lane, with one "
-                f"K-tile of operands at least {fma_need}, the waves asked have {asked} and one wave {one_wave}, so "
-                f"Triton's kernel spills; compiled first: {spent}; ours compiled once, every pass in place")
-        if isinstance(f_ours, Exception):
-            return self._hand_on(present, reference, f"{head}, does not compile ({first_line(f_ours)}): Triton's "
-                                                     f"kernel handed on"), None
-        j = cost_model.judge(f_ref, f_ours)
-        if j.worse:
-            return self._hand_on(present, reference, f"{head}, is worse on {j.figure}: Triton's kernel handed "
-                                                     f"on"), None
-        why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
-        return self._hand_on(present, ours, f"{head}, is {why}: ours handed on (nothing else compiled)"), None
+        head = (f"Triton's layouts do its dots on FMA: their results need {lc.demand} registers per lane, with one "
+                f"K-tile of operands at least {lc.fma_need}, the waves asked have {lc.asked} and one wave "
+                f"{lc.one_wave}, so Triton's kernel spills; compiled first: {spent}; ours compiled once (nothing "
+                f"else), every pass in place")
+        return self._the_better(present, reference, f_ref, ours, self.figures(ours), head, "model"), None
 
     def _once_against_tritons(self, rest, ours):
         """The build handed on where a decision's model cannot tell and a compile of this kernel has spent the
@@ -215,7 +230,6 @@ class Policy:
         (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
         choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
         Never worse than stock by that judge, at most one compile more."""
-        from . import cost_model, dot_figures
         from .decisions import budget_spent, first_line
 
         spent, w = budget_spent(self.ctx), self.ctx.w
@@ -224,19 +238,27 @@ class Policy:
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
         f_ref, f_ours = self.figures_each([(reference, w), (ours, w)])
-        if isinstance(f_ours, Exception):
-            return self._hand_on(rest, reference, f"{head}; ours does not compile ({first_line(f_ours)}): Triton's "
-                                                  f"kernel handed on", "trial")
         if isinstance(f_ref, Exception):
             return self._hand_on(rest, ours, f"{head}; Triton's kernel does not compile ({first_line(f_ref)}): ours "
                                              f"handed on", "trial")
+        return self._the_better(rest, reference, f_ref, ours, f_ours, f"{head}; ours compared once with Triton's "
+                                                                      f"kernel", "trial")
+
+    def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
+        """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed
+        compile hands on Triton's), each TTGIR decision of `present` recording `head` and the verdict."""
+        from . import cost_model, dot_figures
+        from .decisions import first_line
+
+        if isinstance(f_ours, Exception):
+            return self._hand_on(present, reference, f"{head}: ours does not compile ({first_line(f_ours)}): "
+                                                     f"Triton's kernel handed on", evidence)
         j, shown = cost_model.judge(f_ref, f_ours), dot_figures.summary(f_ref, f_ours)
         if j.worse:
-            return self._hand_on(rest, reference, f"{head}; ours compared once with Triton's kernel is worse on "
-                                                  f"{j.figure} ({shown}): Triton's kernel handed on", "trial")
+            return self._hand_on(present, reference, f"{head}: ours is worse on {j.figure} ({shown}): Triton's "
+                                                     f"kernel handed on", evidence)
         why = f"better on {j.figure}" if j.better else "equal on every ranked figure"
-        return self._hand_on(rest, ours, f"{head}; ours compared once with Triton's kernel is {why} ({shown}): "
-                                         f"ours handed on", "trial")
+        return self._hand_on(present, ours, f"{head}: ours is {why} ({shown}): ours handed on", evidence)
 
     def _hand_on(self, present, chosen, why: str, evidence: str = "model"):
         """`chosen`, each TTGIR decision recording `why` as its verdict (the compile budget's)."""

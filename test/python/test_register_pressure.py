@@ -49,6 +49,7 @@ def test_request_that_runs_or_costs_nothing_stands_without_a_trial(arch, tiles, 
     """No spills at the requested waves, or the caps admit them: the model keeps the request, nothing compiled
     beside it, and the kernel is stock's byte for byte."""
     options = {"num_warps": 4, "waves_per_eu": w}
+
     def compile_stock():
         return compile_kernel(*GEMM, dict(zip(("BLOCK_M", "BLOCK_N", "BLOCK_K"), tiles)), arch, options)
 

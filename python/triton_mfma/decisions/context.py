@@ -22,23 +22,16 @@ class Context:
     printed: Callable = field(repr=False)  # (build) -> resources.Printed at w (no instruction read), or the exception
     compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
+    # (engine.Compiled, w) -> its dot_figures.Figures read at waves w (the policy reads each amdgcn once)
+    figures_of: Callable = field(repr=False)
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
     # () -> the CPU seconds of this kernel's longest compile where above decisions.LONG_COMPILE_S, else None
     long_compile: Callable = field(default=lambda: None, repr=False)
-    # (engine.Compiled, w) -> its dot_figures.Figures read at waves w (the policy reads each amdgcn once)
-    figures_of: Callable = field(default=None, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
     # (the winner's choice, the loser's choice, the waves compared at) of every comparison a decision decided between
     # two builds: ours kept against its variant, or the variant chosen against ours (policy.Policy.decide)
     kept_against: set = field(default_factory=set)
-
-    def __post_init__(self):
-        if self.figures_of is None:
-            from .. import dot_figures
-
-            self.figures_of = lambda c, w: dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.arch,
-                                                                 self.num_warps, w)
 
     @property
     def arch(self) -> str:
