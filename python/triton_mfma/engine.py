@@ -213,6 +213,42 @@ class SameAsBuild(Exception):
         self.point, self.build, self.after = point, build, after
 
 
+class SameAsOurs(Exception):
+    """Raised by an aside build right after Triton's step at the point where it diverges from ours, where its module
+    there is what ours' passes returned (or ours' pass declined and Triton's step ran in ours too): from there on the
+    two are one build, so the aside stops (the variant is then resumed on the adopting thread, which finds the same
+    at once)."""
+
+
+class PointBoard:
+    """What each build returned at each insertion point, published as its build passes there, for an aside build
+    of a variant that diverges at that point to compare with (builds run on different threads)."""
+
+    DECLINED = object()  # the pass declined there: Triton's step ran
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._texts: dict[tuple[frozenset, str], object] = {}
+        self._done: set[frozenset] = set()
+
+    def publish(self, choice: frozenset, point: str, text) -> None:
+        with self._cond:
+            self._texts[choice, point] = text
+            self._cond.notify_all()
+
+    def finish(self, choice: frozenset) -> None:
+        """The build of `choice` ended (built or failed): nothing more is published for it."""
+        with self._cond:
+            self._done.add(choice)
+            self._cond.notify_all()
+
+    def wait(self, choice: frozenset, point: str):
+        """What the build of `choice` returned at `point` (text, or DECLINED); None where it ended without."""
+        with self._cond:
+            self._cond.wait_for(lambda: (choice, point) in self._texts or choice in self._done)
+            return self._texts.get((choice, point))
+
+
 def fresh_context(backend):
     """A Triton MLIR context of its own, with Triton's dialects and `backend`'s loaded: for a copy of a module
     compiled beside (or instead of) the one Triton's compile holds."""
@@ -412,6 +448,7 @@ class Engine:
         self._dropped: list = []
         self._lock = threading.Lock()
         self._aside: dict[frozenset, _Aside] = {}  # choice -> its TTGIR being built on another core (`aside`)
+        self.board = PointBoard()  # what each build returned at each point (`aside` compares there)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
@@ -440,14 +477,16 @@ class Engine:
         self._builds[choice] = build
         return build
 
-    def aside(self, choice, metadata: dict, w: int | None = None) -> None:
+    def aside(self, choice, metadata: dict, w: int | None = None, diverges=None) -> None:
         """Start building the TTGIR of `choice` on an idle core, from the TTIR snapshot in a context of its own,
         while this thread builds another: the variant the first decision compares with, so that its trial
         compile starts as early as the chosen one's instead of after a second make_ttgir on this thread (a
         resumed build shares the steps before the first differing point; these few steps now run beside, not
         after). With `w`, the same job goes on to compile it at that waves_per_eu once released, gated before its
         make_llir (`prefetch` or `compile` of it releases it, `cancel` drops it: the decision may find the TTGIRs
-        equal, or its model may tell).
+        equal, or its model may tell). `diverges`: (point, ours' choice), the point where `choice` differs from the
+        build this thread makes: right after Triton's step there the aside stops where its module is what ours'
+        passes returned (`SameAsOurs`: the TTGIRs are then equal, and this core's build would be for nothing).
         `ttgir(choice)` adopts the build; its remarks are replayed on this thread then."""
         choice = frozenset(choice)
         if choice in self._builds or choice in self._aside or trial_threads(2) < 2:
@@ -455,11 +494,13 @@ class Engine:
         md = dict(metadata)
         built: Future = Future()
         cancel, gate = threading.Event(), threading.Event()
+        cut = None if diverges is None else \
+            (diverges[0], functools.partial(self.board.wait, frozenset(diverges[1]), diverges[0]))
 
         def job():
             try:
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
-                made, replay = self._make_ttgir(src, md, choice, aside=True)
+                made, replay = self._make_ttgir(src, md, choice, aside=True, cut=cut)
                 build = Build.made(choice, md, made)
                 if w is not None and self.lower_in_place:  # lowered below: no later build may start from its modules
                     build.spare = {}

@@ -138,7 +138,7 @@ class Policy:
             return handed
         first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
-            engine.aside(interior - {first.point}, self.metadata, w)
+            engine.aside(interior - {first.point}, self.metadata, w, diverges=(first.point, interior))
         chosen = engine.ttgir(interior, self.metadata, first=src)
         asked = ctx.w
         w = self._compare_at(present, chosen, asked)

@@ -176,20 +176,29 @@ class HipCompile:
             if self.llir_decision is None:  # else the llir stage decides once more, then shows the summary
                 self.kernel_remarks.flush()
 
-    def _make_ttgir(self, src, md, choice, resume=None, aside=False):
+    def _make_ttgir(self, src, md, choice, resume=None, aside=False, cut=None):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
         ttgir_end left out. `resume` (engine.Resume): start at its point from another build's module; where this
         build's module becomes an earlier build's (whose choice agrees from there on), the rest is that build's
         (no more steps run). `aside`: built on another thread (engine.Engine.aside); what its passes say is
-        kept in a buffer, replayed by the callable returned last."""
+        kept in a buffer, replayed by the callable returned last. `cut`: (point, wait), for an aside build: right
+        after Triton's step at `point` it ends (engine.SameAsOurs) where its module is what `wait()` says the build
+        it is compared with returned there."""
         if aside:
             buffer = remarks.RemarkBuffer()
-            built = self._build_ttgir(src, md, choice, resume, buffer)
+            built = self._build_ttgir(src, md, choice, resume, buffer, cut)
             return built, lambda: buffer.replay(self.kernel_remarks)
         return self._build_ttgir(src, md, choice, resume, self.kernel_remarks)
 
-    def _build_ttgir(self, src, md, choice, resume, kernel_remarks):
-        from .engine import POINT_ORDER, SameAsBuild, same_code, stages_of, with_num_stages
+    def _build_ttgir(self, src, md, choice, resume, kernel_remarks, cut=None):
+        try:
+            return self._build_ttgir_steps(src, md, choice, resume, kernel_remarks, cut)
+        finally:
+            if self.engine is not None:
+                self.engine.board.finish(frozenset(choice))
+
+    def _build_ttgir_steps(self, src, md, choice, resume, kernel_remarks, cut):
+        from .engine import POINT_ORDER, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of, with_num_stages
         from .pipeline import amd_make_ttgir
 
         skip = {c[5:] for c in choice if c.startswith("skip:")}
@@ -220,9 +229,19 @@ class HipCompile:
                 for other in resume.compare[pt]:
                     if same_code(before, other.before[pt]):
                         raise SameAsBuild(pt, other)
-            return run(pt, m, declined, outcomes, before)
+            out = run(pt, m, declined, outcomes, before)
+            if run.points.get(pt) and self.engine is not None:  # what an aside build diverging here compares with
+                self.engine.board.publish(frozenset(choice), pt,
+                                          PointBoard.DECLINED if pt in declined else run.after.get(pt))
+            return out
 
         def after_step(pt, m):  # Triton's step ran at the resume point: is the module now what ours returned there?
+            if cut is not None:
+                if pt == cut[0]:
+                    theirs = cut[1]()
+                    if theirs is PointBoard.DECLINED or (theirs is not None and same_code(export_generic(m), theirs)):
+                        raise SameAsOurs(pt)
+                return
             text = export_generic(m)
             for other in resume.compare_after:
                 if same_code(text, other.after[pt]):
@@ -233,10 +252,11 @@ class HipCompile:
             if resume is not None and resume.point == "ttgir_end":
                 mod = ours_at("ttgir_end", resume.module)
                 md["tensordesc_meta"] = mod.get_tensordesc_metadata()
-            elif interior or resume is not None or stages is not None:
+            elif interior or resume is not None or stages is not None or cut is not None:
                 mod = amd_make_ttgir(src, md, options, ours_at, interior, declined,
                                      (resume.point, resume.module) if resume is not None else None,
-                                     after_step if resume is not None and resume.compare_after else None,
+                                     after_step if cut is not None or (resume is not None and resume.compare_after)
+                                     else None,
                                      backend=self.backend)
             else:
                 mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
@@ -260,7 +280,7 @@ class HipCompile:
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
         self.policy = self._policy(metadata)
-        self.policy.ctx.has_dot = _has_dot(snapshot)
+        self.policy.ctx.has_dot, self.policy.ctx.ttir = _has_dot(snapshot), snapshot
         chosen = self.policy.ttgir(src, interior)
         self.final_w = self.policy.ctx.w  # the kernel's, or the waves its LDS admits (decisions/register_pressure.py)
         compiled = self.engine.compiled(chosen, self.final_w)

@@ -248,3 +248,61 @@ def test_an_unrolled_loop_is_compared_per_iteration():
                                    loop_load_bytes=16),
                  _figures(loop_cycles=256, loop_ds_read=48, loop_ds_write=8, loop_work=262144, loop_load_bytes=128,
                           loop_whole=True)).better
+
+
+def test_no_loop_to_pipeline_reads_the_passes_own_preconditions_on_the_ttir():
+    from triton_mfma.decisions.stream_pipeline import no_loop_to_pipeline
+
+    loop = '%0 = "scf.for"(%a, %b, %c) ({...}) : (i32, i32, i32) -> tensor<32x32xf32>'
+    asked = '%0 = "scf.for"(%a, %b, %c) ({...}) {tt.num_stages = 3 : i32} : (i32, i32, i32) -> i32'
+    assert "no scf.for" in no_loop_to_pipeline('"tt.dot"(%a, %b, %c)', 3)
+    assert "num_stages <= 1" in no_loop_to_pipeline(loop, 1)
+    assert no_loop_to_pipeline(loop, 2) is None
+    assert no_loop_to_pipeline(asked, 1) is None  # a loop's own tt.num_stages wins over the kernel's, as in Triton
+    assert no_loop_to_pipeline("", 1) is None  # nothing read: the pass decides
+
+
+@pytest.mark.parametrize("seed,arch,why", [(2871, "gfx950", "num_stages <= 1"), (2896, "gfx90a", "no scf.for")])
+def test_stream_pipeliner_with_no_loop_to_pipeline_is_not_built(seed, arch, why, tmp_path, monkeypatch):
+    """Where the TTIR shows the pass would decline every loop, ours is not built with it (its variant, Triton's
+    pipeliner, would be the same TTGIR built twice): the first decision that compares is accelerate-dot's, and no
+    build of the compile has the pipeline point."""
+    from triton_mfma import engine, kernelgen
+
+    built = []
+    real = engine.Engine.ttgir
+
+    def spy(self, choice, *a, **kw):
+        built.append(frozenset(choice))
+        return real(self, choice, *a, **kw)
+
+    monkeypatch.setattr(engine.Engine, "ttgir", spy)
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
+    with warnings.catch_warnings(), triton_mfma.enabled():
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, arch, opts, attrs)
+    pipe = k.metadata.triton_mfma_stream_pipeline
+    assert pipe["decision"] == "declined" and why in pipe["reason"] and "ours not built" in pipe["reason"], pipe
+    assert built and not any("pipeline" in c for c in built), built
+
+
+def test_combination_counts_no_declined_point_as_a_choice(tmp_path, monkeypatch):
+    """Generated seed 3018 on gfx950: the stream pipeliner declined (no operand it can pipeline: Triton's pipeliner
+    ran), accelerate-dot kept ours against Triton's layouts by a trial. One interior choice changed the kernel, and
+    its comparison was with Triton's kernel: the combination compares nothing (it built a third TTGIR, the same as
+    Triton's layouts, and judged the same two compiles again)."""
+    from triton_mfma import kernelgen
+    from triton_mfma.decisions.combination import choices_made
+    from triton_mfma.engine import Build
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(3018), str(tmp_path), "gfx950")
+    with warnings.catch_warnings(), triton_mfma.enabled():
+        warnings.simplefilter("ignore", MFMARemark)
+        k = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+    md = k.metadata
+    assert md.triton_mfma_stream_pipeline["evidence"] == "pass", md.triton_mfma_stream_pipeline
+    assert md.triton_mfma_accelerate_dot["decision"] == "kept", md.triton_mfma_accelerate_dot
+    assert not hasattr(md, "triton_mfma_combination") or md.triton_mfma_combination is None
+    assert md.triton_mfma_trials == 2
+    both = Build(frozenset({"pipeline", "accelerate_matmul"}), None, "", {}, declined={"pipeline"})
+    assert choices_made(both) == {"accelerate_matmul"}

@@ -337,6 +337,58 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
                                 two.asm["amdgcn"])
 
 
+def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
+    """Generated seed 2871 on gfx950: the stream pipeliner is not built (num_stages 1), so the variant built aside
+    is accelerate-dot's, Triton's layouts, and our layouts are Triton's there. The aside build stops right after
+    Triton's accelerate_matmul, where its module is what our pass returned (engine.SameAsOurs), instead of building
+    a whole TTGIR for nothing; the variant is then resumed on the compiling thread. The compile is what one thread
+    gives: every decision line and the amdgcn."""
+    from triton_mfma import engine, kernelgen, stages
+
+    stopped = []
+    real = stages.HipCompile._build_ttgir_steps
+
+    def spy(self, src, md, choice, resume, kernel_remarks, cut):
+        try:
+            return real(self, src, md, choice, resume, kernel_remarks, cut)
+        except engine.SameAsOurs as e:
+            stopped.append((frozenset(choice), str(e), threading.current_thread() is threading.main_thread()))
+            raise
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(2871), str(tmp_path), "gfx950")
+
+    def compile_with(threads):
+        monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+
+    one = compile_with("1")
+    monkeypatch.setattr(stages.HipCompile, "_build_ttgir_steps", spy)
+    two = compile_with("2")
+    assert stopped == [(frozenset(), "accelerate_matmul", False)], stopped
+    assert two.metadata.triton_mfma_accelerate_dot["evidence"] == "identical"
+    assert two.metadata.triton_mfma == one.metadata.triton_mfma
+    assert _some_compiles_equal(lambda: compile_with("2").asm["amdgcn"], lambda: compile_with("1").asm["amdgcn"],
+                                two.asm["amdgcn"])
+
+
+def test_point_board_hands_a_waiting_build_what_another_returned_or_nothing():
+    from triton_mfma.engine import PointBoard
+
+    board, ours = PointBoard(), frozenset({"accelerate_matmul"})
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(board.wait(ours, "accelerate_matmul")))
+    waiter.start()
+    board.publish(ours, "accelerate_matmul", "text")
+    waiter.join(5)
+    assert got == ["text"]
+    board.publish(ours, "pipeline", PointBoard.DECLINED)
+    assert board.wait(ours, "pipeline") is PointBoard.DECLINED
+    board.finish(ours)  # ended without reaching a point: the waiter is told, never left waiting
+    assert board.wait(ours, "ttgir_end") is None
+
+
 def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(monkeypatch, tmp_path):
     """With a spare core, Triton's layouts are built aside while ours are (generated seed 490 on gfx942: 240 KiB of
     LDS under both, where a CU has 64); their compile waits at its gate before make_llir, the model's keep (neither

@@ -17,9 +17,10 @@ one in place (generated seed 711 on gfx950: the stream pipeliner chosen under ou
 then reverted; Triton's layouts with ours' pipeliner had more main-loop LDS ops than stock).
 
 Models (no compile):
-  - nothing to compare: no interior choice kept, or one where none was taken back (the last decision's comparison
-    was already against that kernel), or a decision already kept ours against the kernel with none of the choices
-    (accelerate-dot, where the stream pipeliner was declined before it);
+  - nothing to compare: no interior choice kept (a point whose pass declined is none: Triton's step ran there),
+    or one where none was taken back (the last decision's comparison was already against that kernel), or a
+    decision already kept ours against the kernel with none of the choices (accelerate-dot, where the stream
+    pipeliner was declined before it);
   - launch: only one of the two can launch (the LDS model);
   - occupancy: ours, compiled, runs more waves without scratch spills than Triton's kernel's LDS lets run with any
     registers (cost_model.wins_on_occupancy);
@@ -44,6 +45,11 @@ def interior_choices(choice: frozenset) -> set:
     return {c for c in choice if c in INTERIOR_POINTS or c.startswith(STAGES)}
 
 
+def choices_made(build) -> set:
+    """The interior choices that changed `build`: a point whose pass declined ran Triton's step there."""
+    return interior_choices(build.choice) - set(build.declined)
+
+
 class Combination(Decision):
     name = NAME
     key = "triton_mfma_combination"
@@ -54,7 +60,7 @@ class Combination(Decision):
         return ctx.has_dot and self.verifies(ctx)
 
     def compared(self, ctx, ours):
-        chosen = interior_choices(ours.choice)
+        chosen = choices_made(ours)
         if not chosen:
             return None
         remap = remap_may_have_decided(ctx, ours)
@@ -76,7 +82,7 @@ class Combination(Decision):
         if ranked is None:
             return None
         ours_better, why = ranked
-        chosen = ", ".join(sorted(interior_choices(ours.choice)))
+        chosen = ", ".join(sorted(choices_made(ours)))
         if ours_better:
             return Verdict("kept", f"the choices together ({chosen}): {why}; {_reference(theirs)} cannot rank better "
                                    f"(not compiled)", "model", ours)
@@ -89,7 +95,7 @@ class Combination(Decision):
         if isinstance(f_ours, Exception):
             raise f_ours
         j = self.judge(f_theirs, f_ours, *((cost_model.MAIN_KEYS,) if SKIP in theirs.choice else ()))
-        chosen = ", ".join(sorted(interior_choices(ours.choice)))
+        chosen = ", ".join(sorted(choices_made(ours)))
         figures = dot_figures.summary(f_theirs, f_ours)
         if j.worse:
             why = (f"combination reverted; {_reference(theirs)} instead: the choices together ({chosen}) "

@@ -25,6 +25,7 @@ class Context:
     # (engine.Compiled, w) -> its dot_figures.Figures read at waves w (the policy reads each amdgcn once)
     figures_of: Callable = field(repr=False)
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
+    ttir: str = field(default="", repr=False)  # the kernel's TTIR (generic text), what every build starts from
     # () -> the CPU seconds of this kernel's longest compile where above decisions.LONG_COMPILE_S, else None
     long_compile: Callable = field(default=lambda: None, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)

@@ -5,7 +5,9 @@ SGPR lane spills in the main loop, fewer dot cycles or LDS ops per iteration, in
 Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, first:
   - unbuilt: where Triton's pipeliner copies through registers (no async copy to LDS: gfx90a, gfx942) with at most
     2 stages, it keeps at most one LDS buffer per operand, what ours keeps: ours cannot save LDS, and a saving in
-    LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built.
+    LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built. Nor where the
+    TTIR shows the pass would decline every loop (no scf.for; num_stages <= 1 and no loop asking for more): its
+    variant, Triton's pipeliner, would be the same TTGIR built a second time (no_loop_to_pipeline).
   - launch: where only one of the two can launch (the LDS model: more LDS than a CU has cannot run), that one;
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
     pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's;
@@ -27,6 +29,20 @@ from . import Decision, Speculation, Verdict, budget_spent, first_line
 NAME = "mfma-stream-pipeline"
 
 
+def no_loop_to_pipeline(ttir: str, num_stages: int) -> str | None:
+    """Why the pass would decline every loop of the kernel whose TTIR (generic text) is `ttir`, read before it is
+    built (its own checks, StreamPipeline.cpp checkLoopShape): no scf.for, or num_stages <= 1 where no loop asks
+    for stages of its own (tt.num_stages); None where it may pipeline one. No pass before the pipeline point makes
+    a loop, so where the TTIR has none the pass has none."""
+    if not ttir:
+        return None
+    if '"scf.for"' not in ttir:
+        return "no scf.for in the kernel's TTIR"
+    if num_stages <= 1 and "tt.num_stages" not in ttir:
+        return "the kernel was compiled with num_stages <= 1 and no loop asks for more"
+    return None
+
+
 def _verdict(decision, reason, evidence, chosen) -> Verdict:
     return Verdict(decision, reason, evidence, chosen, remark=f"{decision}: {reason}")
 
@@ -46,6 +62,9 @@ class StreamPipeline(Decision):
             return None
         opts = ctx.triton_options
         stages = getattr(opts, "num_stages", 2)
+        nothing = no_loop_to_pipeline(ctx.ttir, stages)
+        if nothing is not None:
+            return _verdict("declined", f"{nothing}; Triton's loop pipeliner ran (ours not built)", "model", None)
         if stages <= 2 and not is_async_copy_enabled(getattr(opts, "base_arch", opts.arch)):
             return _verdict("declined", f"Triton's loop pipeliner keeps at most one LDS buffer per operand here "
                                         f"({opts.arch}, num_stages={stages}, no async copy), as ours does: no LDS "
