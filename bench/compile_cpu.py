@@ -15,6 +15,8 @@ import json
 import statistics
 from collections import defaultdict
 
+from record import emit
+
 BUDGET = {"dot": (1.30, 2.0, 2.5), "no dot": (1.05, 2.0, 2.5)}  # issue 35: median, p90, max of CPU ours / stock
 
 
@@ -62,11 +64,7 @@ def main() -> int:
         if arch == "all" and counts:
             lines.append("       compiles of ours: " + ", ".join(
                 f"{k}: {len(g[k])} (CPU median {statistics.median(g[k]):.2f})" for k in counts))
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out + ".txt", "w") as f:
-            f.write(text)
+    emit(lines, args.out and args.out + ".txt")
     return 0
 
 

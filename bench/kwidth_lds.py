@@ -23,6 +23,8 @@ import tempfile
 import warnings
 from collections import Counter
 
+from record import emit
+
 _SHARED = re.compile(r"#ttg\.(?:swizzled|padded|amd_rotating)_shared<\{[^}]*\}>")
 
 
@@ -108,11 +110,7 @@ def main() -> int:
         out.append(f"{n:4}  {', '.join(key)}")
     out.append("")
     out.extend(lines)
-    text = "\n".join(out) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(text)
+    emit(out, args.out)
     return 0
 
 

@@ -25,6 +25,8 @@ import tempfile
 import warnings
 from collections import Counter
 
+from record import emit
+
 class _Stop(Exception):
     pass
 
@@ -109,11 +111,7 @@ def main() -> int:
             n, n_long = c[rule, False] + c[rule, True], c[rule, True]
             lines.append(f"  {rule:30s} {n:5d} pairs, {n_long:4d} long ({100 * n_long / max(1, n):.0f}%)")
     lines += ["long compiles no rule met:", *unpredicted]
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    emit(lines, args.out)
     return 0
 
 

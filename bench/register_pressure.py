@@ -32,6 +32,7 @@ from collections import Counter
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import checkout  # noqa: E402
+from record import emit  # noqa: E402
 
 checkout.use_checkout_if_built()
 
@@ -139,11 +140,7 @@ def main() -> int:
     deciders = Counter(a.split("=")[0] for t in table if t[3] != "same" for a in acted(t[0]["ours"].get("reasons", {})))
     lines.append("decisions that acted on the pairs that changed: " + ", ".join(f"{k} {v}" for k, v in
                                                                             deciders.most_common()))
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out + ".txt", "w") as f:
-            f.write(text)
+    emit(lines, args.out and args.out + ".txt")
     return 0
 
 
