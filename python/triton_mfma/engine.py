@@ -230,6 +230,7 @@ class PointBoard:
         self._cond = threading.Condition()
         self._texts: dict[tuple[frozenset, str], object] = {}
         self._done: set[frozenset] = set()
+        self._closed = False
 
     def publish(self, choice: frozenset, point: str, text) -> None:
         with self._cond:
@@ -242,10 +243,18 @@ class PointBoard:
             self._done.add(choice)
             self._cond.notify_all()
 
-    def wait(self, choice: frozenset, point: str):
-        """What the build of `choice` returned at `point` (text, or DECLINED); None where it ended without."""
+    def close(self) -> None:
+        """The compile is settled or interrupted: no waiter waits any longer (an interrupt may come before the
+        build waited for starts; the aside must then end, not hold the process's exit)."""
         with self._cond:
-            self._cond.wait_for(lambda: (choice, point) in self._texts or choice in self._done)
+            self._closed = True
+            self._cond.notify_all()
+
+    def wait(self, choice: frozenset, point: str):
+        """What the build of `choice` returned at `point` (text, or DECLINED); None where it ended without, or
+        the board was closed first."""
+        with self._cond:
+            self._cond.wait_for(lambda: (choice, point) in self._texts or choice in self._done or self._closed)
             return self._texts.get((choice, point))
 
 
@@ -701,6 +710,7 @@ class Engine:
     def settle(self) -> None:
         """Wait for the speculative compiles and aside builds still running (nothing is left running behind
         Triton's stages). A gated compile nobody released by now is not needed: it is dropped at its gate."""
+        self.board.close()
         for key in list(self._inflight):
             entry = self._inflight.pop(key)
             if entry.gate.is_set():
@@ -715,6 +725,7 @@ class Engine:
     def abandon(self) -> None:
         """An interrupted compile (KeyboardInterrupt): stop every speculative compile and aside build without
         waiting for them (`settle` waits): one not started never runs, one running stops at its gate."""
+        self.board.close()
         for entry in self._inflight.values():
             self._drop(entry)
         self._inflight.clear()

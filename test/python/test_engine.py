@@ -387,6 +387,12 @@ def test_point_board_hands_a_waiting_build_what_another_returned_or_nothing():
     assert board.wait(ours, "pipeline") is PointBoard.DECLINED
     board.finish(ours)  # ended without reaching a point: the waiter is told, never left waiting
     assert board.wait(ours, "ttgir_end") is None
+    never = frozenset({"pipeline"})  # a build that never starts (an interrupt came first): closing releases
+    waiter = threading.Thread(target=lambda: got.append(board.wait(never, "pipeline")))
+    waiter.start()
+    board.close()
+    waiter.join(5)
+    assert not waiter.is_alive() and got[-1] is None
 
 
 def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(monkeypatch, tmp_path):
