@@ -220,6 +220,7 @@ def summary(stock: Figures, ours: Figures) -> str:
 
 
 # -- what differs between two variants' layouts ------------------------------------------------------------
+_KWIDTH = re.compile(r"kWidth = (\d+)")
 _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names differ with the pass that made the op)
     (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
     (re.compile(r"kWidth = \d+"), "kWidth = K"),
@@ -227,12 +228,20 @@ _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names diffe
 ]
 
 
-def only_kwidth_differs(ttgir_a: str, ttgir_b: str) -> bool:
+def only_kwidth_differs(ttgir_a: str, ttgir_b: str, same_shared: bool = False) -> bool:
     """Whether two TTGIRs (generic text) differ only in the dot operands' kWidth and the shared layouts' swizzle
     that follows from it: the same MFMA instructions, warps and loops (the LDS writes may still differ: the swizzle
-    decides their width). Recorded with accelerate-dot's trials."""
+    decides their width). `same_shared`: in kWidth alone, the shared layouts the same. Recorded with
+    accelerate-dot's trials."""
     ttgir_a, ttgir_b = strip_locations(ttgir_a), strip_locations(ttgir_b)
-    for pattern, repl in _LAYOUT_NOISE:
+    for pattern, repl in _LAYOUT_NOISE[:2] if same_shared else _LAYOUT_NOISE:
         ttgir_a, ttgir_b = pattern.sub(repl, ttgir_a), pattern.sub(repl, ttgir_b)
     return ttgir_a == ttgir_b
+
+
+def kwidths_no_smaller(ttgir_a: str, ttgir_b: str) -> bool:
+    """Whether every dot operand of `ttgir_a` has a kWidth no smaller than the same operand's in `ttgir_b` (two
+    TTGIRs that differ only in kWidth: their kWidths pair up in text order)."""
+    a, b = _KWIDTH.findall(ttgir_a), _KWIDTH.findall(ttgir_b)
+    return len(a) == len(b) and all(int(x) >= int(y) for x, y in zip(a, b))
 

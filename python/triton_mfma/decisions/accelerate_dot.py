@@ -14,9 +14,14 @@ differ. Models, first, none of which compiles Triton's layouts:
     run, its TTGIR needs no more main-loop dot cycles, and every LDS instruction of its main loop moves the 16 bytes
     per lane an LDS instruction can at most (dot_figures.LDS_WIDEST_BYTES): theirs cannot need fewer LDS ops, and
     ties at best on every key. Every trial records this model's premises beside the compiled LDS ops.
-Where only kWidth differs and ours' LDS ops are not all of the widest, there is no model: the writes to LDS follow
-the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept had more
-main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge (trial): the
+    Or, in place of the widest ops: the shared layouts are the same in both TTGIRs (kWidth alone differs, ours' no
+    smaller): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
+    shorter (bench/kwidth_lds.py: of the kWidth-only trials with the same shared layouts, 15 of 15 on seeds
+    2830-3329 and 11 of 11 held out on 3370-3569 had as many LDS reads and writes as Triton's layouts).
+Where only kWidth differs, ours' LDS ops are not all of the widest and the shared layouts differ, there is no model:
+the writes to LDS follow the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former
+kWidth model kept had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 ->
+30; bench/results/kwidth_lds_seeds3370-3569.txt: without a spill, 11 fewer writes and 2 more). Judge (trial): the
 one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
@@ -106,7 +111,16 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     module docstring's "widest LDS ops"); None where a premise does not hold or cannot be read."""
     from ..lds_budget import lds_total
 
-    if isinstance(f_ours, Exception) or f_ours.spills or f_ours.loop_ds_narrow != 0:
+    if isinstance(f_ours, Exception) or f_ours.spills:
+        return None
+    if f_ours.loop_ds_narrow == 0:
+        lds = (f"each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
+               f"most one can")
+    elif dot_figures.only_kwidth_differs(ours.text, theirs.text, same_shared=True) and \
+            dot_figures.kwidths_no_smaller(ours.text, theirs.text):
+        lds = ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
+               "shorter (its kWidth no smaller)")
+    else:
         return None
     lds_theirs = lds_total(theirs.text)
     if lds_theirs is None or not dot_figures.only_kwidth_differs(ours.text, theirs.text) or \
@@ -117,5 +131,4 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
         return None
     return (f"only kWidth differs: the same bytes per lane through LDS; ours has no spill at {f_ours.occupancy} "
             f"waves/SIMD, as many as Triton's layouts' LDS lets run, main-loop dot cycles {mine} (Triton's {other}), "
-            f"and each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
-            f"most one can")
+            f"and {lds}")
