@@ -239,6 +239,16 @@ def only_kwidth_differs(ttgir_a: str, ttgir_b: str, same_shared: bool = False) -
     return ttgir_a == ttgir_b
 
 
+_TO_DOT_OPERAND = re.compile(r'"ttg\.convert_layout".*\) -> tensor<.*#ttg\.dot_op<')
+
+
+def converts_to_dot_operand(ttgir: str) -> bool:
+    """Whether a TTGIR (generic text) converts a tensor to a dot operand layout (a chained dot's operand from the
+    first dot's results): that conversion's LDS traffic, if any, follows the kWidth (seeds 776, 802 of an earlier
+    run: a wider kWidth read more)."""
+    return _TO_DOT_OPERAND.search(ttgir) is not None
+
+
 def kwidths_no_smaller(ttgir_a: str, ttgir_b: str) -> bool:
     """Whether every dot operand of `ttgir_a` has a kWidth no smaller than the same operand's in `ttgir_b` (two
     TTGIRs that differ only in kWidth: their kWidths pair up in text order)."""

@@ -15,9 +15,10 @@ differ. Models, first, none of which compiles Triton's layouts:
     per lane an LDS instruction can at most (dot_figures.LDS_WIDEST_BYTES): theirs cannot need fewer LDS ops, and
     ties at best on every key. Every trial records this model's premises beside the compiled LDS ops.
     Or, in place of the widest ops: the shared layouts are the same in both TTGIRs (kWidth alone differs, ours' no
-    smaller): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
-    shorter (bench/kwidth_lds.py: of the kWidth-only trials with the same shared layouts, 15 of 15 on seeds
-    2830-3329 and 11 of 11 held out on 3370-3569 had as many LDS reads and writes as Triton's layouts).
+    smaller) and every dot operand is read from them (no convert_layout to a dot operand, whose LDS traffic follows
+    the kWidth): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
+    shorter (bench/kwidth_lds.py: of the kWidth-only trials with the same shared layouts, converting or not, 15 of
+    15 on seeds 2830-3329 and 11 of 11 held out on 3370-3569 had as many LDS reads and writes as Triton's layouts).
 Where only kWidth differs, ours' LDS ops are not all of the widest and the shared layouts differ, there is no model:
 the writes to LDS follow the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former
 kWidth model kept had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 ->
@@ -117,7 +118,8 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
         lds = (f"each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
                f"most one can")
     elif dot_figures.only_kwidth_differs(ours.text, theirs.text, same_shared=True) and \
-            dot_figures.kwidths_no_smaller(ours.text, theirs.text):
+            dot_figures.kwidths_no_smaller(ours.text, theirs.text) and \
+            not dot_figures.converts_to_dot_operand(ours.text):
         lds = ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
                "shorter (its kWidth no smaller)")
     else:
