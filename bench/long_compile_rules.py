@@ -27,6 +27,7 @@ from collections import Counter
 
 from record import emit
 
+
 class _Stop(Exception):
     pass
 

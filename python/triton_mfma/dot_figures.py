@@ -223,9 +223,9 @@ def summary(stock: Figures, ours: Figures) -> str:
 _KWIDTH = re.compile(r"kWidth = (\d+)")
 _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names differ with the pass that made the op)
     (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
-    (re.compile(r"kWidth = \d+"), "kWidth = K"),
-    (re.compile(r"vec = \d+, perPhase = \d+, maxPhase = \d+"), "swizzle"),
+    (_KWIDTH, "kWidth = K"),
 ]
+_SWIZZLE_NOISE = (re.compile(r"vec = \d+, perPhase = \d+, maxPhase = \d+"), "swizzle")
 
 
 def only_kwidth_differs(ttgir_a: str, ttgir_b: str, same_shared: bool = False) -> bool:
@@ -234,7 +234,7 @@ def only_kwidth_differs(ttgir_a: str, ttgir_b: str, same_shared: bool = False) -
     decides their width). `same_shared`: in kWidth alone, the shared layouts the same. Recorded with
     accelerate-dot's trials."""
     ttgir_a, ttgir_b = strip_locations(ttgir_a), strip_locations(ttgir_b)
-    for pattern, repl in _LAYOUT_NOISE[:2] if same_shared else _LAYOUT_NOISE:
+    for pattern, repl in _LAYOUT_NOISE if same_shared else [*_LAYOUT_NOISE, _SWIZZLE_NOISE]:
         ttgir_a, ttgir_b = pattern.sub(repl, ttgir_a), pattern.sub(repl, ttgir_b)
     return ttgir_a == ttgir_b
 

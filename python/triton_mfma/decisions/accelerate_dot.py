@@ -114,16 +114,6 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
 
     if isinstance(f_ours, Exception) or f_ours.spills:
         return None
-    if f_ours.loop_ds_narrow == 0:
-        lds = (f"each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
-               f"most one can")
-    elif dot_figures.only_kwidth_differs(ours.text, theirs.text, same_shared=True) and \
-            dot_figures.kwidths_no_smaller(ours.text, theirs.text) and \
-            not dot_figures.converts_to_dot_operand(ours.text):
-        lds = ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
-               "shorter (its kWidth no smaller)")
-    else:
-        return None
     lds_theirs = lds_total(theirs.text)
     if lds_theirs is None or not dot_figures.only_kwidth_differs(ours.text, theirs.text) or \
             not cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps, ctx.w):
@@ -131,6 +121,24 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     mine, other = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text, ctx.arch)
     if mine is None or other is None or mine > other:
         return None
+    lds = _no_more_lds_ops(ours, theirs, f_ours)
+    if lds is None:
+        return None
     return (f"only kWidth differs: the same bytes per lane through LDS; ours has no spill at {f_ours.occupancy} "
             f"waves/SIMD, as many as Triton's layouts' LDS lets run, main-loop dot cycles {mine} (Triton's {other}), "
             f"and {lds}")
+
+
+def _no_more_lds_ops(ours, theirs, f_ours) -> str | None:
+    """Why Triton's layouts, where only kWidth differs, cannot need fewer main-loop LDS ops than ours: every one of
+    ours moves the most an LDS op can, or the shared layouts are the same (the module docstring); None where
+    neither holds."""
+    if f_ours.loop_ds_narrow == 0:
+        return (f"each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
+                f"most one can")
+    if dot_figures.only_kwidth_differs(ours.text, theirs.text, same_shared=True) and \
+            dot_figures.kwidths_no_smaller(ours.text, theirs.text) and \
+            not dot_figures.converts_to_dot_operand(ours.text):
+        return ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
+                "shorter (its kWidth no smaller)")
+    return None
