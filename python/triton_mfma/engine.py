@@ -164,6 +164,13 @@ def _at(choice: frozenset, point: str):
     return point in choice
 
 
+def _steps_before(choice: frozenset, point: str) -> frozenset:
+    """What of `choice` decides a build's module before `point`: its choices at earlier points and its num_stages
+    (the options every step is built with); not `point` and later points, nor the passes left out at ttgir_end."""
+    later = set(POINT_ORDER[POINT_ORDER.index(point):])
+    return frozenset(c for c in choice if c not in later and not c.startswith("skip:"))
+
+
 def _first_difference(a: frozenset, b: frozenset) -> int | None:
     """Index in POINT_ORDER of the first point where two choices differ (None: they agree everywhere)."""
     return next((i for i, p in enumerate(POINT_ORDER) if _at(a, p) != _at(b, p)), None)
@@ -461,6 +468,9 @@ class Engine:
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
+        # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
+        # those steps have there (`note_same_step`)
+        self._same_steps: set[tuple[str, frozenset]] = set()
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def ttgir(self, choice, metadata: dict, first=None) -> Build:
@@ -476,6 +486,10 @@ class Engine:
             built = self._adopt(choice, ahead)
             if built is not None:
                 return built
+        same = self._same_as_built(choice)
+        if same is not None:
+            self._builds[choice] = same
+            return same
         md = dict(metadata)
         resume = self._resume_for(choice) if first is None else None
         if resume is None:
@@ -484,7 +498,46 @@ class Engine:
         else:
             build = Build.made(choice, md, self._make_ttgir(None, md, choice, resume))
         self._builds[choice] = build
+        self._note_declined(build)
         return build
+
+    # -- equal steps --------------------------------------------------------------------------------------------
+    def note_same_step(self, point: str, choice) -> None:
+        """Triton's step at `point` returned, on the module the builds of `choice` have there, what our passes
+        returned on it (up to names and locations; or ours declined there and Triton's step ran): from that module,
+        a build with our passes at `point` and one without go on with the same module, so every choice with the
+        same steps before `point` gives one TTGIR with or without `point` (`ttgir` builds it once)."""
+        key = (point, _steps_before(frozenset(choice), point))
+        with self._lock:
+            self._same_steps.add(key)
+
+    def _note_declined(self, build: Build) -> None:
+        for point in build.declined:
+            if point in POINT_ORDER and point in build.choice:
+                self.note_same_step(point, build.choice)
+
+    def _canonical_choice(self, choice, same=None) -> frozenset:
+        """`choice` without the points where our passes and Triton's step give the same module (`note_same_step`),
+        in pipeline order: a point's steps before it are those of the choice so reduced, compared with the steps
+        noted, reduced alike (an equality seen later reduces what was noted before it)."""
+        if same is None:
+            with self._lock:
+                same = set(self._same_steps)
+        out = set(choice)
+        for point in POINT_ORDER:
+            if point in out:
+                before = _steps_before(frozenset(out), point)
+                if any(p == point and self._canonical_choice(steps, same) == before for p, steps in same):
+                    out.discard(point)
+        return frozenset(out)
+
+    def _same_as_built(self, choice: frozenset) -> Build | None:
+        """A build already made whose choice differs from `choice` only at points where the steps are the same
+        (the very TTGIR `choice` would give), else None."""
+        if not self._same_steps:
+            return None
+        mine = self._canonical_choice(choice)
+        return next((b for c, b in list(self._builds.items()) if self._canonical_choice(c) == mine), None)
 
     def aside(self, choice, metadata: dict, w: int | None = None, diverges=None) -> None:
         """Start building the TTGIR of `choice` on an idle core, from the TTIR snapshot in a context of its own,
@@ -498,7 +551,8 @@ class Engine:
         passes returned (`SameAsOurs`: the TTGIRs are then equal, and this core's build would be for nothing).
         `ttgir(choice)` adopts the build; its remarks are replayed on this thread then."""
         choice = frozenset(choice)
-        if choice in self._builds or choice in self._aside or trial_threads(2) < 2:
+        if choice in self._builds or choice in self._aside or trial_threads(2) < 2 or \
+                self._same_as_built(choice) is not None:
             return
         md = dict(metadata)
         built: Future = Future()
@@ -543,6 +597,7 @@ class Engine:
             raise
         replay()
         self._builds[choice] = build
+        self._note_declined(build)
         if ahead.w is not None:
             key = (build.text, ahead.w)
             if key in self._inflight or key in self._compiled:  # the very text of another build: compiled there

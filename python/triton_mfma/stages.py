@@ -240,6 +240,8 @@ class HipCompile:
                 if pt == cut[0]:
                     theirs = cut[1]()
                     if theirs is PointBoard.DECLINED or (theirs is not None and same_code(export_generic(m), theirs)):
+                        if self.engine is not None:  # the two diverge first here: the same module came in
+                            self.engine.note_same_step(pt, choice)
                         raise SameAsOurs(pt)
                 return
             text = export_generic(m)
@@ -262,6 +264,9 @@ class HipCompile:
                 mod = ours_at("ttgir_end", self.stock["ttgir"](src, md))
         except SameAsBuild as same:  # from here on, that build's steps and module
             other, at = same.build, POINT_ORDER.index(same.point)
+            if same.after and self.engine is not None and same.point in other.before and \
+                    same_code(run.before.get(same.point, ""), other.before[same.point]):  # Triton's step did what ours did
+                self.engine.note_same_step(same.point, choice)
             carry(other, POINT_ORDER[at + 1 if same.after else at:])
             md.clear()
             md.update(other.metadata)

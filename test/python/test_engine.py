@@ -697,3 +697,56 @@ def test_compile_budget_keeps_the_kernels_own_choices(monkeypatch, tmp_path):
     d = k.metadata.triton_mfma_num_stages
     assert (d["decision"], d["evidence"]) == ("kept", "model") and "compile budget" in d["reason"], d
     assert k.metadata.num_stages == opts["num_stages"]
+
+
+def test_choices_differing_only_where_the_steps_are_the_same_share_one_build():
+    """Engine._canonical_choice: a point is left out of a choice where Triton's step there was seen to return what
+    our passes did on the module of the same earlier steps; other earlier steps or another num_stages are another
+    module there, which nothing said."""
+    from triton_mfma.engine import Engine
+
+    e = Engine(None, None, "", None, None)
+    acc, pipe = "accelerate_matmul", "pipeline"
+    assert e._canonical_choice({acc, pipe}) == {acc, pipe}  # nothing seen yet
+    e.note_same_step(pipe, {acc, pipe})  # after our accelerate_matmul only
+    assert e._canonical_choice({acc, pipe}) == {acc}
+    assert e._canonical_choice({pipe}) == {pipe}  # Triton's layouts: another module at the pipeline point
+    assert e._canonical_choice({acc, pipe, "stages:3"}) == {acc, pipe, "stages:3"}  # other options there
+    assert e._canonical_choice({acc, pipe, "skip:mfma-grid-order"}) == {acc, "skip:mfma-grid-order"}
+    e.note_same_step(acc, {acc})  # the first point: every build has the same module there
+    assert e._canonical_choice({pipe}) == frozenset()  # Triton's layouts are ours, so are the steps after them
+    assert e._canonical_choice({acc, pipe, "stages:3"}) == {acc, pipe, "stages:3"}  # seen at the kernel's num_stages
+
+
+def test_a_variant_equal_to_a_build_made_is_not_built_again(monkeypatch, tmp_path):
+    """Held-out generated seed 3642 on gfx90a: our layouts are Triton's (accelerate-dot identical, found by the
+    build resumed at accelerate_matmul), so Triton's kernel, which the combination's model reads, is the variant
+    built aside for the stream pipeliner (our layouts, Triton's pipeliner): it is not built a third time (a whole
+    make_ttgir, 0.2x of this kernel's stock compile). The compile is the one made without the memo: every decision
+    line and the amdgcn."""
+    from triton_mfma import engine, kernelgen, stages
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(3642), str(tmp_path), "gfx90a")
+    built = []
+    real = stages.HipCompile._build_ttgir_steps
+
+    def spy(self, src, md, choice, resume, kernel_remarks, cut):
+        built.append(frozenset(choice))
+        return real(self, src, md, choice, resume, kernel_remarks, cut)
+
+    def compile_once():
+        with warnings.catch_warnings(), triton_mfma.enabled(strict=True):
+            warnings.simplefilter("ignore", MFMARemark)
+            return compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
+
+    monkeypatch.setattr(stages.HipCompile, "_build_ttgir_steps", spy)
+    memo = compile_once()
+    assert frozenset() not in built, built
+    assert memo.metadata.triton_mfma_accelerate_dot["evidence"] == "identical"
+    assert memo.metadata.triton_mfma_combination["evidence"] == "model"
+    built.clear()
+    monkeypatch.setattr(engine.Engine, "note_same_step", lambda self, point, choice: None)
+    without = compile_once()
+    assert frozenset() in built, built  # the check can fail: without the memo Triton's kernel is built
+    assert memo.metadata.triton_mfma == without.metadata.triton_mfma
+    assert memo.asm["amdgcn"] == without.asm["amdgcn"]
