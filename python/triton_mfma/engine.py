@@ -471,6 +471,7 @@ class Engine:
         # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
         # those steps have there (`note_same_step`)
         self._same_steps: set[tuple[str, frozenset]] = set()
+        self._here: set[int] = set()  # ids of builds `compile` lowers in place where it is asked for them (`lower_here`)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def ttgir(self, choice, metadata: dict, first=None) -> Build:
@@ -648,6 +649,12 @@ class Engine:
         build.module = LoweredModule(print_module(module), build.text, kernel_name(module), self._fresh_context)
         self._lower(build, module)
 
+    def lower_here(self, build: Build) -> None:
+        """Where `compile` is asked for `build` (made on this thread) before it is lowered, it lowers the very
+        module on this thread first (`llir_here`: no copy parsed), as the thread that built it; nothing is lowered
+        where it is never compiled."""
+        self._here.add(id(build))
+
     def _llir0(self, build: Build) -> tuple[str, dict]:
         with self._lock:
             hit = self._llir.get(build.text)
@@ -799,6 +806,10 @@ class Engine:
         Jobs already running (prefetched) are waited for, never compiled twice; the others start at once, beside
         them. A failing job raises its exception (after the others finished)."""
         jobs = list(jobs)
+        for b, _ in jobs:  # built on this thread for a decision that may compile it: its own module is lowered
+            if id(b) in self._here:
+                self._here.discard(id(b))
+                self.llir_here(b)
         keys = list(dict.fromkeys((b.text, w) for b, w in jobs))
         builds = {b.text: b for b, _ in jobs}
         running = {k: self._take(k) for k in keys if k in self._inflight}

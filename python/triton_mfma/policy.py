@@ -136,6 +136,8 @@ class Policy:
         handed, src = self._long_reference_first(src, present)
         if handed is not None:
             return handed
+        src = self._variant_first(present, src)
+        present = [d for d in present if d.present(ctx, interior)]
         first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             engine.aside(interior - {first.point}, self.metadata, w, diverges=(first.point, interior))
@@ -222,6 +224,26 @@ class Policy:
                 f"{lc.one_wave}, so Triton's kernel spills; compiled first: {spent}; ours compiled once (nothing "
                 f"else), every pass in place")
         return self._the_better(present, reference, f_ref, ours, self.figures(ours), head, "model"), None
+
+    def _variant_first(self, present, src):
+        """The decisions that build their variant before ours (`variant_first`): each is asked (`before_ours`)
+        whether that variant alone decides it; where it does, ours is not built with the decision's pass (a whole
+        make_ttgir saved, issue 35). The variant is built anyway where it does not: every comparison reads it.
+        Returns the TTIR module left for ours' build (None once a build took it)."""
+        ctx, engine, asked = self.ctx, self.engine, self.ctx.w
+        for d in present:
+            if not d.variant_first or d.point not in self.interior or not d.verifies(ctx) or ctx.trial_all:
+                continue
+            theirs = engine.ttgir(self.interior - {d.point}, self.metadata, first=src)
+            src = None
+            engine.lower_here(theirs)  # where `before_ours` compiles it, from its own module
+            self._compare_at(present, theirs, asked)  # the waves it would be compared at with ours
+            v = d.before_ours(ctx, theirs)
+            ctx.w = asked
+            if v is not None:
+                self.interior.discard(d.point)
+                self.record(d, v)
+        return src
 
     def _once_against_tritons(self, rest, ours):
         """The build handed on where a decision's model cannot tell and a compile of this kernel has spent the

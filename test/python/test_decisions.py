@@ -300,7 +300,10 @@ def test_combination_counts_no_declined_point_as_a_choice(tmp_path, monkeypatch)
         warnings.simplefilter("ignore", MFMARemark)
         k = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
     md = k.metadata
-    assert md.triton_mfma_stream_pipeline["evidence"] == "pass", md.triton_mfma_stream_pipeline
+    # declined by the pass (no operand it can pipeline), or before ours is built: Triton's pipeliner, compiled first,
+    # runs the most waves any LDS lets run with no spill (StreamPipeline.before_ours); either way no choice of ours
+    pipe = md.triton_mfma_stream_pipeline
+    assert pipe["decision"] == "declined" and pipe["evidence"] in ("pass", "model"), pipe
     assert md.triton_mfma_accelerate_dot["decision"] == "kept", md.triton_mfma_accelerate_dot
     assert not hasattr(md, "triton_mfma_combination") or md.triton_mfma_combination is None
     assert md.triton_mfma_trials == 2

@@ -229,23 +229,36 @@ def test_decided_per_kernel_is_never_worse_than_tritons_pipeliner(arch):
     assert d["decision"] in ("applied", "declined", "unchanged") and (j.better or d["decision"] != "applied"), d
 
 
-@pytest.mark.parametrize("seed,arch", [(1071, "gfx90a"), (1165, "gfx942")])
-def test_decided_per_kernel_declines_where_tritons_compile_leaves_nothing_to_win(seed, arch, tmp_path, monkeypatch):
+@pytest.mark.parametrize("seed,arch,why,built", [
+    (1071, "gfx90a", "leaves ours nothing to win", "ours not compiled"),
+    (1165, "gfx942", "the most any LDS lets run", "ours not built")])
+def test_decided_per_kernel_declines_where_tritons_compile_leaves_nothing_to_win(seed, arch, why, built, tmp_path,
+                                                                                 monkeypatch):
     """Generated seeds 1071 (fp32 16x128x16, 1 warp, 4 stages, waves_per_eu=7) and 1165 (fp8 32x16x32, 4 warps):
-    ours saves LDS that buys no wave (both LDS admit the waves that run), its TTGIR needs the same dot cycles, and
-    Triton's pipeliner, compiled first, spills nothing: ours could win on LDS ops only, which no model reads, so it
-    is declined without compiling it (the trials of seeds 1050-1169 declined both: no gain on any ranked figure).
-    One compile in all: Triton's, the one handed on."""
-    from triton_mfma import dot_figures, kernelgen
+    ours saves LDS that buys no wave, its TTGIR needs the same dot cycles, and Triton's pipeliner, compiled first,
+    spills nothing: ours could win on LDS ops only, which no model reads, so it is declined without compiling it
+    (the trials of seeds 1050-1169 declined both: no gain on any ranked figure). On 1165 Triton's pipeliner runs
+    the most waves any LDS lets run (4 warps, its 3072 B): decided before ours is built (StreamPipeline.before_ours);
+    on 1071 Triton's LDS admits fewer waves than the 7 asked, so ours' LDS is read first. One compile in all:
+    Triton's, the one handed on."""
+    from triton_mfma import dot_figures, kernelgen, stages
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     stock = compile_kernel(fn, sig, cx, arch, opts, attrs)
+    choices, real = [], stages.HipCompile._build_ttgir_steps
+
+    def spy(self, src, md, choice, *a):
+        choices.append(frozenset(choice))
+        return real(self, src, md, choice, *a)
+
+    monkeypatch.setattr(stages.HipCompile, "_build_ttgir_steps", spy)
     with warnings.catch_warnings(), triton_mfma.enabled():
         warnings.simplefilter("ignore")
         k = compile_kernel(fn, sig, cx, arch, opts, attrs)
     d = k.metadata.triton_mfma_stream_pipeline
     assert (d["decision"], d["evidence"]) == ("declined", "model"), d
-    assert "leaves ours nothing to win" in d["reason"] and "ours not compiled" in d["reason"], d
+    assert why in d["reason"] and built in d["reason"], d
+    assert any("pipeline" in c for c in choices) == (built == "ours not compiled"), choices
     assert k.metadata.triton_mfma_trials == 1
     assert dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))[0] != "worse"

@@ -143,6 +143,15 @@ class Decision:
     def unbuilt(self, ctx) -> Verdict | None:
         return None
 
+    # the variant is built before ours, and `before_ours` may decide from it (compiling it where it asks) so that
+    # ours is not built (policy.Policy._variant_first)
+    variant_first = False
+
+    def before_ours(self, ctx, theirs) -> Verdict | None:
+        """A verdict from the compared variant alone, built (`theirs`: the build without our pass at `point`)
+        before ours; ours is then not built with it. None: ours is built and compared as usual."""
+        return None
+
     def settled(self, ctx, ours) -> Verdict | None:
         return None
 

@@ -8,6 +8,13 @@ Compared with: the build with Triton's loop pipeliner at `pipeline`. Models, fir
     LDS is what it has to offer (bench/results/stream_pipeline_amd.txt). Ours is then not built. Nor where the
     TTIR shows the pass would decline every loop (no scf.for; num_stages <= 1 and no loop asking for more): its
     variant, Triton's pipeliner, would be the same TTGIR built a second time (no_loop_to_pipeline).
+  - Triton's first (the variant built before ours, `before_ours`): where Triton's pipeliner's LDS admits every wave
+    the kernel asks for (or the hardware's most, under no waves_per_eu), and Triton's pipeliner, compiled, runs them
+    with no spill of any ranked class (cost_model.ties_at_best_before_dot_cycles against a variant with no LDS at
+    all), no LDS saving of ours can buy a wave and no spill of ours can be fewer; neither pipeliner changes the dot
+    ops of the loop body (they move loads and add buffers), so ours could rank better only on LDS ops, which no
+    model here reads (the win the "nothing to win" model below gives up too). Ours is then not built: a whole
+    make_ttgir saved on the kernels whose compile it weighs most on (small tiles at full occupancy).
   - launch: where only one of the two can launch (the LDS model: more LDS than a CU has cannot run), that one;
   - LDS: where a `lds_limit` budget is set and only ours meets it, ours; where ours needs no less LDS than Triton's
     pipeliner, there is nothing it could win that the compile would not show as a loss: Triton's;
@@ -70,6 +77,30 @@ class StreamPipeline(Decision):
                                         f"({opts.arch}, num_stages={stages}, no async copy), as ours does: no LDS "
                                         f"to save", "model", None)
         return None
+
+    variant_first = True
+
+    def before_ours(self, ctx, theirs):
+        from .. import occupancy as occ_model
+        from ..lds_budget import lds_total
+
+        if ctx.options.get("lds_limit") is not None:  # a budget ours may meet where Triton's does not: the model
+            return None
+        asked = ctx.triton_options.waves_per_eu if isinstance(ctx.triton_options.waves_per_eu, int) else 0
+        lds = lds_total(theirs.text)
+        if lds is None:
+            return None
+        most = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, 0, asked)
+        admitted = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds, asked)
+        if not admitted.workgroups_per_cu or admitted.waves_per_simd < most.waves_per_simd:
+            return None  # ours' LDS saving may buy waves: ours is built and compared (it may win uncompiled)
+        f = ctx.figures(theirs)
+        if isinstance(f, Exception) or not cost_model.ties_at_best_before_dot_cycles(f, 0, ctx.arch, ctx.num_warps,
+                                                                                     asked):
+            return None
+        return _verdict("declined", f"Triton's loop pipeliner, compiled first, runs {f.occupancy} waves/SIMD, the "
+                                    f"most any LDS lets run (its {lds} B admit them), with no spill: ours could rank "
+                                    f"better only on LDS ops, which no model reads (ours not built)", "model", theirs)
 
     def settled(self, ctx, ours):
         if "pipeline" in ours.declined:
