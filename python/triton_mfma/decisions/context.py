@@ -43,6 +43,11 @@ class Context:
         return self.triton_options.num_warps
 
     @property
+    def asked_w(self) -> int:
+        """The waves_per_eu the kernel's compile asks (0: none, or "auto"), where `w` may be the compared waves."""
+        return self.triton_options.waves_per_eu
+
+    @property
     def trial_all(self) -> bool:
         return bool(self.options.get("trial_all"))
 

@@ -90,10 +90,6 @@ class RegisterPressure(Decision):
     def present(self, ctx, interior):
         return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
 
-    @staticmethod
-    def asked(ctx) -> int:
-        return ctx.triton_options.waves_per_eu
-
     def comparison_waves(self, ctx, ours):
         from ..lds_budget import lds_total
 
@@ -101,7 +97,7 @@ class RegisterPressure(Decision):
         if lds is None:
             return None
         # registers: the budget of the waves asked (whole workgroups may run fewer); none other than LDS capped
-        n = self.asked(ctx)
+        n = ctx.asked_w
         occ = occ_model.occupancy(ctx.arch, ctx.num_warps, occ_model.vgpr_budget(ctx.arch, n), 0, lds, n)
         w = max(occ.waves_per_simd, MIN_COMPARED_WAVES)
         return w if occ.workgroups_per_cu and w < n else None
@@ -119,7 +115,7 @@ class RegisterPressure(Decision):
     def decide(self, ctx, base, compile_many) -> Verdict:
         """`base`: the engine.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
         TTGIR decisions compared there); `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
-        n, w0 = self.asked(ctx), base.waves_per_eu
+        n, w0 = ctx.asked_w, base.waves_per_eu
         if cost_model.cannot_launch(ctx.arch, ctx.num_warps, base.metadata["shared"]):
             return Verdict("kept", f"the kernel cannot launch at any waves_per_eu: {base.metadata['shared']} B of LDS "
                                    f"per workgroup, more than a CU has", "model", base, {"asked": n})

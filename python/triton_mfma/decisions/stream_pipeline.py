@@ -86,7 +86,7 @@ class StreamPipeline(Decision):
 
         if ctx.options.get("lds_limit") is not None:  # a budget ours may meet where Triton's does not: the model
             return None
-        asked = ctx.triton_options.waves_per_eu if isinstance(ctx.triton_options.waves_per_eu, int) else 0
+        asked = ctx.asked_w
         lds = lds_total(theirs.text)
         if lds is None:
             return None
