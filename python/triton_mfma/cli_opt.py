@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 from .cli_checks import CliError, _as_list, _check_activation, _error_line, _triton_version_text
 
@@ -131,15 +132,17 @@ def opt_cmd(args, out=None) -> int:
             print(f"note: module {i + 1} of {n} in the dump: {header}", file=sys.stderr)
     elif args.dump_pass:
         raise CliError(f"--dump-pass: {args.file} is not MLIR_ENABLE_DUMP output (no '{DUMP_HEADER}' headers)")
-    if getattr(args, "debug", False):  # tracebacks wanted: in this process
-        result = _opt_module(args, options, text)
-    else:
-        try:
-            what = args.file if args.file != "-" else "<stdin>"
-            result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, what=what)
-        except safe_parse.ParserCrash as e:
-            raise CliError(str(e)) from None
-        sys.stderr.write(stderr)
+    # the parser reads a file: the parent owns its folder, so a child that crashes leaves nothing behind
+    with tempfile.TemporaryDirectory(prefix="triton-mfma-opt-") as workdir:
+        if getattr(args, "debug", False):  # tracebacks wanted: in this process
+            result = _opt_module(args, options, text, workdir)
+        else:
+            try:
+                what = args.file if args.file != "-" else "<stdin>"
+                result, stderr = safe_parse.in_child(_opt_in_child, args, options, text, workdir, what=what)
+            except safe_parse.ParserCrash as e:
+                raise CliError(str(e)) from None
+            sys.stderr.write(stderr)
     if args.output and args.output != "-":
         with open(args.output, "w") as f:
             f.write(result)
@@ -148,10 +151,10 @@ def opt_cmd(args, out=None) -> int:
     return 0
 
 
-def _opt_in_child(args, options: dict, text: str) -> str:
+def _opt_in_child(args, options: dict, text: str, workdir: str) -> str:
     """_opt_module, its errors as the one line main() would print (a user error comes back as a CliError)."""
     try:
-        return _opt_module(args, options, text)
+        return _opt_module(args, options, text, workdir)
     except Exception as e:  # noqa: BLE001 - the parent prints it
         msg, rc = _error_line(e)
         if rc == 2:
@@ -159,23 +162,19 @@ def _opt_in_child(args, options: dict, text: str) -> str:
         raise
 
 
-def _opt_module(args, options: dict, text: str) -> str:
-    """Parse `text` with Triton's parser, run the pipeline of `args` on it, print it back."""
-    import tempfile
-
+def _opt_module(args, options: dict, text: str, workdir: str) -> str:
+    """Parse `text` with Triton's parser (from a file in `workdir`), run the pipeline of `args` on it, print it
+    back."""
     from . import bridge
     from .native import run_pipeline_with_diagnostics
     from .safe_parse import note
 
     suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
-    with tempfile.NamedTemporaryFile("w", suffix=suffix or ".mlir", delete=False) as f:
+    path = os.path.join(workdir, "input" + (suffix or ".mlir"))
+    with open(path, "w") as f:
         f.write(text)
-        path = f.name
     note("parsing")
-    try:
-        module = parse_triton_ir(path, display_name=args.file)
-    finally:
-        os.unlink(path)
+    module = parse_triton_ir(path, display_name=args.file)
     if args.pipeline:
         pipeline = args.pipeline if args.pipeline.startswith("builtin.module(") else f"builtin.module({args.pipeline})"
     elif args.passes:

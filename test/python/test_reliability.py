@@ -33,9 +33,9 @@ def _env(**extra):
     return env
 
 
-def run_cli(*args):
+def run_cli(*args, **env):
     return subprocess.run([sys.executable, "-m", "triton_mfma.cli", *args], capture_output=True, text=True,
-                          timeout=600, env=_env())
+                          timeout=600, env=_env(**env))
 
 
 def assert_one_line_error(r, *fragments):
@@ -192,9 +192,13 @@ def test_opt_survives_a_crash_of_tritons_parser(name, tmp_path):
     src.write_text(CRASHERS[name])
     raw = subprocess.run([sys.executable, "-c", _RAW_PARSE, str(src)], capture_output=True, env=_env())
     assert raw.returncode < 0, "the input no longer crashes Triton's parser: find another for this test"
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     for extra in ([], ["--passes", "mfma-lds-usage"], ["--generic"]):
-        line = assert_one_line_error(run_cli("opt", str(src), *extra), "Triton's parser crashed", str(src))
+        line = assert_one_line_error(run_cli("opt", str(src), *extra, TMPDIR=str(tmp)), "Triton's parser crashed",
+                                     str(src))
         assert signal.Signals(-raw.returncode).name in line
+        assert not list(tmp.iterdir()), "the crashed parse left its temporary files behind"
     # the same parse as a library call: the caller's process survives it
     with pytest.raises(CliError, match="Triton's parser crashed"):
         parse_triton_ir(str(src), display_name=src.name, precheck=True)
