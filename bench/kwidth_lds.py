@@ -6,8 +6,8 @@ Where ours and Triton's dot layouts differ only in kWidth (and the swizzle that 
 bytes per lane through LDS each iteration; the model keeps ours uncompiled only where every LDS instruction of ours
 moves the 16 B per lane one can at most (decisions/accelerate_dot.py, "widest LDS ops"). Elsewhere a trial compiles
 Triton's. This bench asks whether the TTGIRs could tell instead: for each accelerate-dot trial of a differential run
-where only kWidth differed and stock's compile took under 5 s, the kernel is compiled again with the defaults, the
-trial's two compiles captured, and their main-loop LDS reads and writes counted (per iteration of the first, where
+where only kWidth differed and stock's compile took under 5 s, the kernel is compiled again with the defaults, every
+comparison a trial (trial_all), accelerate-dot's two compiles captured, and their main-loop LDS reads and writes counted (per iteration of the first, where
 the loops unroll differently: dot_figures), with whether the shared layouts are the same in both TTGIRs. The table:
 per class (no spill on either side / a spill; the same shared layouts or not), how often ours has fewer, as many or
 more reads and writes than Triton's layouts, and the trial's verdict.
@@ -58,7 +58,8 @@ def captured_trials(spec: dict, arch: str, directory: str) -> list[tuple]:
     accelerate_dot.AccelerateDot.trial = trial
     try:
         fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.from_dict(spec), directory, arch)
-        with warnings.catch_warnings(), always_compile(), triton_mfma.enabled():
+        # every comparison a trial: the models' cases are measured too (the bound's, the widest ops')
+        with warnings.catch_warnings(), always_compile(), triton_mfma.enabled(trial_all=True):
             warnings.simplefilter("ignore")
             compile_kernel(fn, sig, cx, arch, opts, attrs)
     finally:
@@ -73,6 +74,16 @@ def per_iteration(f_ours, f_theirs) -> tuple:
 
     u = unrolled(f_theirs, f_ours)
     return ((f_ours.loop_ds_read / u, f_ours.loop_ds_write / u), (f_theirs.loop_ds_read, f_theirs.loop_ds_write))
+
+
+def bound_holds(ours: str, theirs: str, arch: str, f_ours) -> bool:
+    """accelerate-dot's LDS bound on this pair (decisions/accelerate_dot.py, the widest-or-layouts alternatives)."""
+    from triton_mfma import lds_chunks
+
+    bound = lds_chunks.no_more_lds_ops(ours, theirs, arch)
+    widest = {"write": f_ours.loop_ds_write_narrow == 0,
+              "read": f_ours.loop_ds_narrow - f_ours.loop_ds_write_narrow == 0}
+    return bound is not None and all(widest[d] or bound[d] for d in ("write", "read"))
 
 
 def _order(a, b) -> str:
@@ -100,8 +111,9 @@ def main() -> int:
                 same = "same shared layouts" if sorted(_SHARED.findall(ours)) == sorted(_SHARED.findall(theirs)) \
                     else "other shared layouts"
                 (ro, wo), (rt, wt) = per_iteration(f_ours, f_theirs)
-                table[spill, same, "reads " + _order(ro, rt), "writes " + _order(wo, wt), decision] += 1
-                lines.append(f"{seed} {arch} {spill}, {same}: reads {rt} -> {float(ro):g}, writes {wt} -> "
+                bound = "bound" if bound_holds(ours, theirs, arch, f_ours) else "no bound"
+                table[spill, same, bound, "reads " + _order(ro, rt), "writes " + _order(wo, wt), decision] += 1
+                lines.append(f"{seed} {arch} {spill}, {same}, {bound}: reads {rt} -> {float(ro):g}, writes {wt} -> "
                              f"{float(wo):g}; {decision}")
     out = [f"# accelerate-dot trials where only kWidth differs, main-loop LDS ops Triton's -> ours -- `PYTHONPATH=python "
            f"python bench/kwidth_lds.py {' '.join(sys.argv[1:])}`",

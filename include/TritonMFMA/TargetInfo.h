@@ -60,6 +60,10 @@ struct TargetInfo {
   /// Lane bits served in the first phase of a 128-bit LDS load
   /// (ds_read_b128), or empty if loads walk lanes in order.
   llvm::ArrayRef<int> loadLaneTile128;
+  /// LDS reads that transpose 16-bit and narrower elements across lanes
+  /// (ds_read_b64_tr_b16 and kin: CDNA4 ISA), which Triton uses for dot
+  /// operands whose K is not the fastest dimension in LDS.
+  bool ldsTransposeReads = false;
   int workgroupSlotsPerCU = 0; ///< workgroups (blocks) resident per CU
   int simdsPerCU = 4;          ///< SIMDs (SM sub-partitions)
 

@@ -16,6 +16,8 @@
 //    bundled kernel, test/python/test_occupancy.py). LDS banks: 32, 64 on
 //    gfx950; the lane order of ds_read_b128 as Triton 3.9's LDS swizzling
 //    assumes it (checked against Triton's allocation, test_lds_model.py).
+//    LDS transpose reads (ds_read_b64_tr_b16 and kin): gfx950 only (AMD
+//    Instinct CDNA4 ISA reference guide, "LDS transpose loads").
 //  - NVIDIA H100/H200 SXM (cuda:90): 132 SMs, 50 MiB L2 in two partitions,
 //    228 KiB shared memory per SM of which a block may opt in to 227 KiB and
 //    1 KiB is reserved per block, 32 blocks and 64 warps per SM, 64K 32-bit
@@ -73,6 +75,7 @@ struct CDNAPart {
   int64_t l2Bytes, ldsPerCU;
   int ldsBanks;
   llvm::ArrayRef<int> loadLaneTile128;
+  bool ldsTransposeReads;
   double dramBandwidth;
   int64_t mallBytes;
   double mallBandwidth, fp16Flops;
@@ -80,10 +83,10 @@ struct CDNAPart {
 
 // clang-format off
 const CDNAPart kCDNAParts[] = {
-  // target      device    CUs XCDs L2       LDS/CU     banks lane tile       DRAM B/s MALL       MALL B/s fp16 FLOP/s
-  {"hip:gfx90a", "MI210",  104, 1,  8 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, 1.6e12,  0,         0,       104 * 1024 * 1.7e9},
-  {"hip:gfx942", "MI300X", 304, 8,  4 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, 5.3e12,  256 * MiB, 17e12,   304 * 2048 * 2.1e9},
-  {"hip:gfx950", "MI355X", 256, 8,  4 * MiB, 160 * KiB, 64,   kLaneTileCDNA4,  8e12,    256 * MiB, 17e12,   256 * 4096 * 2.4e9},
+  // target      device    CUs XCDs L2       LDS/CU     banks lane tile       tr    DRAM B/s MALL       MALL B/s fp16 FLOP/s
+  {"hip:gfx90a", "MI210",  104, 1,  8 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, false, 1.6e12,  0,         0,       104 * 1024 * 1.7e9},
+  {"hip:gfx942", "MI300X", 304, 8,  4 * MiB, 64 * KiB,  32,   kLaneTileCDNA23, false, 5.3e12,  256 * MiB, 17e12,   304 * 2048 * 2.1e9},
+  {"hip:gfx950", "MI355X", 256, 8,  4 * MiB, 160 * KiB, 64,   kLaneTileCDNA4,  true,  8e12,    256 * MiB, 17e12,   256 * 4096 * 2.4e9},
 };
 // clang-format on
 
@@ -102,6 +105,7 @@ TargetInfo cdna(const CDNAPart &p) {
   t.ldsGranule = 512;
   t.ldsBanks = p.ldsBanks;
   t.loadLaneTile128 = p.loadLaneTile128;
+  t.ldsTransposeReads = p.ldsTransposeReads;
   t.workgroupSlotsPerCU = 16;
   t.simdsPerCU = 4;
   t.vgprFile = 512;
@@ -224,6 +228,7 @@ std::string mlir::triton_mfma::getTargetInfoJSON() {
         {"lds_reserved_per_workgroup", t.ldsReservedPerWorkgroup},
         {"lds_banks", t.ldsBanks},
         {"load_lane_tile_128", std::move(tile)},
+        {"lds_transpose_reads", t.ldsTransposeReads},
         {"workgroup_slots_per_cu", t.workgroupSlotsPerCU},
         {"simds_per_cu", t.simdsPerCU},
         {"vgpr_file", t.vgprFile},

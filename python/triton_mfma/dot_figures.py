@@ -96,6 +96,7 @@ class Figures:
     # no loop holds the dots (LLVM unrolled the main loop whole): the main-loop figures are the whole kernel's
     loop_whole: bool = False
     loop_ds_narrow: int = -1  # main-loop LDS ops that move fewer than LDS_WIDEST_BYTES per lane (-1: not read)
+    loop_ds_write_narrow: int = -1  # of those, the writes
 
     @property
     def loop_ds(self) -> int:
@@ -173,7 +174,8 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
         loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)),
-        loop_ds_narrow=sum(_is_lds_op(m) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop))
+        loop_ds_narrow=sum(_is_lds_op(m) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop),
+        loop_ds_write_narrow=sum(m.startswith(LDS_WRITE) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop))
 
 
 def of_kernel(kernel) -> Figures:

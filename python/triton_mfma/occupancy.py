@@ -37,6 +37,7 @@ class Target:
     simds_per_cu: int
     max_workgroups_per_cu: int
     wave_size: int
+    lds_transpose_reads: bool = False  # ds_read_b64_tr_b16 and kin (lds_chunks)
 
 
 _TARGETS: dict[str, Target] | None = None
@@ -51,7 +52,7 @@ def _targets() -> dict[str, Target]:
                                       sgpr_file=t["sgpr_file"], sgpr_granule=t["sgpr_granule"],
                                       sgpr_trap_reserve=t["sgpr_trap_reserve"], lds_granule=t["lds_granule"],
                                       simds_per_cu=t["simds_per_cu"], max_workgroups_per_cu=t["workgroup_slots_per_cu"],
-                                      wave_size=t["wave_size"])
+                                      wave_size=t["wave_size"], lds_transpose_reads=t["lds_transpose_reads"])
                     for t in native.target_info() if t["vendor"] == "hip"}
     return _TARGETS
 

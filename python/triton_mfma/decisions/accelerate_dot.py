@@ -19,15 +19,21 @@ differ. Models, first, none of which compiles Triton's layouts:
     the kWidth): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
     shorter (bench/kwidth_lds.py: of the kWidth-only trials with the same shared layouts, converting or not, 15 of
     15 on seeds 2830-3329 and 11 of 11 held out on 3370-3569 had as many LDS reads and writes as Triton's layouts).
-Where only kWidth differs, ours' LDS ops are not all of the widest and the shared layouts differ, there is no model:
-the writes to LDS follow the swizzle and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former
-kWidth model kept had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 ->
-30; bench/results/kwidth_lds_seeds3370-3569.txt: without a spill, 11 fewer writes and 2 more). Judge (trial): the
+    Or, where the shared layouts differ: every LDS op of ours moves per instruction at least what its counterpart
+    of Triton's layouts can at most, by their layouts (lds_chunks: a lane's contiguous run, in registers and in
+    LDS, bounds an instruction at one run, or two in the paired forms, at most 16 B), or ours' compiled ops of that
+    direction (reads, writes) all move 16 B (bench/kwidth_lds.py, every comparison a trial: the bound held on 51 of
+    51 trials it covered, 38 of seeds 3370-3569, 13 held out on 3750-3829, and covered none of the 6 where ours had
+    more LDS ops than Triton's layouts).
+Where none of these tells, there is no model: equal 4- or 8-byte runs are paired by LLVM by their addresses, which
+the swizzle decides, and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept
+had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30; seeds 3380
+and 3461 on gfx942: 8-byte writes, 12 -> 18 and 16 -> 24 per iteration). Judge (trial): the
 one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures, dot_work
+from .. import cost_model, dot_figures, dot_work, lds_chunks
 from ..runner import kernel_name
 from . import Decision, Speculation, Verdict, first_line, ranks_uncompiled
 
@@ -121,7 +127,7 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     mine, other = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text, ctx.arch)
     if mine is None or other is None or mine > other:
         return None
-    lds = _no_more_lds_ops(ours, theirs, f_ours)
+    lds = _no_more_lds_ops(ctx, ours, theirs, f_ours)
     if lds is None:
         return None
     return (f"only kWidth differs: the same bytes per lane through LDS; ours has no spill at {f_ours.occupancy} "
@@ -129,10 +135,10 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
             f"and {lds}")
 
 
-def _no_more_lds_ops(ours, theirs, f_ours) -> str | None:
+def _no_more_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     """Why Triton's layouts, where only kWidth differs, cannot need fewer main-loop LDS ops than ours: every one of
-    ours moves the most an LDS op can, or the shared layouts are the same (the module docstring); None where
-    neither holds."""
+    ours moves the most an LDS op can, the shared layouts are the same, or each op of ours moves at least what its
+    counterpart of theirs can (the module docstring); None where none holds."""
     if f_ours.loop_ds_narrow == 0:
         return (f"each of its {f_ours.loop_ds} main-loop LDS ops moves {dot_figures.LDS_WIDEST_BYTES} B per lane, the "
                 f"most one can")
@@ -141,4 +147,13 @@ def _no_more_lds_ops(ours, theirs, f_ours) -> str | None:
             not dot_figures.converts_to_dot_operand(ours.text):
         return ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
                 "shorter (its kWidth no smaller)")
+    bound = lds_chunks.no_more_lds_ops(ours.text, theirs.text, ctx.arch)
+    if bound is None:
+        return None
+    # a direction whose compiled ops all move the widest needs no bound from the layouts
+    widest = {"write": f_ours.loop_ds_write_narrow == 0,
+              "read": f_ours.loop_ds_narrow - f_ours.loop_ds_write_narrow == 0}
+    if all(widest[d] or bound[d] for d in ("write", "read")):
+        return ("each of its LDS reads and writes moves at least what any of Triton's layouts' can, by their "
+                "layouts' contiguous runs (lds_chunks) or at the widest")
     return None

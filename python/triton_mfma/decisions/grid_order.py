@@ -5,7 +5,8 @@ or is limited by its VGPRs just above an occupancy step, the kernel is compiled 
 is dropped where the one judge ranks it worse on the spill and occupancy classes (its gain is in L2, which no static
 figure shows). Elsewhere a few more
 registers cost nothing (the model: no variant compiled).
-Compared with: the build with mfma-grid-order left out. Judge (trial): `lost`.
+Compared with: the build with mfma-grid-order left out. Judge (trial): `lost`; kept or dropped, the trial is recorded
+with both compiles' register figures.
 The remap is in place while the interior decisions compare (both sides remapped), and its registers may cost one side
 more than the other: `remap_may_have_decided` tells the combination check (combination.py) to compare against the
 kernel with neither the interior choices nor the remap. Where that check chose it, the remap is `dropped` (settled).
@@ -13,8 +14,8 @@ kernel with neither the interior choices nor the remap. Where that check chose i
 """
 from __future__ import annotations
 
-from .. import cost_model, occupancy
-from . import Decision, Speculation, Verdict
+from .. import cost_model, dot_figures, occupancy
+from . import Decision, Speculation, Verdict, first_line
 
 NAME = "mfma-grid-order"
 SKIP = f"skip:{NAME}"
@@ -125,13 +126,17 @@ class GridOrderCheck(Decision):
         return None  # the pass's own outcome (applied) stands
 
     def trial(self, ctx, ours, without, f_without, f_ours):
-        if isinstance(f_without, Exception):
-            return None
+        if isinstance(f_without, Exception):  # the pass's own outcome (applied) stands, unchecked
+            why = f"remap kept, not checked: the compile without it failed ({first_line(f_without)})"
+            return Verdict("kept", why, "trial", ours, remark=why)
         cost = self.judge(f_without, f_ours)
-        if not cost:
-            return None  # the pass's own outcome (applied) stands
+        figures = {"without": dot_figures.registers(f_without), "ours": dot_figures.registers(f_ours)}
+        if not cost:  # the pass's remark (why it remapped) stands; the compile paid for is recorded in the metadata
+            why = ("remap kept: compiled without it too, it costs nothing on the spill and occupancy classes "
+                   f"({dot_figures.summary(f_without, f_ours)})")
+            return Verdict("kept", why, "trial", ours, figures)
         why = f"remap dropped: it costs {'; '.join(cost)}"
-        return Verdict("dropped", why, "trial", without, remark=why)
+        return Verdict("dropped", why, "trial", without, figures, remark=why)
 
     def followups(self, ctx, ours):
         without = self.compared(ctx, ours) if self.present(ctx, set()) else None

@@ -1,0 +1,135 @@
+"""The bytes one lane's LDS instruction can move, read from a TTGIR's layouts; where two variants differ only in
+kWidth and the swizzle that follows from it, whether every LDS op of one moves at least what any op of the other
+can (accelerate-dot's model, decisions/accelerate_dot.py).
+
+A chunk is the run of a lane's elements contiguous both in its registers and in LDS, in bytes, at most
+LDS_WIDEST_BYTES (the widest LDS instruction):
+  - a write (`ttg.local_alloc` of a tensor, `ttg.local_store`): the source layout's contiguous registers along the
+    shared layout's fastest dimension (a blocked layout's sizePerThread there where its own order starts there; a
+    linear layout's leading register bases 1, 2, 4, ... along it), cut at the swizzle's `vec` where it swizzles
+    (maxPhase > 1: the XOR moves whole vec-element runs apart);
+  - a read into a dot operand (`ttg.local_load` to `#ttg.dot_op`): the operand's kWidth along K where K is the
+    shared layout's fastest dimension (cut at `vec` likewise), one element where it is not.
+One instruction moves one chunk, or two in the paired forms (ds_read2 / ds_write2 of 4 or 8 bytes each), so at
+most min(16, 2 x chunk); below 4 bytes there is no paired form. Of two ops that move the same bytes per lane, one
+whose chunk is at least that bound of the other's needs no more instructions; equal chunks below 4 bytes need as
+many, except for reads where the arch reads LDS transposed (ds_read_b64_tr_b16 and kin move a one-element run
+of several lanes at once, and the kWidth shapes them: occupancy.Target.lds_transpose_reads). Equal chunks of 4 or 8 bytes can go either way: LLVM pairs the narrow ops by their addresses, which the
+swizzle decides (generated seeds 3380 and 3461 on gfx942: 8-byte writes, vec 4 -> 8, 12 -> 18 and 16 -> 24 writes
+per iteration): no bound.
+Ops whose lines are the same in both TTGIRs (up to value names) lower to the same code. Anything else that touches
+LDS differently, or a layout this reading does not know, leaves no bound (None).
+"""
+from __future__ import annotations
+
+import re
+
+from .bridge import strip_locations
+from .dot_figures import LDS_WIDEST_BYTES
+
+PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
+
+_ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "f8E4M3FN": 1, "f8E5M2": 1,
+                  "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
+_SSA = re.compile(r"%[A-Za-z_][\w$.]*|%\d+")
+# the ops that move data through LDS (an alloc with no operand, a dealloc or a view moves none)
+_LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
+                     r'[\w.]*(?:copy|load|store)[\w.]*_(?:to|from)_local")')
+_TENSOR = re.compile(r"tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{(.*?)\}>>")
+_SHARED = re.compile(r"#ttg\.(?:swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = \d+, maxPhase = (\d+), "
+                     r"order = \[([\d, ]+)\]\}>")
+_MEMDESC = re.compile(r"!ttg\.memdesc<((?:\d+x)+)(\w+), ")
+_DOT_OPERAND = re.compile(r"-> tensor<[^>]*#ttg\.dot_op<\{opIdx = (\d), .*kWidth = (\d+)\}>>")
+_INTS = re.compile(r"-?\d+")
+
+
+def _ints(text: str) -> list[int]:
+    return [int(v) for v in _INTS.findall(text)]
+
+
+def _run(shared: re.Match, along: int) -> int | None:
+    """Elements contiguous in LDS along dimension `along` of a shared layout: vec where it swizzles, unbounded
+    where it does not, 1 across its fastest dimension."""
+    vec, max_phase, order = int(shared.group(1)), int(shared.group(2)), _ints(shared.group(3))
+    if order[0] != along:
+        return 1
+    return vec if max_phase > 1 else None
+
+
+def _register_run(kind: str, body: str, along: int, rank: int) -> int:
+    """A lane's registers contiguous along dimension `along` in a blocked or linear layout."""
+    if kind == "blocked":
+        size = _ints(re.search(r"sizePerThread = \[([\d, ]+)\]", body).group(1))
+        order = _ints(re.search(r"order = \[([\d, ]+)\]", body).group(1))
+        return size[along] if order[0] == along else 1
+    registers = re.search(r"register = \[(.*?)\], lane", body)
+    bases = re.findall(r"\[([-\d, ]+)\]", registers.group(1)) if registers else []
+    run = 1
+    for i, basis in enumerate(bases):
+        if _ints(basis) != [1 << i if d == along else 0 for d in range(rank)]:
+            break
+        run *= 2
+    return run
+
+
+def _chunk(elements: int | None, limit: int | None, element_bytes: int) -> int:
+    runs = [r for r in (elements, limit) if r is not None]
+    return min(LDS_WIDEST_BYTES, (min(runs) if runs else LDS_WIDEST_BYTES) * element_bytes)
+
+
+def op_chunk(line: str) -> tuple[str, int] | None:
+    """("write" | "read", the op's chunk in bytes) of one LDS op's line (generic text), None where unknown."""
+    shared = _SHARED.search(line)
+    if shared is None:
+        return None
+    if '"ttg.local_load"' in line:
+        memdesc, dot = _MEMDESC.search(line), _DOT_OPERAND.search(line)
+        if memdesc is None or dot is None or memdesc.group(2) not in _ELEMENT_BYTES:
+            return None
+        shape = _ints(memdesc.group(1).replace("x", " "))
+        if len(shape) != 2:
+            return None
+        k_dim = 1 if dot.group(1) == "0" else 0
+        return "read", _chunk(int(dot.group(2)), _run(shared, k_dim), _ELEMENT_BYTES[memdesc.group(2)])
+    if '"ttg.local_alloc"' in line or '"ttg.local_store"' in line:
+        source = _TENSOR.search(line)
+        if source is None or source.group(2) not in _ELEMENT_BYTES:
+            return None
+        rank = len(_ints(source.group(1).replace("x", " ")))
+        along = _ints(shared.group(3))[0]
+        registers = _register_run(source.group(3), source.group(4), along, rank)
+        return "write", _chunk(registers, _run(shared, along), _ELEMENT_BYTES[source.group(2)])
+    return None
+
+
+def no_more_instructions(mine: int, other: int, narrow_equal: bool = True) -> bool:
+    """Whether an op moving chunks of `mine` bytes needs no more instructions than one moving the same bytes per
+    lane in chunks of `other` bytes (the module docstring); `narrow_equal`: equal chunks below the paired forms
+    count as many."""
+    return mine >= min(LDS_WIDEST_BYTES, 2 * other) or (narrow_equal and mine == other < PAIRED_MIN_BYTES)
+
+
+def _lds_lines(ttgir: str) -> list[str]:
+    return [_SSA.sub("%v", ln.strip()) for ln in strip_locations(ttgir).splitlines() if _LDS_OP.search(ln)]
+
+
+def no_more_lds_ops(ours: str, theirs: str, arch: str) -> dict | None:
+    """Where two TTGIRs (generic text) differ only in kWidth and swizzle: {"write": bool, "read": bool}, whether
+    every LDS op of `ours` of that direction needs no more instructions than its counterpart in `theirs` (the
+    ops pair up in text order); None where some op touching LDS differs and is no read or write this module
+    reads."""
+    from .occupancy import target
+
+    transposed = target(arch).lds_transpose_reads
+    a, b = _lds_lines(ours), _lds_lines(theirs)
+    if len(a) != len(b):
+        return None
+    out = {"write": True, "read": True}
+    for mine, other in zip(a, b):
+        if mine == other:
+            continue
+        x, y = op_chunk(mine), op_chunk(other)
+        if x is None or y is None or x[0] != y[0]:
+            return None
+        out[x[0]] = out[x[0]] and no_more_instructions(x[1], y[1], narrow_equal=not (x[0] == "read" and transposed))
+    return out
