@@ -147,50 +147,27 @@ def test_choices_compared_at_other_waves_are_checked_at_the_waves_handed_on(tmp_
         check
 
 
-def test_widest_lds_ops_keep_our_layouts_without_compiling_tritons(tmp_path):
-    """Generated seed 1446 on gfx90a: only kWidth differs from Triton's layouts, ours has no spill at the waves
-    Triton's LDS lets run, the same main-loop dot cycles, and each of its 18 main-loop LDS ops moves 16 B per lane
-    (ds_read_b128, ds_write_b128; Triton's layouts: ds_read2st64_b64, the same bytes): Triton's layouts cannot need
-    fewer LDS ops, so accelerate-dot keeps ours by model and the kernel compiles once."""
+@pytest.mark.parametrize("seed,arch,why", [(1446, "gfx90a", "16 B per lane"),
+                                            (3440, "gfx942", "shared layouts are the same"),
+                                            (3374, "gfx942", "contiguous runs")])
+def test_lds_ops_models_keep_our_layouts_without_compiling_tritons(seed, arch, why, tmp_path):
+    """Only kWidth differs from Triton's layouts, ours has no spill at the waves Triton's LDS lets run and the same
+    main-loop dot cycles, and one of accelerate-dot's LDS-ops models tells that Triton's layouts cannot need fewer
+    LDS ops: ours is kept by model and the kernel compiles once.
+      - 1446 gfx90a, the widest ops: each of ours' 18 main-loop LDS ops moves 16 B per lane (ds_read_b128,
+        ds_write_b128; Triton's layouts: ds_read2st64_b64, the same bytes);
+      - held-out 3440 gfx942, the same shared layouts, every dot operand read from them: the same LDS writes, the
+        reads the same bytes in runs no shorter (its trial on 232a21e: 32 reads and 2 writes each side, kept;
+        seed 3410, a chained dot converting to a dot operand, is still compared by trial);
+      - 3374 gfx942, the layouts' bound (lds_chunks; swizzle vec 4 -> 8): each LDS op of ours moves at least what
+        its counterpart of Triton's can (8-byte runs where Triton's move 4, 16 B where they move 8; its trial on
+        232a21e: reads 21 -> 19, writes 7 -> 5)."""
     runner = _runner()
-    row = runner.judge(1446, "gfx90a", str(tmp_path), timeout=240)
+    row = runner.judge(seed, arch, str(tmp_path), timeout=240)
     assert row["verdict"] in ("same", "better"), runner.line(row)
     reasons = row["ours"]["reasons"]
     dot = reasons["triton_mfma_accelerate_dot"]
-    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "16 B per lane" in dot["reason"], dot
-    assert reasons["triton_mfma_trials"] == 1
-
-
-def test_the_same_shared_layouts_keep_our_layouts_without_compiling_tritons(tmp_path):
-    """Held-out generated seed 3440 on gfx942: only kWidth differs from Triton's layouts and the shared layouts are
-    the same, every dot operand is read from them, ours has no spill at the waves Triton's LDS lets run and the same
-    main-loop dot cycles: the LDS writes are the same code and the reads take the same bytes in runs no shorter, so
-    accelerate-dot keeps ours by model (its trial on 232a21e: 32 reads and 2 writes each side, kept) and the kernel
-    compiles once. (Seed 3410, a chained dot converting to a dot operand, is still compared by trial.)"""
-    runner = _runner()
-    row = runner.judge(3440, "gfx942", str(tmp_path), timeout=240)
-    assert row["verdict"] in ("same", "better"), runner.line(row)
-    reasons = row["ours"]["reasons"]
-    dot = reasons["triton_mfma_accelerate_dot"]
-    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "shared layouts are the same" in dot["reason"], \
-        dot
-    assert reasons["triton_mfma_trials"] == 1
-    stock, ours = row["stock"]["figures"], row["ours"]["figures"]
-    assert (ours["loop_ds_read"], ours["loop_ds_write"]) == (stock["loop_ds_read"], stock["loop_ds_write"])
-
-
-def test_layout_bound_on_lds_ops_keeps_our_layouts_without_compiling_tritons(tmp_path):
-    """Generated seed 3374 on gfx942: only kWidth differs from Triton's layouts and the shared layouts differ (vec 4
-    -> 8); ours has no spill at the waves Triton's LDS lets run and the same main-loop dot cycles, and by the layouts
-    each LDS op of ours moves at least what its counterpart of Triton's can (8-byte runs where Triton's move 4, the
-    widest where they move 8): accelerate-dot keeps ours by model (its trial on 232a21e: reads 21 -> 19, writes
-    7 -> 5) and the kernel compiles once."""
-    runner = _runner()
-    row = runner.judge(3374, "gfx942", str(tmp_path), timeout=240)
-    assert row["verdict"] in ("same", "better"), runner.line(row)
-    reasons = row["ours"]["reasons"]
-    dot = reasons["triton_mfma_accelerate_dot"]
-    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "contiguous runs" in dot["reason"], dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and why in dot["reason"], dot
     assert reasons["triton_mfma_trials"] == 1
     stock, ours = row["stock"]["figures"], row["ours"]["figures"]
     assert ours["loop_ds_read"] + ours["loop_ds_write"] <= stock["loop_ds_read"] + stock["loop_ds_write"]
