@@ -89,6 +89,7 @@ def test_target_info_is_the_cpp_description():
         t, o = targets[f"hip:{arch}"], occupancy.target(arch)
         assert (o.lds_per_cu, o.vgpr_file, o.sgpr_file, o.max_waves_per_simd, o.wave_size) == (
             t["lds_per_cu"], t["vgpr_file"], t["sgpr_file"], t["max_waves_per_simd"], t["wave_size"])
+        assert o.lds_transpose_reads == t["lds_transpose_reads"] == (arch == "gfx950")  # CDNA4's ds_read_*_tr_*
     for name, t in targets.items():
         m = l2model.TARGETS[name]
         assert (m.cus, m.xcds, m.l2_bytes, m.shared_per_cu) == (t["cus"], t["xcds"], t["l2_bytes"], t["lds_per_cu"])
