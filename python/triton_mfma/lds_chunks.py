@@ -16,7 +16,8 @@ whose chunk is at least that bound of the other's needs no more instructions; eq
 many, except for reads where the arch reads LDS transposed (ds_read_b64_tr_b16 and kin move a one-element run
 of several lanes at once, and the kWidth shapes them: occupancy.Target.lds_transpose_reads). Equal chunks of 4 or 8 bytes can go either way: LLVM pairs the narrow ops by their addresses, which the
 swizzle decides (generated seeds 3380 and 3461 on gfx942: 8-byte writes, vec 4 -> 8, 12 -> 18 and 16 -> 24 writes
-per iteration): no bound.
+per iteration): no bound from the runs. For writes into a swizzled layout the instructions are counted instead,
+pairing included (lds_writes), where its layouts are ones it reads; the runs bound the rest.
 Ops whose lines are the same in both TTGIRs (up to value names) lower to the same code. Anything else that touches
 LDS differently, or a layout this reading does not know, leaves no bound (None).
 """
@@ -26,11 +27,10 @@ import re
 
 from .bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES
+from .lds_writes import ELEMENT_BYTES, write_instructions
 
 PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
 
-_ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i32": 4, "f8E4M3FN": 1, "f8E5M2": 1,
-                  "f8E4M3FNUZ": 1, "f8E5M2FNUZ": 1}
 _SSA = re.compile(r"%[A-Za-z_][\w$.]*|%\d+")
 # the ops that move data through LDS (an alloc with no operand, a dealloc or a view moves none)
 _LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
@@ -84,21 +84,21 @@ def op_chunk(line: str) -> tuple[str, int] | None:
         return None
     if '"ttg.local_load"' in line:
         memdesc, dot = _MEMDESC.search(line), _DOT_OPERAND.search(line)
-        if memdesc is None or dot is None or memdesc.group(2) not in _ELEMENT_BYTES:
+        if memdesc is None or dot is None or memdesc.group(2) not in ELEMENT_BYTES:
             return None
         shape = _ints(memdesc.group(1).replace("x", " "))
         if len(shape) != 2:
             return None
         k_dim = 1 if dot.group(1) == "0" else 0
-        return "read", _chunk(int(dot.group(2)), _run(shared, k_dim), _ELEMENT_BYTES[memdesc.group(2)])
+        return "read", _chunk(int(dot.group(2)), _run(shared, k_dim), ELEMENT_BYTES[memdesc.group(2)])
     if '"ttg.local_alloc"' in line or '"ttg.local_store"' in line:
         source = _TENSOR.search(line)
-        if source is None or source.group(2) not in _ELEMENT_BYTES:
+        if source is None or source.group(2) not in ELEMENT_BYTES:
             return None
         rank = len(_ints(source.group(1).replace("x", " ")))
         along = _ints(shared.group(3))[0]
         registers = _register_run(source.group(3), source.group(4), along, rank)
-        return "write", _chunk(registers, _run(shared, along), _ELEMENT_BYTES[source.group(2)])
+        return "write", _chunk(registers, _run(shared, along), ELEMENT_BYTES[source.group(2)])
     return None
 
 
@@ -131,5 +131,9 @@ def no_more_lds_ops(ours: str, theirs: str, arch: str) -> dict | None:
         x, y = op_chunk(mine), op_chunk(other)
         if x is None or y is None or x[0] != y[0]:
             return None
+        counts = (write_instructions(mine), write_instructions(other)) if x[0] == "write" else (None, None)
+        if None not in counts:  # the writes counted, pairing included (lds_writes)
+            out["write"] = out["write"] and counts[0] <= counts[1]
+            continue
         out[x[0]] = out[x[0]] and no_more_instructions(x[1], y[1], narrow_equal=not (x[0] == "read" and transposed))
     return out

@@ -19,16 +19,16 @@ differ. Models, first, none of which compiles Triton's layouts:
     the kWidth): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
     shorter (bench/kwidth_lds.py: of the kWidth-only trials with the same shared layouts, converting or not, 15 of
     15 on seeds 2830-3329 and 11 of 11 held out on 3370-3569 had as many LDS reads and writes as Triton's layouts).
-    Or, where the shared layouts differ: every LDS op of ours moves per instruction at least what its counterpart
-    of Triton's layouts can at most, by their layouts (lds_chunks: a lane's contiguous run, in registers and in
-    LDS, bounds an instruction at one run, or two in the paired forms, at most 16 B), or ours' compiled ops of that
-    direction (reads, writes) all move 16 B (bench/kwidth_lds.py, every comparison a trial: the bound held on 51 of
-    51 trials it covered, 38 of seeds 3370-3569, 13 held out on 3750-3829, and covered none of the 6 where ours had
-    more LDS ops than Triton's layouts).
-Where none of these tells, there is no model: equal 4- or 8-byte runs are paired by LLVM by their addresses, which
-the swizzle decides, and may be more (held-out generated seeds 650-749: 4 of 42 kernels the former kWidth model kept
-had more main-loop LDS ops than stock, one of them worse on nothing else: seed 697 on gfx942, 24 -> 30; seeds 3380
-and 3461 on gfx942: 8-byte writes, 12 -> 18 and 16 -> 24 per iteration). Judge (trial): the
+    Or, where the shared layouts differ: every LDS op of ours needs no more instructions than its counterpart of
+    Triton's layouts, by their layouts (lds_chunks): writes counted as Triton vectorizes them and LLVM pairs them
+    (lds_writes: two 4- or 8-byte chunks whose address difference no lane bit changes become one ds_write2), reads
+    bounded by a lane's contiguous run (one instruction moves one run, or two in the paired forms, at most 16 B);
+    or ours' compiled ops of that direction all move 16 B. Measured with every comparison a trial
+    (bench/kwidth_lds.py, "bound" where ours has no spill): see bench/results/kwidth_lds_seeds*.txt.
+Where none of these tells (a chained dot's convert_layout to a dot operand, a layout lds_writes does not read, a
+spill of ours), there is no model: the LDS ops follow the layouts in ways the models do not read (held-out
+generated seeds 650-749: 4 of 42 kernels a former kWidth model kept had more main-loop LDS ops than stock, one of
+them worse on nothing else: seed 697 on gfx942, 24 -> 30). Judge (trial): the
 one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie keeps ours.
 """
 from __future__ import annotations
