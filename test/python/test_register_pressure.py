@@ -236,11 +236,13 @@ def test_more_waves_than_compared_are_judged_against_the_compared_ones(tmp_path,
 
 def test_never_fewer_waves_than_the_request_runs_under_tritons_kernel(tmp_path, monkeypatch):
     """Generated seed 773 on gfx942 (fp8 128x128x32, 2 warps, waves_per_eu=5): ours' TTGIR (the stream pipeliner's
-    LDS) admits 4 waves, Triton's, chosen once the pipeliner is declined, the 5 asked: the layouts are compared at
-    5 (reverted: more main-loop scratch), and the request stands at the 5 waves Triton's kernel runs."""
+    LDS) admits 4 waves, Triton's the 5 asked. Triton's pipeliner spills, so ours is compared (applied at 4 waves:
+    main-loop scratch 93 -> 80), and the choices together are then checked against Triton's kernel, which wins;
+    the request stands at the 5 waves Triton's kernel runs (before Triton's compile decided the stream pipeliner,
+    it was declined on its LDS alone and the layouts compared at 5: reverted)."""
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     stock, k = _generated(773, "gfx942", tmp_path)
-    assert k.metadata.triton_mfma_accelerate_dot["decision"] == "reverted"
+    assert k.metadata.triton_mfma_combination["decision"] == "reverted"
     relax = k.metadata.triton_mfma_waves_relax
     assert (relax["decision"], relax["asked"]) == ("kept", 5) and k.metadata.waves_per_eu == 5, relax
     assert dot_figures.of_kernel(k).occupancy >= dot_figures.of_kernel(stock).occupancy == 5

@@ -193,7 +193,8 @@ def _compile_decided(name, arch, options=None, **mfma):
 
 def test_decided_per_kernel_declines_where_no_lds_can_be_saved():
     """gfx942 without async copy, num_stages=2: Triton's pipeliner keeps one LDS buffer per operand, as ours
-    does; the model declines without building our variant and the kernel is stock's."""
+    does, and, compiled first, spills nothing: the model declines without building our variant and the kernel is
+    stock's."""
     k = _compile_decided("gemm", "gfx942")
     d = k.metadata.triton_mfma_stream_pipeline
     assert d["decision"] == "declined" and d["evidence"] == "model", d
