@@ -27,7 +27,7 @@ import re
 
 from .bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES
-from .lds_writes import ELEMENT_BYTES, write_instructions
+from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, write_instructions
 
 PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
 
@@ -35,9 +35,6 @@ _SSA = re.compile(r"%[A-Za-z_][\w$.]*|%\d+")
 # the ops that move data through LDS (an alloc with no operand, a dealloc or a view moves none)
 _LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
                      r'[\w.]*(?:copy|load|store)[\w.]*_(?:to|from)_local")')
-_TENSOR = re.compile(r"tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{(.*?)\}>>")
-_SHARED = re.compile(r"#ttg\.(?:swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = \d+, maxPhase = (\d+), "
-                     r"order = \[([\d, ]+)\]\}>")
 _MEMDESC = re.compile(r"!ttg\.memdesc<((?:\d+x)+)(\w+), ")
 _DOT_OPERAND = re.compile(r"-> tensor<[^>]*#ttg\.dot_op<\{opIdx = (\d), .*kWidth = (\d+)\}>>")
 _INTS = re.compile(r"-?\d+")
@@ -50,7 +47,7 @@ def _ints(text: str) -> list[int]:
 def _run(shared: re.Match, along: int) -> int | None:
     """Elements contiguous in LDS along dimension `along` of a shared layout: vec where it swizzles, unbounded
     where it does not, 1 across its fastest dimension."""
-    vec, max_phase, order = int(shared.group(1)), int(shared.group(2)), _ints(shared.group(3))
+    vec, max_phase, order = int(shared.group(2)), int(shared.group(4)), _ints(shared.group(5))
     if order[0] != along:
         return 1
     return vec if max_phase > 1 else None
@@ -79,7 +76,7 @@ def _chunk(elements: int | None, limit: int | None, element_bytes: int) -> int:
 
 def op_chunk(line: str) -> tuple[str, int] | None:
     """("write" | "read", the op's chunk in bytes) of one LDS op's line (generic text), None where unknown."""
-    shared = _SHARED.search(line)
+    shared = SHARED_LAYOUT.search(line)
     if shared is None:
         return None
     if '"ttg.local_load"' in line:
@@ -92,11 +89,11 @@ def op_chunk(line: str) -> tuple[str, int] | None:
         k_dim = 1 if dot.group(1) == "0" else 0
         return "read", _chunk(int(dot.group(2)), _run(shared, k_dim), ELEMENT_BYTES[memdesc.group(2)])
     if '"ttg.local_alloc"' in line or '"ttg.local_store"' in line:
-        source = _TENSOR.search(line)
+        source = SOURCE_LAYOUT.search(line)
         if source is None or source.group(2) not in ELEMENT_BYTES:
             return None
         rank = len(_ints(source.group(1).replace("x", " ")))
-        along = _ints(shared.group(3))[0]
+        along = _ints(shared.group(5))[0]
         registers = _register_run(source.group(3), source.group(4), along, rank)
         return "write", _chunk(registers, _run(shared, along), ELEMENT_BYTES[source.group(2)])
     return None

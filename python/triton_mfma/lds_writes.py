@@ -33,8 +33,10 @@ ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "i16": 2, "i3
 PAIRED_BYTES = (4, 8)  # ds_write2_b32, ds_write2_b64
 PAIR_OFFSET_LIMIT = 255  # 8-bit offset fields, in units of the chunk (or of 64 chunks: the st64 forms)
 
-_SOURCE = re.compile(r"tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{(.*?)\}>>")
-_SHARED = re.compile(r"#ttg\.(swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = (\d+), maxPhase = (\d+), "
+# a distributed source tensor: (shape "AxB", element, blocked | linear, the layout's body); a swizzled shared layout:
+# (kind, vec, perPhase, maxPhase, order)
+SOURCE_LAYOUT = re.compile(r"tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{(.*?)\}>>")
+SHARED_LAYOUT = re.compile(r"#ttg\.(swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = (\d+), maxPhase = (\d+), "
                      r"order = \[([\d, ]+)\]\}>")
 
 
@@ -119,7 +121,7 @@ def _pairs(chunks: list[int], lane_bits: int, units: int) -> int:
 
 def write_instructions(line: str) -> int | None:
     """LDS write instructions per lane of the store on `line` (generic text), None where not modelled."""
-    source, shared = _SOURCE.search(line), _SHARED.search(line)
+    source, shared = SOURCE_LAYOUT.search(line), SHARED_LAYOUT.search(line)
     if source is None or shared is None or source.group(2) not in ELEMENT_BYTES:
         return None
     shape, element = _ints(source.group(1).replace("x", " ")), ELEMENT_BYTES[source.group(2)]
