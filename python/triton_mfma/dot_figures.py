@@ -124,6 +124,8 @@ def main_loop(asm: str, blocks=None) -> tuple[list[str], bool]:
 
 _SPILL_COMMENT = re.compile(r"^(\s*)(\w+)(.*;.*\b(?:Spill|Reload)\b)", re.MULTILINE)
 _SPILL_MARK = "spill."  # the mnemonic prefix a marked spill instruction gets (no real mnemonic starts so)
+# SGPR spills to VGPR lanes; a lane read or write is one only where the compile reports SGPR spills
+# (.sgpr_spill_count): a wave reduction or a scalarized value reads lanes too (v_readlane_b32)
 LANE_SPILL = ("v_writelane_b32", "v_readlane_b32")
 ACC_COPY = ("v_accvgpr_read", "v_accvgpr_write", "v_accvgpr_mov")
 MEMORY_SPILL = ("buffer_", "scratch_", "global_", "flat_")  # how LLVM reaches the private segment
@@ -136,12 +138,13 @@ def _mark_memory_spill(m: re.Match) -> str:
     return m.group(1) + _SPILL_MARK + m.group(2) + m.group(3)
 
 
-def _is_spill(m: str) -> bool:
-    return m.startswith(_SPILL_MARK) or m in LANE_SPILL
+def _is_spill(m: str, lanes: bool = True) -> bool:
+    return m.startswith(_SPILL_MARK) or (lanes and m in LANE_SPILL)
 
 
 def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> Figures:
     res = from_amdgcn(amdgcn, shared)
+    lanes = res.sgpr_spill > 0  # lane reads and writes are spills (LANE_SPILL)
     occ = occ_model.occupancy(arch, num_warps, res.vgpr_total, res.sgpr, res.lds, waves_per_eu)
     marked = _SPILL_COMMENT.sub(_mark_memory_spill, amdgcn)
     blocks = loop_order._blocks(code_and_tail(marked)[0])
@@ -165,11 +168,11 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_ds_write=sum(m.startswith(LDS_WRITE) for m in loop),
         loop_barriers=loop.count("s_barrier"),
         spill_mem_ops=sum(m.startswith(_SPILL_MARK) for m in code),
-        lane_spill_ops=sum(m in LANE_SPILL for m in code),
-        loop_spill_ops=sum(map(_is_spill, loop)),
+        lane_spill_ops=sum(m in LANE_SPILL for m in code) if lanes else 0,
+        loop_spill_ops=sum(_is_spill(m, lanes) for m in loop),
         scratch=res.scratch,
         loop_scratch_ops=sum(m.startswith(_SPILL_MARK) for m in loop),
-        loop_lane_ops=sum(m in LANE_SPILL for m in loop),
+        loop_lane_ops=sum(m in LANE_SPILL for m in loop) if lanes else 0,
         loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),

@@ -65,7 +65,7 @@ class Printed:
     scratch: int
     lds: int
     acc_copies: bool  # some v_accvgpr_read / write / mov (AGPR <-> VGPR copies), anywhere
-    lane_ops: bool  # some v_writelane / v_readlane, anywhere
+    lane_ops: bool  # some v_writelane / v_readlane, anywhere, where the compile reports SGPR spills
 
     @property
     def spill_free(self) -> bool:
@@ -75,8 +75,10 @@ class Printed:
 
 def printed(amdgcn: str, lds: int) -> Printed:
     code, tail = code_and_tail(amdgcn)
-    return Printed(*(_figure(n, tail) for n in ("vgpr_total", "sgpr", "vgpr_spill", "sgpr_spill", "scratch")), lds,
-                   "v_accvgpr_" in code, "v_writelane_" in code or "v_readlane_" in code)
+    figures = [_figure(n, tail) for n in ("vgpr_total", "sgpr", "vgpr_spill", "sgpr_spill", "scratch")]
+    # lane reads and writes are SGPR spills only where the compile reports some (dot_figures.LANE_SPILL)
+    lanes = figures[3] > 0 and ("v_writelane_" in code or "v_readlane_" in code)
+    return Printed(*figures, lds, "v_accvgpr_" in code, lanes)
 
 
 def _count_loops(code: str) -> int:

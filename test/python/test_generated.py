@@ -47,6 +47,29 @@ def test_generated_sample_not_worse(arch, tmp_path):
     assert not bad, "\n".join(runner.line(r) for r in bad)
 
 
+def test_lane_reads_are_spills_only_where_sgprs_spill(tmp_path):
+    """Held-out seed 4050 on gfx942 (a row reduction, 8 warps, waves_per_eu=5): its main loop reads lanes
+    (v_readlane_b32, the wave's reduction) with no SGPR spilled; those are no spills. The relaxation to the 4 waves
+    whole workgroups let run compiles nothing more (before, the lane reads read as main-loop lane spills and the
+    request was compiled too)."""
+    import warnings
+
+    import triton_mfma
+    from triton_mfma import dot_figures
+    from triton_mfma.compile import always_compile, compile_kernel
+
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4050), str(tmp_path), "gfx942")
+    with warnings.catch_warnings(), always_compile(), triton_mfma.enabled(strict=True):
+        warnings.simplefilter("ignore")
+        k = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+    f = dot_figures.of_kernel(k)
+    assert "v_readlane_b32" in k.asm["amdgcn"] and f.sgpr_spills == 0  # the premise
+    assert (f.loop_lane_ops, f.lane_spill_ops, f.loop_spill_ops) == (0, 0, 0)
+    relax = k.metadata.triton_mfma_waves_relax
+    assert (relax["decision"], relax["evidence"]) == ("relaxed", "model"), relax
+    assert getattr(k.metadata, "triton_mfma_trials", 1) == 1  # one make_amdgcn: the kernel handed on
+
+
 def test_compare_is_the_one_judge():
     """dot_figures.compare ranks by cost_model: SGPR spills into VGPR lanes outside the main loop are not worse (issue
     35's rule), nor registers or LDS bytes that cost no occupancy; scratch spills are, in the main loop even at more
