@@ -76,22 +76,13 @@ def per_iteration(f_ours, f_theirs) -> tuple:
     return ((f_ours.loop_ds_read / u, f_ours.loop_ds_write / u), (f_theirs.loop_ds_read, f_theirs.loop_ds_write))
 
 
-def bound_holds(ours: str, theirs: str, arch: str, f_ours) -> bool:
-    """accelerate-dot's LDS bound on this pair (decisions/accelerate_dot.py, the widest-or-layouts alternatives)."""
-    from triton_mfma import lds_chunks
-
-    bound = lds_chunks.no_more_lds_ops(ours, theirs, arch)
-    widest = {"write": f_ours.loop_ds_write_narrow == 0,
-              "read": f_ours.loop_ds_narrow - f_ours.loop_ds_write_narrow == 0}
-    return bound is not None and all(widest[d] or bound[d] for d in ("write", "read"))
-
-
 def _order(a, b) -> str:
     return "fewer" if a < b else "as many" if a == b else "more"
 
 
 def main() -> int:
     from triton_mfma import dot_figures
+    from triton_mfma.decisions.accelerate_dot import layouts_bound
 
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")
@@ -113,7 +104,7 @@ def main() -> int:
                 (ro, wo), (rt, wt) = per_iteration(f_ours, f_theirs)
                 # the decision reads the bound only where ours, compiled, has no spill (a spill's code moves the
                 # LDS ops LLVM pairs): elsewhere it is no bound
-                bound = "bound" if not f_ours.spills and bound_holds(ours, theirs, arch, f_ours) else "no bound"
+                bound = "bound" if not f_ours.spills and layouts_bound(ours, theirs, arch, f_ours) else "no bound"
                 table[spill, same, bound, "reads " + _order(ro, rt), "writes " + _order(wo, wt), decision] += 1
                 lines.append(f"{seed} {arch} {spill}, {same}, {bound}: reads {rt} -> {float(ro):g}, writes {wt} -> "
                              f"{float(wo):g}; {decision}")

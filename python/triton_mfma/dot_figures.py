@@ -226,8 +226,9 @@ def summary(stock: Figures, ours: Figures) -> str:
 
 # -- what differs between two variants' layouts ------------------------------------------------------------
 _KWIDTH = re.compile(r"kWidth = (\d+)")
+SSA_NAME = re.compile(r"%[A-Za-z_][\w$.]*|%\d+")  # a value's name in generic text
 _LAYOUT_NOISE = [  # after the locations (bridge.strip_locations: op names differ with the pass that made the op)
-    (re.compile(r"%[A-Za-z_][\w$.]*|%\d+"), "%v"),  # SSA names
+    (SSA_NAME, "%v"),
     (_KWIDTH, "kWidth = K"),
 ]
 _SWIZZLE_NOISE = (re.compile(r"vec = \d+, perPhase = \d+, maxPhase = \d+"), "swizzle")

@@ -14,9 +14,10 @@ One instruction moves one chunk, or two in the paired forms (ds_read2 / ds_write
 most min(16, 2 x chunk); below 4 bytes there is no paired form. Of two ops that move the same bytes per lane, one
 whose chunk is at least that bound of the other's needs no more instructions; equal chunks below 4 bytes need as
 many, except for reads where the arch reads LDS transposed (ds_read_b64_tr_b16 and kin move a one-element run
-of several lanes at once, and the kWidth shapes them: occupancy.Target.lds_transpose_reads). Equal chunks of 4 or 8 bytes can go either way: LLVM pairs the narrow ops by their addresses, which the
-swizzle decides (generated seeds 3380 and 3461 on gfx942: 8-byte writes, vec 4 -> 8, 12 -> 18 and 16 -> 24 writes
-per iteration): no bound from the runs. For writes into a swizzled layout the instructions are counted instead,
+of several lanes at once, and the kWidth shapes them: occupancy.Target.lds_transpose_reads). Equal chunks of 4 or 8
+bytes can go either way: LLVM pairs the narrow ops by their addresses, which the swizzle decides (generated seeds
+3380 and 3461 on gfx942: 8-byte writes, vec 4 -> 8, 12 -> 18 and 16 -> 24 writes per iteration): no bound from the
+runs. For writes into a swizzled layout the instructions are counted instead,
 pairing included (lds_writes), where its layouts are ones it reads; the runs bound the rest.
 Ops whose lines are the same in both TTGIRs (up to value names) lower to the same code. Anything else that touches
 LDS differently, or a layout this reading does not know, leaves no bound (None).
@@ -26,44 +27,35 @@ from __future__ import annotations
 import re
 
 from .bridge import strip_locations
-from .dot_figures import LDS_WIDEST_BYTES
-from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, write_instructions
+from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
+from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, layout_bases, write_instructions
 
 PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
 
-_SSA = re.compile(r"%[A-Za-z_][\w$.]*|%\d+")
 # the ops that move data through LDS (an alloc with no operand, a dealloc or a view moves none)
 _LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
                      r'[\w.]*(?:copy|load|store)[\w.]*_(?:to|from)_local")')
 _MEMDESC = re.compile(r"!ttg\.memdesc<((?:\d+x)+)(\w+), ")
 _DOT_OPERAND = re.compile(r"-> tensor<[^>]*#ttg\.dot_op<\{opIdx = (\d), .*kWidth = (\d+)\}>>")
-_INTS = re.compile(r"-?\d+")
-
-
-def _ints(text: str) -> list[int]:
-    return [int(v) for v in _INTS.findall(text)]
-
-
 def _run(shared: re.Match, along: int) -> int | None:
     """Elements contiguous in LDS along dimension `along` of a shared layout: vec where it swizzles, unbounded
     where it does not, 1 across its fastest dimension."""
-    vec, max_phase, order = int(shared.group(2)), int(shared.group(4)), _ints(shared.group(5))
+    vec, max_phase, order = int(shared.group(2)), int(shared.group(4)), ints(shared.group(5))
     if order[0] != along:
         return 1
     return vec if max_phase > 1 else None
 
 
-def _register_run(kind: str, body: str, along: int, rank: int) -> int:
-    """A lane's registers contiguous along dimension `along` in a blocked or linear layout."""
+def _register_run(kind: str, body: str, along: int, shape: list[int]) -> int:
+    """A lane's registers contiguous along dimension `along`: a blocked layout's sizePerThread there where its
+    order starts there (1 elsewhere); a linear layout's leading register bases 1, 2, 4, ... there."""
     if kind == "blocked":
-        size = _ints(re.search(r"sizePerThread = \[([\d, ]+)\]", body).group(1))
-        order = _ints(re.search(r"order = \[([\d, ]+)\]", body).group(1))
+        size = ints(re.search(r"sizePerThread = \[([\d, ]+)\]", body).group(1))
+        order = ints(re.search(r"order = \[([\d, ]+)\]", body).group(1))
         return size[along] if order[0] == along else 1
-    registers = re.search(r"register = \[(.*?)\], lane", body)
-    bases = re.findall(r"\[([-\d, ]+)\]", registers.group(1)) if registers else []
     run = 1
-    for i, basis in enumerate(bases):
-        if _ints(basis) != [1 << i if d == along else 0 for d in range(rank)]:
+    for i, basis in enumerate(layout_bases(kind, body, shape)[0]):
+        if basis != [1 << i if d == along else 0 for d in range(len(shape))]:
             break
         run *= 2
     return run
@@ -83,7 +75,7 @@ def op_chunk(line: str) -> tuple[str, int] | None:
         memdesc, dot = _MEMDESC.search(line), _DOT_OPERAND.search(line)
         if memdesc is None or dot is None or memdesc.group(2) not in ELEMENT_BYTES:
             return None
-        shape = _ints(memdesc.group(1).replace("x", " "))
+        shape = ints(memdesc.group(1).replace("x", " "))
         if len(shape) != 2:
             return None
         k_dim = 1 if dot.group(1) == "0" else 0
@@ -92,9 +84,8 @@ def op_chunk(line: str) -> tuple[str, int] | None:
         source = SOURCE_LAYOUT.search(line)
         if source is None or source.group(2) not in ELEMENT_BYTES:
             return None
-        rank = len(_ints(source.group(1).replace("x", " ")))
-        along = _ints(shared.group(5))[0]
-        registers = _register_run(source.group(3), source.group(4), along, rank)
+        along = ints(shared.group(5))[0]
+        registers = _register_run(source.group(3), source.group(4), along, ints(source.group(1).replace("x", " ")))
         return "write", _chunk(registers, _run(shared, along), ELEMENT_BYTES[source.group(2)])
     return None
 
@@ -107,7 +98,7 @@ def no_more_instructions(mine: int, other: int, narrow_equal: bool = True) -> bo
 
 
 def _lds_lines(ttgir: str) -> list[str]:
-    return [_SSA.sub("%v", ln.strip()) for ln in strip_locations(ttgir).splitlines() if _LDS_OP.search(ln)]
+    return [SSA_NAME.sub("%v", ln.strip()) for ln in strip_locations(ttgir).splitlines() if _LDS_OP.search(ln)]
 
 
 def no_more_lds_ops(ours: str, theirs: str, arch: str) -> dict | None:

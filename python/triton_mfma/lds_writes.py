@@ -36,11 +36,12 @@ PAIR_OFFSET_LIMIT = 255  # 8-bit offset fields, in units of the chunk (or of 64 
 # a distributed source tensor: (shape "AxB", element, blocked | linear, the layout's body); a swizzled shared layout:
 # (kind, vec, perPhase, maxPhase, order)
 SOURCE_LAYOUT = re.compile(r"tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{(.*?)\}>>")
-SHARED_LAYOUT = re.compile(r"#ttg\.(swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = (\d+), maxPhase = (\d+), "
+SHARED_LAYOUT = re.compile(r"#ttg\.(swizzled_shared|amd_rotating_shared)<\{vec = (\d+), perPhase = (\d+), "
+                           r"maxPhase = (\d+), "
                      r"order = \[([\d, ]+)\]\}>")
 
 
-def _ints(text: str) -> list[int]:
+def ints(text: str) -> list[int]:
     return [int(v) for v in re.findall(r"-?\d+", text)]
 
 
@@ -50,7 +51,7 @@ def _log2(n: int) -> int:
 
 def _blocked_bases(body: str, shape: list[int]) -> tuple[list, list, list]:
     """(register, lane, warp) bases of a blocked layout over `shape` (step 1)."""
-    field = lambda name: _ints(re.search(name + r" = \[([\d, ]+)\]", body).group(1))  # noqa: E731
+    field = lambda name: ints(re.search(name + r" = \[([\d, ]+)\]", body).group(1))  # noqa: E731
     per_thread, per_warp, per_cta, order = (field(n) for n in ("sizePerThread", "threadsPerWarp", "warpsPerCTA",
                                                                "order"))
     rank, extent = len(shape), [1] * len(shape)
@@ -74,9 +75,14 @@ def _blocked_bases(body: str, shape: list[int]) -> tuple[list, list, list]:
 def _linear_bases(body: str) -> tuple[list, list, list]:
     def grab(name: str) -> list:
         m = re.search(name + r" = \[(.*?)\](?:, \w+ = |$)", body)
-        return [_ints(b) for b in re.findall(r"\[([-\d, ]+)\]", m.group(1))] if m else []
+        return [ints(b) for b in re.findall(r"\[([-\d, ]+)\]", m.group(1))] if m else []
 
     return grab("register"), grab("lane"), grab("warp")
+
+
+def layout_bases(kind: str, body: str, shape: list[int]) -> tuple[list, list, list]:
+    """(register, lane, warp) bases of a `blocked` or `linear` layout (its `{...}` body) over `shape` (step 1)."""
+    return _blocked_bases(body, shape) if kind == "blocked" else _linear_bases(body)
 
 
 def _offset_map(kind: str, vec: int, per_phase: int, max_phase: int, order: list[int], shape: list[int]):
@@ -124,12 +130,11 @@ def write_instructions(line: str) -> int | None:
     source, shared = SOURCE_LAYOUT.search(line), SHARED_LAYOUT.search(line)
     if source is None or shared is None or source.group(2) not in ELEMENT_BYTES:
         return None
-    shape, element = _ints(source.group(1).replace("x", " ")), ELEMENT_BYTES[source.group(2)]
+    shape, element = ints(source.group(1).replace("x", " ")), ELEMENT_BYTES[source.group(2)]
     if len(shape) != 2:
         return None
-    register, lane, warp = (_blocked_bases(source.group(4), shape) if source.group(3) == "blocked"
-                            else _linear_bases(source.group(4)))
-    offset = _offset_map(shared.group(1), *(int(shared.group(i)) for i in (2, 3, 4)), _ints(shared.group(5)), shape)
+    register, lane, warp = layout_bases(source.group(3), source.group(4), shape)
+    offset = _offset_map(shared.group(1), *(int(shared.group(i)) for i in (2, 3, 4)), ints(shared.group(5)), shape)
     images = [offset(b) for b in register]
     if not register or any(x == 0 for x in images) or any(len(b) != 2 for b in register + lane + warp):
         return None

@@ -147,13 +147,17 @@ def _no_more_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
             not dot_figures.converts_to_dot_operand(ours.text):
         return ("the shared layouts are the same: the same LDS writes, and its reads take the same bytes in runs no "
                 "shorter (its kWidth no smaller)")
-    bound = lds_chunks.no_more_lds_ops(ours.text, theirs.text, ctx.arch)
-    if bound is None:
-        return None
-    # a direction whose compiled ops all move the widest needs no bound from the layouts
-    widest = {"write": f_ours.loop_ds_write_narrow == 0,
-              "read": f_ours.loop_ds_narrow - f_ours.loop_ds_write_narrow == 0}
-    if all(widest[d] or bound[d] for d in ("write", "read")):
+    if layouts_bound(ours.text, theirs.text, ctx.arch, f_ours):
         return ("each of its LDS reads and writes moves at least what any of Triton's layouts' can, by their "
                 "layouts' contiguous runs (lds_chunks) or at the widest")
     return None
+
+
+def layouts_bound(ours: str, theirs: str, arch: str, f_ours) -> bool:
+    """Whether, by the layouts (lds_chunks.no_more_lds_ops) or where ours' compiled ops of a direction all move the
+    widest, each LDS read and write of ours (TTGIR `ours`, compiled figures `f_ours`) needs no more instructions
+    than its counterpart in TTGIR `theirs` (bench/kwidth_lds.py measures it)."""
+    bound = lds_chunks.no_more_lds_ops(ours, theirs, arch)
+    widest = {"write": f_ours.loop_ds_write_narrow == 0,
+              "read": f_ours.loop_ds_narrow - f_ours.loop_ds_write_narrow == 0}
+    return bound is not None and all(widest[d] or bound[d] for d in ("write", "read"))
