@@ -70,6 +70,7 @@ def one(seed: int, arch: str, kernels: str) -> dict:
             "trials": getattr(ours.metadata, "triton_mfma_trials", None),
             "trials_all": getattr(full.metadata, "triton_mfma_trials", None),
             "ours": _records(ours.metadata), "all": _records(full.metadata),
+            "dot_cycles_all": (getattr(full.metadata, "triton_mfma_accelerate_dot", None) or {}).get("dot_cycles"),
             "why": getattr(ours.metadata, "triton_mfma", None),
             "why_all": getattr(full.metadata, "triton_mfma", None)}
 
@@ -140,6 +141,13 @@ def main() -> int:
                 models[name] = (n + 1, a + agreed)
     summary.append("verdicts taken by a model without compiling the variant, and the all-trials verdict agreeing: "
                    + (", ".join(f"{k} {a}/{n}" for k, (n, a) in sorted(models.items())) or "none"))
+    # the dot-cycles model (dot_work.compare) on every all-trials accelerate-dot trial where it ranked ours fewer:
+    # theirs' compiled figure at least the model's (an FMA dot's a lower bound), ours' the model's
+    told = [r["dot_cycles_all"] for r in ok if (r.get("dot_cycles_all") or {}).get("model")]
+    summary.append(f"dot-cycles model, where it ranked ours fewer (all-trials accelerate-dot trials): {len(told)}; "
+                   f"the other's compiled cycles at least the model's: "
+                   f"{sum(c['compiled'][0] >= c['model'][0] for c in told)}; ours' as the model's: "
+                   f"{sum(c['compiled'][1] == c['model'][1] for c in told)}")
     for r in diff:
         summary.append(f"  differs: {r['seed']} {r['arch']}: {json.dumps(_differences(r['ours'], r['all']))}")
         for k, v in (r.get("why") or {}).items():

@@ -269,10 +269,13 @@ def MFMADotWork : Pass<"mfma-dot-work", "mlir::ModuleOp"> {
 
     The loop is the innermost enclosing `scf.for` (numbered in pre-order in
     its function, -1 where there is none); the operand element types and the
-    instruction shape name the MFMA instruction. Other dots (FMA, WMMA,
-    instructions of several 4x4 blocks) are remarked "not mfma". Two layout
-    choices of one kernel are compared on this figure without compiling
-    either.
+    instruction shape name the MFMA instruction. A dot with a
+    `#ttg.blocked` result runs on FMA: the remark gives the accumulator
+    elements each lane holds and K (`fma f32 x f32, 32 elements x 32 per
+    lane`), each lane's multiply-adds, from which a caller bounds its FMA
+    instructions. Other dots (WMMA, instructions of several 4x4 blocks) are
+    remarked "not mfma". Two layout choices of one kernel are compared on
+    these figures without compiling either.
   }];
 }
 

@@ -11,7 +11,17 @@
 // block repeat another's, and still issue it. The remark names the innermost
 // enclosing loop and its depth, so that a caller can take the main loop's
 // dots, and the operand element types, which with the instruction shape name
-// the MFMA instruction. Any other dot is remarked "not mfma".
+// the MFMA instruction.
+//
+// A dot with a `#ttg.blocked` result is done on FMA: each lane computes every
+// accumulator element it holds, K multiply-adds each. The elements per lane
+// are the layout's registers over the shape, per dimension
+//   max(min(sizePerThread, shape), sizePerThread * shape / tile)
+// (tile = sizePerThread * threadsPerWarp * warpsPerCTA: a shape smaller than
+// the tile repeats lanes and warps, not registers; one smaller than
+// sizePerThread keeps only the registers it covers), remarked with K so that
+// a caller bounds the instructions from the most multiply-adds one FMA-family
+// instruction does. Any other dot is remarked "not mfma".
 //
 // The figure is what two layout choices of one kernel are compared on
 // without compiling either (decisions/accelerate_dot.py).
@@ -25,6 +35,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 namespace mlir::triton_mfma {
 #define GEN_PASS_DEF_MFMADOTWORK
@@ -84,6 +96,26 @@ FailureOr<int64_t> instructionsPerWave(const AMDMfmaLayout &mfma,
   return count;
 }
 
+/// Accumulator elements per lane of a dot done on FMA (the module comment),
+/// or failure where the layout does not cover the shape's rank.
+FailureOr<int64_t> elementsPerLane(const BlockedLayout &blocked,
+                                   ArrayRef<int64_t> shape) {
+  size_t rank = shape.size();
+  if (blocked.sizePerThread.size() != rank ||
+      blocked.threadsPerWarp.size() != rank ||
+      blocked.warpsPerCTA.size() != rank)
+    return failure();
+  int64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t spt = blocked.sizePerThread[d];
+    int64_t tile = spt * blocked.threadsPerWarp[d] * blocked.warpsPerCTA[d];
+    if (spt <= 0 || tile <= 0 || shape[d] <= 0)
+      return failure();
+    count *= std::max(std::min(spt, shape[d]), spt * shape[d] / tile);
+  }
+  return count;
+}
+
 struct MFMADotWork final
     : mlir::triton_mfma::impl::MFMADotWorkBase<MFMADotWork> {
   using Base::Base;
@@ -110,9 +142,19 @@ struct MFMADotWork final
         FailureOr<TensorInfo> res = getTensorInfo(op->getResult(0).getType());
         FailureOr<TensorInfo> a = getTensorInfo(op->getOperand(0).getType());
         FailureOr<TensorInfo> b = getTensorInfo(op->getOperand(1).getType());
-        const auto *mfma =
-            succeeded(res) ? dyn_cast_or_null<AMDMfmaLayout>(res->layout.get())
-                           : nullptr;
+        const Layout *layout = succeeded(res) ? res->layout.get() : nullptr;
+        const auto *mfma = dyn_cast_or_null<AMDMfmaLayout>(layout);
+        const auto *blocked = dyn_cast_or_null<BlockedLayout>(layout);
+        if (blocked && succeeded(a) && succeeded(b) && !a->shape.empty()) {
+          FailureOr<int64_t> elements = elementsPerLane(*blocked, res->shape);
+          if (succeeded(elements)) {
+            op->emitRemark() << where << "fma " << typeText(a->elementType)
+                             << " x " << typeText(b->elementType) << ", "
+                             << *elements << " elements x " << a->shape.back()
+                             << " per lane";
+            return;
+          }
+        }
         if (!mfma || failed(a) || failed(b) || a->shape.empty()) {
           op->emitRemark() << where << "not mfma";
           return;

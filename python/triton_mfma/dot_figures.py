@@ -36,6 +36,8 @@ from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 FMA_PREFIXES = ("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32", "v_fma_mix", "v_dot2", "v_fma_f16", "v_pk_fma_f16",
                 "v_mad_", "v_fmac_f16")
 PAIRED_FMA = ("v_pk_fma", "v_dot2")  # two multiply-adds per lane
+MACS_PER_FMA_AT_MOST = 2  # per lane, of the instructions FMA_PREFIXES counts (PAIRED_FMA; CDNA3 ISA, VOP3P)
+FMA_ISSUE_CYCLES = 4  # a wave64 VALU instruction issues over 4 cycles on a SIMD16: the FMA dot's cycle figure
 WAVE_LANES = 64
 _LOAD = re.compile(r"^(?:buffer|global)_load_(?:dwordx(\d)|dword|(u?byte|sbyte)|(u?short|sshort))")
 
@@ -163,7 +165,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
-        loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else 4 * len(fma),
+        loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else FMA_ISSUE_CYCLES * len(fma),
         loop_ds_read=sum(m.startswith(LDS_READ) for m in loop),
         loop_ds_write=sum(m.startswith(LDS_WRITE) for m in loop),
         loop_barriers=loop.count("s_barrier"),

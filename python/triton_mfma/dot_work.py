@@ -7,6 +7,14 @@ table the compiled figures use (native.mfma_cycles): the instruction is the one 
 are the dot's. `compare` ranks two TTGIRs of one kernel that differ in layouts only: their dots pair up in program
 order; one has fewer cycles where no dot of it has more and the main loop's (the one loop holding dots; the whole
 kernel where no loop does) are fewer, whatever LLVM's unrolling then weighs them by.
+
+A dot done on FMA (Triton's layouts where no MFMA instruction takes its operands, or its tile is too small) has a
+lower bound in place of its cycles: each lane does its accumulator elements x K multiply-adds, one FMA-family
+instruction does at most two (v_pk_fma of two elements, v_dot2 of one along K on f16 or bf16 operands:
+dot_figures.PAIRED_FMA), and the compiled figure counts
+dot_figures.FMA_ISSUE_CYCLES per such instruction. `compare` takes the bound for the other side only (its figure
+is then at least that), never for the side it says has fewer cycles; and only for float operands, whose
+instructions the figure counts (an i8 FMA dot runs v_dot4, which it does not).
 """
 from __future__ import annotations
 
@@ -15,7 +23,9 @@ import math
 import re
 from dataclasses import dataclass
 
-_REMARK = re.compile(r"dot work: loop (-?\d+) depth (\d+), (?:mfma (\d+)x(\d+)x(\d+) (\S+) x (\S+), (\d+) per wave|not mfma)")
+_REMARK = re.compile(r"dot work: loop (-?\d+) depth (\d+), (?:mfma (\d+)x(\d+)x(\d+) (\S+) x (\S+), (\d+) per wave|"
+                     r"fma (\S+) x (\S+), (\d+) elements x (\d+) per lane|not mfma)")
+_FMA_COUNTED = {"f16", "bf16", "f32"}  # operand types whose FMA dot the compiled figure counts (FMA_PREFIXES)
 _MNEMONIC = re.compile(r"^v_mfma_(?:f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(.+)$")
 _FAMILY = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "i8": "i8",
            "f8E4M3FNUZ": "fp8", "f8E4M3FN": "fp8", "f8E5M2FNUZ": "bf8", "f8E5M2": "bf8"}
@@ -24,7 +34,8 @@ _FAMILY = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "i8": "i8",
 @dataclass(frozen=True)
 class Dot:
     loop: int  # the innermost enclosing scf.for, numbered in pre-order; -1: none
-    cycles: int | None  # matrix-pipe issue cycles per wave; None: not an MFMA dot the table names
+    cycles: int | None  # issue cycles per wave; None: not a dot the table names, nor an FMA dot of float operands
+    exact: bool = True  # False: an FMA dot, `cycles` a lower bound
 
 
 def _suffixes(a: str, b: str) -> set[str]:
@@ -67,6 +78,9 @@ def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
         x = _REMARK.search(d.message)
         if x is None:
             continue
+        if x[9] is not None:
+            out.append(Dot(int(x[1]), fma_cycles_at_least(x[9], x[10], int(x[11]), int(x[12])), exact=False))
+            continue
         cycles = None
         if x[3] is not None:
             per = instruction_cycles(arch, int(x[3]), int(x[4]), int(x[5]), x[6], x[7])
@@ -75,21 +89,38 @@ def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
     return tuple(out)
 
 
+def fma_cycles_at_least(a: str, b: str, elements: int, k: int) -> int | None:
+    """The fewest main-loop dot cycles the compiled figure can count for an FMA dot whose lanes hold `elements`
+    accumulator elements over a K of `k` (the module docstring); None for operands the figure does not count."""
+    from .dot_figures import FMA_ISSUE_CYCLES, MACS_PER_FMA_AT_MOST
+
+    if a not in _FMA_COUNTED or b not in _FMA_COUNTED:
+        return None
+    # two multiply-adds in one instruction: of one element along K (v_dot2, f16 and bf16 operands only: CDNA has no
+    # f32 dot instruction), or of two elements (v_pk_fma)
+    per = MACS_PER_FMA_AT_MOST if elements > 1 or (a, b) != ("f32", "f32") else 1
+    return FMA_ISSUE_CYCLES * math.ceil(elements * k / per)
+
+
 def main_loop_cycles(ds: tuple[Dot, ...]) -> int | None:
     """The main loop's dot cycles per wave: the one loop holding dots (the whole kernel where none does); None
-    where several loops hold dots (which one LLVM's loops make the main one is not told here)."""
+    where several loops hold dots (which one LLVM's loops make the main one is not told here), or where it holds
+    dots on MFMA and on FMA (the compiled figure then counts the MFMA instructions alone)."""
     loops = {d.loop for d in ds if d.loop >= 0}
     if len(loops) > 1:
         return None
     inside = [d for d in ds if not loops or d.loop in loops]
-    return sum(d.cycles for d in inside) if inside else None
+    if not inside or len({d.exact for d in inside}) > 1:
+        return None
+    return sum(d.cycles for d in inside)
 
 
 def compare(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
     """(theirs', ours' main-loop dot cycles per wave) where every dot of ours needs no more cycles than its pair
-    in theirs and the main loop's are fewer; None otherwise, or where either cannot be read."""
+    in theirs and the main loop's are fewer; None otherwise, or where either cannot be read. Theirs' may be an FMA
+    dot's lower bound (theirs' compiled figure is then at least that), ours' never."""
     a, b = dots(ours, arch), dots(theirs, arch)
-    if not a or not b or len(a) != len(b) or any(d.cycles is None for d in a + b):
+    if not a or not b or len(a) != len(b) or any(d.cycles is None for d in a + b) or not all(d.exact for d in a):
         return None
     if any(x.loop != y.loop or x.cycles > y.cycles for x, y in zip(a, b)):
         return None
@@ -99,11 +130,16 @@ def compare(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
     return other, mine
 
 
+def on_fma(generic_ttgir: str, arch: str) -> bool:
+    """Whether some dot of the TTGIR runs on FMA (its cycles a lower bound)."""
+    return any(not d.exact for d in dots(generic_ttgir, arch) or ())
+
+
 def main_loop_cycles_of(generic_ttgir: str, arch: str) -> int | None:
     """The main loop's dot cycles per wave of one TTGIR; None where any dot is not an MFMA the table names, or the
     analysis cannot tell which loop is the main one."""
     ds = dots(generic_ttgir, arch)
-    if not ds or any(d.cycles is None for d in ds):
+    if not ds or any(d.cycles is None or not d.exact for d in ds):
         return None
     return main_loop_cycles(ds)
 

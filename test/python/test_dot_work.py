@@ -60,6 +60,22 @@ def test_fewer_dot_cycles_decided_without_compiling_tritons_layouts(tmp_path, mo
     assert k.asm is not None
 
 
+def test_fma_dot_bounded_without_compiling_tritons_layouts(tmp_path, monkeypatch):
+    """Generated seed 4029 on gfx90a (fp8e5b16 GEMM 16x16x16, 8 warps: no MFMA of gfx90a takes its operands):
+    Triton's layouts do the dot on FMA, at least 64 cycles a wave (16 dependent f32 multiply-adds per lane), ours on
+    one 16x16x16 MFMA (32). The model keeps ours with one compile; the trial keeps ours on dot cycles, Triton's
+    compiled figure at least the bound."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    k = _generated(4029, "gfx90a", tmp_path)
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "on FMA" in dot["reason"], dot
+    assert k.metadata.triton_mfma_trials == 1
+    full = _generated(4029, "gfx90a", tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
+    assert (full["decision"], full["evidence"]) == ("kept", "trial") and full["reason"].startswith("better on dot")
+    (model_theirs, model_ours), (theirs, ours) = full["dot_cycles"]["model"], full["dot_cycles"]["compiled"]
+    assert theirs >= model_theirs and ours == model_ours, full["dot_cycles"]
+
+
 def _module(warps, instr, m=32, n=32, k=32, in_loop=True):
     """A generic TTGIR module with one f16 tt.dot (in an scf.for where `in_loop`) of the given MFMA layout."""
     mma = (f"#ttg.amd_mfma<{{version = 2, warpsPerCTA = [{warps[0]}, {warps[1]}], instrShape = "
@@ -90,6 +106,40 @@ def test_compare_ranks_only_fewer_cycles_on_every_dot():
     assert dot_work.compare(theirs, ours, "gfx90a") is None
     assert dot_work.compare(ours, ours, "gfx90a") is None
     assert dot_work.compare(_module((4, 2), (16, 16, 16), in_loop=False), theirs, "gfx90a") is None
+
+
+def _fma_module(m=16, n=16, k=16, elem="f32", spt=(1, 1), tpw=(4, 16), warps=(8, 1)):
+    """`_module`'s kernel with the dot on FMA: a blocked result layout (Triton's for seed 4029 on gfx90a)."""
+    blk = (f"#ttg.blocked<{{sizePerThread = [{spt[0]}, {spt[1]}], threadsPerWarp = [{tpw[0]}, {tpw[1]}], "
+           f"warpsPerCTA = [{warps[0]}, {warps[1]}], order = [1, 0]}}>")
+    text = _module((1, 1), (16, 16, 16), m, n, k)
+    mma = "#ttg.amd_mfma<{version = 2, warpsPerCTA = [1, 1], instrShape = [16, 16, 16], isTransposed = true}>"
+    text = text.replace(", kWidth = 4}>>", "}>>").replace(mma, blk).replace(f"x{k}xf16", f"x{k}x{elem}")
+    return text.replace(f"tensor<{k}x{n}xf16", f"tensor<{k}x{n}x{elem}").replace('"ttg.num-warps" = 1',
+                                                                                   f'"ttg.num-warps" = {warps[0] * warps[1]}')
+
+
+@pytest.mark.parametrize("types,elements,k,cycles", [
+    (("f32", "f32"), 1, 16, 64),  # one element: an f32 chain over K, one multiply-add an instruction (no f32 dot2)
+    (("f16", "f16"), 1, 16, 32),  # v_dot2 takes two of K
+    (("f32", "f32"), 32, 32, 2048),  # v_pk_fma takes two elements (seed 4106 on gfx90a compiled 4096)
+    (("i8", "i8"), 4, 32, None),  # v_dot4_i32_i8: not an instruction the figure counts
+])
+def test_fma_cycles_lower_bound(types, elements, k, cycles):
+    assert dot_work.fma_cycles_at_least(*types, elements, k) == cycles
+
+
+def test_compare_bounds_an_fma_dot_on_the_other_side_only():
+    """Triton's layouts of seed 4029 on gfx90a put its 16x16x16 dot on FMA (fp8 upcast to f32, 8 warps: one element
+    per lane, 16 dependent multiply-adds: at least 64 cycles; compiled 72), ours on one 16x16x16 MFMA (32): ours
+    fewer. The bound is never taken for the side said to have fewer, nor where the main loop mixes FMA and MFMA."""
+    theirs, ours = _fma_module(), _module((8, 1), (16, 16, 16), 16, 16, 16)
+    assert dot_work.dots(theirs, "gfx90a") == (dot_work.Dot(0, 64, exact=False),)
+    assert dot_work.compare(ours, theirs, "gfx90a") == (64, 32)
+    assert dot_work.compare(theirs, ours, "gfx90a") is None
+    assert dot_work.main_loop_cycles_of(theirs, "gfx90a") is None  # exact figures only
+    assert dot_work.main_loop_cycles(dot_work.dots(theirs, "gfx90a") + dot_work.dots(ours, "gfx90a")) is None
+    assert dot_work.compare(ours, _fma_module(elem="f16"), "gfx90a") is None  # 32: no fewer
 
 
 def _ttir_dot(a: str, b: str, c: str) -> str:

@@ -114,9 +114,11 @@ def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
     cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
     if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps,
                                                                          ctx.w):
+        on_fma = ", the other's on FMA at the fewest instructions its multiply-adds allow" \
+            if dot_work.on_fma(theirs.text, ctx.arch) else ""
         return True, (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: the TTGIRs' MFMA "
-                      f"instructions, no dot of ours needing more), no spill and {f_ours.occupancy} waves/SIMD, as many "
-                      f"as the other variant's LDS lets run")
+                      f"instructions{on_fma}, no dot of ours needing more), no spill and {f_ours.occupancy} waves/SIMD, "
+                      f"as many as the other variant's LDS lets run")
     return None
 
 
