@@ -117,6 +117,27 @@ def test_the_lds_bound_settles_only_what_no_register_count_could_change():
     assert wins_on_occupancy(_figures(occupancy=1), 1 << 20, "gfx942", 4)  # the other cannot launch at all
 
 
+@pytest.mark.parametrize("vgpr,sgpr,scratch,w,tried", [
+    (76, 34, 0, 6, False),  # gfx950, 8 warps, waves_per_eu 6: VGPR-limited 4 above the 7-wave step (seed 3974)
+    (48, 104, 0, 0, True),  # SGPR-limited (6 waves): the remap's own registers are SGPRs
+    (76, 34, 64, 6, True),  # a spill: read from the compile's figures
+])
+def test_grid_order_check_compiles_where_the_remaps_registers_can_cost(vgpr, sgpr, scratch, w, tried):
+    """The remap's arithmetic is scalar: a VGPR-limited occupancy is not its cost (in the held-out trials every kernel
+    without a spill had the same VGPRs with and without it), an SGPR-limited one or a spill may be."""
+    from types import SimpleNamespace
+
+    from triton_mfma.decisions.grid_order import registers_can_be_its_cost
+    from triton_mfma.resources import Printed
+
+    ctx = SimpleNamespace(arch="gfx950", num_warps=8, w=w)
+    printed = Printed(vgpr, sgpr, scratch // 4, 0, scratch, 0, False, False)
+    assert registers_can_be_its_cost(ctx, printed, lambda: _figures(vgpr=vgpr, vgpr_total=vgpr, sgpr=sgpr,
+                                                                     vgpr_spills=scratch // 4, spills=scratch // 4,
+                                                                     scratch=scratch, spill_mem_ops=4,
+                                                                     loop_scratch_ops=2)) is tried
+
+
 @pytest.mark.parametrize("judge,decision", [(lambda theirs, ours: Judgement(1, "x", "a figure"), "reverted"),
                                             (lambda theirs, ours: Judgement(0), "kept")])
 def test_a_replaced_judge_decides(judge, decision, monkeypatch):
