@@ -286,6 +286,11 @@ HOOK_OPTIONS = (
     Option("verify_combination", None, bool, "where two or more interior choices changed a kernel, compile it with "
                                              "none of them too and keep that where the one judge ranks it better",
            default=True),
+    Option("max_compiles", None, int, "the make_amdgcn compiles one kernel may take, the one handed to Triton "
+                                      "included: a decision compiles a trial only where, with one compile of "
+                                      "Triton's own kernel kept in reserve, they stay within it; past that, ours "
+                                      "is compared once with Triton's kernel (unset: as the models ask)", low=2,
+           high=64),
     Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
                                     "(slower; for measuring the models)"),
     Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),

@@ -37,7 +37,8 @@ def long_compile(ttir: str, arch: str, num_warps: int, waves_per_eu: int) -> Lon
 
 
 class _BudgetSpent(Exception):
-    """A decision would compile its variant for a trial, but a compile of this kernel has spent the budget."""
+    """A decision would compile its variant for a trial, but the compile budget is spent (the exception's text:
+    why, decisions.budget_spent)."""
 
 
 class Policy:
@@ -155,8 +156,8 @@ class Policy:
             ours, w_ours = chosen, w
             try:
                 chosen = self.decide(d, ours)
-            except _BudgetSpent:
-                return self._once_against_tritons(present[present.index(d):], ours)
+            except _BudgetSpent as spent:
+                return self._once_against_tritons(present[present.index(d):], ours, str(spent))
             if chosen is not ours:
                 # the next decisions compare at the waves the chosen TTGIR admits (generated seed 684 on gfx942:
                 # the stream pipeliner's LDS admitted 4 of the 8 waves asked; declined, Triton's admits 8, and
@@ -230,9 +231,13 @@ class Policy:
         whether that variant alone decides it; where it does, ours is not built with the decision's pass (a whole
         make_ttgir saved, issue 35). The variant is built anyway where it does not: every comparison reads it.
         Returns the TTIR module left for ours' build (None once a build took it)."""
+        from .decisions import compiles_capped
+
         ctx, engine, asked = self.ctx, self.engine, self.ctx.w
         for d in present:
             if not d.variant_first or d.point not in self.interior or not d.verifies(ctx) or ctx.trial_all:
+                continue
+            if compiles_capped(ctx, needs=2) is not None:  # its variant and ours, Triton's kernel in reserve
                 continue
             theirs = engine.ttgir(self.interior - {d.point}, self.metadata, first=src)
             src = None
@@ -245,18 +250,19 @@ class Policy:
                 self.record(d, v)
         return src
 
-    def _once_against_tritons(self, rest, ours):
-        """The build handed on where a decision's model cannot tell and a compile of this kernel has spent the
-        budget (decisions.budget_spent; held-out seed 2770 on gfx942: ours 44 s, then Triton's layouts and the
+    def _once_against_tritons(self, rest, ours, spent: str):
+        """The build handed on where a decision's model cannot tell and the compile budget is spent (a compile of the
+        kernel took LONG_COMPILE_S, or option max_compiles leaves only the reserve: decisions.budget_spent; held-out
+        seed 2770 on gfx942: ours 44 s, then Triton's layouts and the
         kernel without the remap compiled for two trials, 2.2x stock's 45 s): instead of a trial per decision left
         (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
         choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
-        Never worse than stock by that judge, at most one compile more."""
-        from .decisions import budget_spent, first_line
+        Never worse than stock by that judge, at most one compile more (`spent`: why the budget is spent)."""
+        from .decisions import first_line
 
-        spent, w = budget_spent(self.ctx), self.ctx.w
+        w = self.ctx.w
         reference = self.tritons_kernel()
-        head = f"a trial would cost as much again: {spent}"
+        head = f"no trial, the compile budget: {spent}"
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
         f_ref, f_ours = self.figures_each([(reference, w), (ours, w)])
@@ -295,8 +301,11 @@ class Policy:
     def _compare_at(self, present, chosen, asked: int) -> int:
         """The waves_per_eu the decisions compare `chosen` at, from its TTGIR (`asked`: the kernel's own), set on
         the context: the first a present decision declares, else `asked`."""
-        self.ctx.w = next((w for w in (d.comparison_waves(self.ctx, chosen) for d in present) if w is not None), asked)
+        self.ctx.w = self._waves_for(present, chosen, asked)
         return self.ctx.w
+
+    def _waves_for(self, present, build, asked: int) -> int:
+        return next((w for w in (d.comparison_waves(self.ctx, build) for d in present) if w is not None), asked)
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""
@@ -323,20 +332,27 @@ class Policy:
         why = neither_launches(ctx, ours, theirs)
         if why is not None:
             return d.unlaunchable(ctx, ours, theirs, why)
+        capped = bool(ctx.setting("max_compiles")) and not ctx.trial_all  # no compile ahead that may go unused
         if d.model_applies(ctx, ours, theirs):
-            if spec.compared_beside_model:  # the trial, if the model cannot tell, then costs no wait
+            if spec.compared_beside_model and not capped:  # the trial, if the model cannot tell, then costs no wait
                 engine.prefetch([(theirs, w)])
             v = d.model(ctx, ours, theirs)
             if v is not None:
                 if spec.compared_beside_model:
                     engine.cancel([(theirs, w)])
                 return v
-        if budget_spent(ctx) is not None:  # a trial would cost as much again: one comparison, _once_against_tritons
+        needs = sum(engine.compiled(b, w) is None for b in (ours, theirs))
+        if capped and needs:  # where the variant wins at other waves, it is compiled there too
+            w_theirs = self._waves_for([e for e in self.decisions if e.present(ctx, self.interior)], theirs, ctx.asked_w)
+            needs += w_theirs != w and engine.compiled(theirs, w_theirs) is None
+        spent = budget_spent(ctx, needs) if needs else None
+        if spent is not None:  # a trial would cost as much again: one comparison, _once_against_tritons
             engine.cancel([(theirs, w)])
-            raise _BudgetSpent
+            raise _BudgetSpent(spent)
         if spec.compared_beside_trial:  # running while ours' follow-ups wait for ours
             engine.prefetch([(theirs, w)])
-        speculative = self._followups(d, ours, beside=(theirs, w)) if spec.followups_beside_trial else []
+        speculative = self._followups(d, ours, beside=(theirs, w)) if spec.followups_beside_trial and not capped \
+            else []
         if spec.lower_after_model:  # the trial compiles ours here, from its own module
             engine.llir_here(ours)
         f_theirs, f_ours = self.figures_each([(theirs, w), (ours, w)])

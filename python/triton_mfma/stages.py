@@ -302,7 +302,8 @@ class HipCompile:
         policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
                              variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
                              printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
-                             figures_of=policy.figures_of, long_compile=policy.long_compile)
+                             figures_of=policy.figures_of, long_compile=policy.long_compile,
+                             compiles=lambda: self.engine.trials)
         return policy
 
     def _llir_stage_is_ours(self) -> bool:

@@ -76,6 +76,15 @@ def test_fma_dot_bounded_without_compiling_tritons_layouts(tmp_path, monkeypatch
     assert theirs >= model_theirs and ours == model_ours, full["dot_cycles"]
 
 
+def test_fma_dot_beside_a_scaled_mfma_is_compared_by_trial(tmp_path, monkeypatch):
+    """Held-out seed 4228 on gfx950: Triton's layouts put its tt.dot_scaled on MFMA (which the analysis does not
+    read) and the tt.dot after it on FMA, and LLVM unrolls the loop whole, so the compiled figure counts the scaled
+    dot's MFMA cycles alone (64; ours 96): no bound there, and the trial reverts to Triton's layouts."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    dot = _generated(4228, "gfx950", tmp_path).metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == ("reverted", "trial") and dot["dot_cycles"]["model"] is None, dot
+
+
 def _module(warps, instr, m=32, n=32, k=32, in_loop=True):
     """A generic TTGIR module with one f16 tt.dot (in an scf.for where `in_loop`) of the given MFMA layout."""
     mma = (f"#ttg.amd_mfma<{{version = 2, warpsPerCTA = [{warps[0]}, {warps[1]}], instrShape = "
@@ -140,6 +149,41 @@ def test_compare_bounds_an_fma_dot_on_the_other_side_only():
     assert dot_work.main_loop_cycles_of(theirs, "gfx90a") is None  # exact figures only
     assert dot_work.main_loop_cycles(dot_work.dots(theirs, "gfx90a") + dot_work.dots(ours, "gfx90a")) is None
     assert dot_work.compare(ours, _fma_module(elem="f16"), "gfx90a") is None  # 32: no fewer
+    # two dots, Triton's first on MFMA in the loop, its second on FMA after it (held-out seed 4228 on gfx950, a
+    # chain): no bound, the compiled figure counts the MFMA instructions alone
+    mfma, fma = ("mfma", (8, 1), (16, 16, 16)), ("fma", (8, 1), None)
+    assert dot_work.dots(_two_dots(mfma, fma), "gfx90a") == (dot_work.Dot(0, 32), dot_work.Dot(-1, 64, exact=False))
+    assert dot_work.compare(_two_dots(mfma, mfma), _two_dots(mfma, fma), "gfx90a") is None
+    assert dot_work.compare(_two_dots(mfma, mfma), _two_dots(fma, fma), "gfx90a") == (64, 32)
+
+
+def _two_dots(first, second) -> str:
+    """A module with a 16x16x16 dot in an scf.for, then one after it; each ("mfma", warps, instrShape) or ("fma",
+    warps, None): f16 operands on an MFMA layout, f32 on a blocked one (4 x 16 lanes, one element each)."""
+    def types(kind, warps, instr, i):
+        if kind == "mfma":
+            parent = (f"#ttg.amd_mfma<{{version = 2, warpsPerCTA = [{warps[0]}, {warps[1]}], instrShape = "
+                      f"[{instr[0]}, {instr[1]}, {instr[2]}], isTransposed = true}}>")
+            op = lambda n: f"tensor<16x16xf16, #ttg.dot_op<{{opIdx = {n}, parent = {parent}, kWidth = 4}}>>"  # noqa
+        else:
+            parent = (f"#ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [4, 16], warpsPerCTA = "
+                      f"[{warps[0]}, {warps[1]}], order = [1, 0]}}>")
+            op = lambda n: f"tensor<16x16xf32, #ttg.dot_op<{{opIdx = {n}, parent = {parent}}}>>"  # noqa
+        return op(0), op(1), f"tensor<16x16xf32, {parent}>"
+    (a1, b1, c1), (a2, b2, c2) = types(*first, 1), types(*second, 2)
+    dot = ('"tt.dot"({}, {}, {}) <{{inputPrecision = 2 : i32, maxNumImpreciseAcc = 0 : i32}}> : '
+           '({}, {}, {}) -> {}')
+    return (f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "hip:gfx90a", '
+            f'"ttg.threads-per-warp" = 64 : i32}} {{\n'
+            f'"tt.func"() <{{function_type = ({a1}, {b1}, {c1}, {a2}, {b2}, {c2}, i32) -> (), sym_name = "k", '
+            f'sym_visibility = "public"}}> ({{\n^bb0(%a: {a1}, %b: {b1}, %c: {c1}, %a2: {a2}, %b2: {b2}, %c2: {c2}, '
+            f'%n: i32):\n%lb = "arith.constant"() <{{value = 0 : i32}}> : () -> i32\n'
+            f'%st = "arith.constant"() <{{value = 1 : i32}}> : () -> i32\n'
+            f'%r = "scf.for"(%lb, %n, %st, %c) ({{\n^bb1(%i: i32, %acc: {c1}):\n'
+            f'%d = {dot.format("%a", "%b", "%acc", a1, b1, c1, c1)}\n"scf.yield"(%d) : ({c1}) -> ()\n'
+            f'}}) : (i32, i32, i32, {c1}) -> {c1}\n'
+            f'%e = {dot.format("%a2", "%b2", "%c2", a2, b2, c2, c2)}\n'
+            f'"tt.return"() : () -> ()\n}}) : () -> ()\n}}\n')
 
 
 def _ttir_dot(a: str, b: str, c: str) -> str:

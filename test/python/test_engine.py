@@ -703,6 +703,32 @@ def test_compile_budget_keeps_the_kernels_own_choices(monkeypatch, tmp_path):
     assert k.metadata.num_stages == opts["num_stages"]
 
 
+@pytest.mark.parametrize("cap", [2, 3])
+def test_max_compiles_caps_the_compiles_and_falls_back_on_tritons_kernel(cap, monkeypatch, tmp_path):
+    """Option max_compiles: generated seed 4102 on gfx950 (2 warps, num_stages 3, waves_per_eu=4; Triton's
+    pipeliner spills) took 4 compiles under the defaults (the stream pipeliner's and grid order's trials, the
+    relaxation's). Capped, a trial runs only where one compile of Triton's kernel stays in reserve: at 2, ours and
+    that one; at 3, one trial first. The kernel is never ranked below Triton's own by the one judge."""
+    from triton_mfma import dot_figures, kernelgen
+    from triton_mfma.compile import always_compile
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(max_compiles=cap, strict=True):
+            k = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+        with triton_mfma.disabled():
+            stock = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+    md = k.metadata
+    assert md.triton_mfma_trials <= cap, md.triton_mfma_trials
+    budget = [v for key, v in md._asdict().items() if key.startswith("triton_mfma_") and isinstance(v, dict)
+              and v.get("decision") == "budget"]
+    assert budget and all(f"max_compiles={cap}" in v["reason"] for v in budget), budget
+    verdict, why = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
+    assert verdict != "worse", why
+
+
 def test_choices_differing_only_where_the_steps_are_the_same_share_one_build():
     """Engine._canonical_choice: a point is left out of a choice where Triton's step there was seen to return what
     our passes did on the module of the same earlier steps; other earlier steps or another num_stages are another

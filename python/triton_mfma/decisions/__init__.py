@@ -36,13 +36,31 @@ from .. import remarks
 LONG_COMPILE_S = 30.0
 
 
-def budget_spent(ctx) -> str | None:
-    """Why a decision whose own choice is the kernel's compiles nothing more (the compile budget, LONG_COMPILE_S),
-    as its remark says it; None where the budget allows a compile (always under trial_all)."""
-    spent = None if ctx.trial_all else ctx.long_compile()
-    if spent is None:
+def budget_spent(ctx, needs: int = 1, reserve: int = 1) -> str | None:
+    """Why a decision whose own choice is the kernel's compiles nothing more, as its remark says it: a compile of
+    the kernel took LONG_COMPILE_S, or the `needs` compiles a trial makes, with `reserve` more (one of Triton's
+    kernel: what the TTGIR decisions fall back on, policy.Policy._once_against_tritons, and the combination check at
+    the waves handed on compares with), would pass option max_compiles; None where the budget allows them (always
+    under trial_all)."""
+    if ctx.trial_all:
         return None
-    return f"a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's {LONG_COMPILE_S:.0f} s"
+    spent = ctx.long_compile()
+    if spent is not None:
+        return (f"a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's "
+                f"{LONG_COMPILE_S:.0f} s")
+    return compiles_capped(ctx, needs, reserve)
+
+
+def compiles_capped(ctx, needs: int, reserve: int = 1) -> str | None:
+    """Why option max_compiles leaves no room for `needs` compiles with `reserve` more (budget_spent), else None: a
+    model that compiles the variant it compares with asks before it does (its compile would leave ours and Triton's
+    kernel no room)."""
+    cap, made = ctx.setting("max_compiles"), ctx.compiles()
+    if cap and not ctx.trial_all and made + needs + reserve > cap:
+        kept = " and one of Triton's kernel in reserve" if reserve else ""
+        return (f"{made} compile{'' if made == 1 else 's'} of this kernel, {needs} more for a trial{kept} would pass "
+                f"max_compiles={cap}")
+    return None
 
 
 @dataclass

@@ -136,7 +136,7 @@ class CombinationAtWaves(Decision):
     def compares(self, ctx, choice: frozenset, w: int, compared_w: int) -> bool:
         """Whether the kernel of `choice` handed on at waves `w` is compared with Triton's there."""
         return (w != compared_w and not ctx.auto and not ctx.trial_all and bool(interior_choices(choice))
-                and budget_spent(ctx) is None)
+                and budget_spent(ctx, reserve=0) is None)  # this compile is the reserve
 
     def decide(self, ctx, final, tritons, f_final, f_tritons, compared_w: int) -> Verdict:
         """`final`: the chosen kernel compiled at the waves handed on, `tritons` Triton's kernel there; their

@@ -28,6 +28,8 @@ class Context:
     ttir: str = field(default="", repr=False)  # the kernel's TTIR (generic text), what every build starts from
     # () -> the CPU seconds of this kernel's longest compile where above decisions.LONG_COMPILE_S, else None
     long_compile: Callable = field(default=lambda: None, repr=False)
+    # () -> the make_amdgcn compiles of this kernel so far (the engine's), what option max_compiles caps
+    compiles: Callable = field(default=lambda: 0, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
     # (the winner's choice, the loser's choice, the waves compared at) of every comparison a decision decided between

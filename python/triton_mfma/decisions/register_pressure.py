@@ -178,6 +178,10 @@ class RegisterPressure(Decision):
         1-warp tl.dot_scaled GEMM on gfx950: waves_per_eu=7, 4 waves run; at 4's budget 128 VGPRs and 10 scratch
         ops per main-loop iteration, at 7's 70 VGPRs and none), so the request is compiled too and kept where the
         one judge ranks it better."""
+        spent = budget_spent(ctx, reserve=0)
+        if spent is not None:
+            return Verdict("relaxed", f"{stands}; the request not compiled too: {spent}", "model", base, details,
+                           remark=stands)
         try:
             c = compile_many([n])[0]
             f_n = ctx.figures_of(c, n)

@@ -36,7 +36,7 @@ Judge (trial): cost_model.judge.
 from __future__ import annotations
 
 from .. import cost_model, dot_figures
-from . import Decision, Speculation, Verdict, budget_spent, first_line
+from . import Decision, Speculation, Verdict, budget_spent, compiles_capped, first_line
 
 NAME = "mfma-stream-pipeline"
 
@@ -150,6 +150,8 @@ class StreamPipeline(Decision):
                                            f"loop pipeliner needs {lds_theirs} B, ours {lds_ours} B)", "model", ours)
             ctx.note("lds_limit", f"the LDS budget {budget} B cannot be met: Triton's loop pipeliner needs "
                                   f"{lds_theirs} B, ours {lds_ours} B")
+        if compiles_capped(ctx, needs=2) is not None:  # Triton's compiled first would leave ours no room
+            return None
         if lds_ours is not None and lds_theirs is not None and lds_ours >= lds_theirs and not ctx.trial_all:
             # ours' LDS buys no wave; Triton's, compiled (the kernel handed on if it is declined), shows whether
             # there is a spill ours' other schedule may cut (the all-trials runs: see _one_buffer_each)

@@ -36,7 +36,8 @@ class WavesPerEu(Decision):
 
     def decide(self, ctx, base, compile_many) -> Verdict:
         """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
-        spent = budget_spent(ctx)
+        # the candidates are compared with the base, which the TTGIR decisions compared with Triton's: no reserve
+        spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0)
         if spent is not None:
             return _within_budget(ctx, base, spent)
         choice = autowaves.choose(ctx.arch, ctx.num_warps, base, compile_many, trial_all=ctx.trial_all,
