@@ -313,8 +313,11 @@ def main():
 
     import triton_mfma
 
-    lines = [f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} defaults, strict -- "
-             f"`PYTHONPATH=python python bench/differential.py {' '.join(sys.argv[1:])}`",
+    options = os.environ.get("TMFMA_DIFF_OPTIONS")
+    which = f"TMFMA_DIFF_OPTIONS='{options}' " if options else ""
+    lines = [f"# stock Triton {triton.__version__} vs triton-mfma {triton_mfma.__version__} "
+             f"{'options ' + options if options else 'defaults'}, strict -- "
+             f"`{which}PYTHONPATH=python python bench/differential.py {' '.join(sys.argv[1:])}`",
              "# occ waves/SIMD, vgpr = VGPR+AGPR, sp = VGPR+SGPR spills, lds bytes, cyc / ds = main-loop dot cycles / "
              "LDS ops: stock|ours; cpu = CPU s of the compile (all threads, after a warm-up compile) stock|ours",
              f"# TRITON_MFMA_TRIAL_THREADS={os.environ.get('TRITON_MFMA_TRIAL_THREADS', '(unset: idle cores)')} "

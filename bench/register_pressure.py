@@ -36,6 +36,8 @@ from record import emit  # noqa: E402
 
 checkout.use_checkout_if_built()
 
+from triton_mfma.occupancy import occupancy  # noqa: E402
+
 ACTING = {  # metadata key -> decision values that changed the kernel
     "triton_mfma_num_stages": ("reduced",), "triton_mfma_waves_relax": ("relaxed",),
     "triton_mfma_combination": ("reverted",), "triton_mfma_accelerate_dot": ("kept",),
@@ -133,10 +135,20 @@ def main() -> int:
     raised = [r for r, *_ in table if r["spec"]["options"].get("waves_per_eu")
               and (r["ours"].get("reasons", {}).get("triton_mfma_waves_relax") or {}).get("tried", 0)
               > r["spec"]["options"]["waves_per_eu"]]
-    lower = [r for r, s, o in relaxed if o.occupancy < s.occupancy]
+    # below stock's occupancy: the relaxation's doing only where ours' own LDS and workgroup would run more waves
+    # at the request; where they cap it, another decision's choice did (its verdict says why: a ranked trade)
+    lower = [(r, o) for r, s, o in relaxed if o.occupancy < s.occupancy]
+    capped = [(r, o) for r, o in lower if occupancy(r["arch"], r["spec"]["options"].get("num_warps", 4), 0, 0, o.lds,
+                                                    r["spec"]["options"]["waves_per_eu"]).waves_per_simd <= o.occupancy]
     lines.append(f"explicit waves_per_eu relaxed on {len(relaxed)} pairs: raised on {len(raised)}, at an occupancy "
-                 f"below what the request reached under stock on {len(lower)}"
-                 + "".join(f"\n  below: seed {r['seed']} {r['arch']}" for r in lower))
+                 f"below what the request reached under stock on {len(lower) - len(capped)}"
+                 + "".join(f"\n  below: seed {r['seed']} {r['arch']}" for r, o in lower if (r, o) not in capped))
+    for r, o in capped:
+        lines.append(f"  lower, but not by the relaxation (ours' LDS, {o.lds} B, admits {o.occupancy} waves/SIMD at "
+                     f"the request too): seed {r['seed']} {r['arch']}: " + "; ".join(
+                         f"{k[len('triton_mfma_'):]} {v.get('decision')}: {v.get('reason', '')[:160]}"
+                         for k, v in r["ours"].get("reasons", {}).items() if isinstance(v, dict)
+                         and v.get("evidence") == "trial" and "occupancy" in v.get("reason", "")))
     deciders = Counter(a.split("=")[0] for t in table if t[3] != "same" for a in acted(t[0]["ours"].get("reasons", {})))
     lines.append("decisions that acted on the pairs that changed: " + ", ".join(f"{k} {v}" for k, v in
                                                                             deciders.most_common()))
