@@ -82,20 +82,25 @@ class Policy:
             try:
                 if isinstance(c, Exception):
                     raise c
-                out.append(self.figures_of(c, w))
+                out.append(self.figures_of(c, w, build.text))
             except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
                 out.append(e)
         return out
 
-    def figures_of(self, c, w: int):
-        """dot_figures.Figures of engine.Compiled `c` read at waves `w` (its amdgcn read once)."""
+    def figures_of(self, c, w: int, ttgir: str | None = None):
+        """dot_figures.Figures of engine.Compiled `c` read at waves `w` (its amdgcn read once); with its TTGIR
+        (generic text), the K-steps its main loop holds too (dot_figures.with_loop_steps)."""
         from . import dot_figures
 
         key = (id(c), w)
         if key not in self._figures:
             self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
                                                            self.ctx.num_warps, w))
-        return self._figures[key][1]
+        f = self._figures[key][1]
+        if ttgir is not None and not f.loop_steps:
+            f = dot_figures.with_loop_steps(f, ttgir, self.ctx.arch)
+            self._figures[key] = (c, f)
+        return f
 
     def compile_each(self, jobs):
         try:
@@ -395,7 +400,8 @@ class Policy:
         c = self.compile_each([(reference, w)])[0]
         if isinstance(c, Exception):
             return final
-        v = d.decide(ctx, final, c, self.figures_of(final, w), self.figures_of(c, w), compared_w)
+        v = d.decide(ctx, final, c, self.figures_of(final, w, chosen_build.text), self.figures_of(c, w, reference.text),
+                     compared_w)
         self.record(d, v)
         return v.chosen
 

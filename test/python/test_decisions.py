@@ -271,6 +271,63 @@ def test_an_unrolled_loop_is_compared_per_iteration():
                           loop_whole=True)).better
 
 
+def test_k_steps_from_the_ttgirs_decide_the_unroll():
+    """Where both figures know the K-steps their compiled loop holds (the TTGIR's dot cycles per iteration against
+    the compiled loop's), their ratio is the unroll, whatever the work and loads say. Held-out seed 4265 on gfx942
+    (fp32 64x64x64, K=256, 8 warps): Triton's warps repeat each other's blocks (512 cycles per K-step), ours split
+    them (256) and LLVM unrolled ours whole over 4 K-steps (3 in the loop, one peeled by Triton's pipeliner); the
+    work ratio read 2, and the LDS ops "per iteration" 22 -> 38 where per K-step they are 22 -> 19."""
+    from triton_mfma.cost_model import judge, unrolled
+
+    stock = _figures(loop_cycles=512, loop_ds_read=16, loop_ds_write=6, loop_work=65536, loop_load_bytes=64,
+                     loop_steps=1)
+    ours = _figures(loop_cycles=1024, loop_ds_read=50, loop_ds_write=26, loop_work=131072, loop_load_bytes=272,
+                    loop_whole=True, loop_steps=4)
+    assert unrolled(stock, ours) == 4
+    assert judge(stock, ours).better and judge(stock, ours).figure.startswith("dot cycles 512 -> 256 per iteration")
+    from dataclasses import replace
+
+    assert unrolled(stock, replace(ours, loop_steps=0)) == 2  # without the steps: the work ratio, as before
+
+
+def test_a_loop_unrolled_whole_is_judged_per_k_step(tmp_path, monkeypatch):
+    """Held-out seed 4265 on gfx942, compiled: the K-steps come from each kernel's TTGIR (stock 1, ours 4), and the
+    verdict against stock is the decision's, not "worse on LDS ops"."""
+    from triton_mfma import dot_figures, kernelgen
+    from triton_mfma.compile import always_compile
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4265), str(tmp_path), "gfx942")
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.disabled():
+            stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+        with triton_mfma.enabled():
+            ours = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+    assert (stock.loop_steps, ours.loop_steps) == (1, 4)
+    verdict, why = dot_figures.compare(stock, ours)
+    assert verdict == "better" and why[0].startswith("dot cycles 512 -> 256 per iteration"), why
+
+
+def test_k_steps_are_read_where_the_dots_tell_them():
+    """dot_figures.with_loop_steps: the compiled loop's dot cycles over the TTGIR loop's per iteration; a peeled
+    iteration outside the loop counts where the loop was unrolled whole; a different dot outside it (a chain) leaves
+    the steps unread; so does a loop that did not unroll whole, whatever is outside."""
+    from test_dot_work import _two_dots
+
+    from triton_mfma.dot_figures import with_loop_steps
+
+    mfma = ("mfma", (8, 1), (16, 16, 16))  # 16x16x16 over 8 warps: one instruction a wave, 32 cycles
+    peeled = _two_dots(mfma, mfma)
+    chain = _two_dots(mfma, ("mfma", (8, 1), (32, 32, 8)))  # another instruction: not the loop's dot again
+    assert with_loop_steps(_figures(loop_cycles=64), peeled, "gfx90a").loop_steps == 2
+    assert with_loop_steps(_figures(loop_cycles=128, loop_whole=True), peeled, "gfx90a").loop_steps == 4
+    assert with_loop_steps(_figures(loop_cycles=96), peeled, "gfx90a").loop_steps == 3
+    assert with_loop_steps(_figures(loop_cycles=100), peeled, "gfx90a").loop_steps == 0  # not a whole number
+    assert with_loop_steps(_figures(loop_cycles=64), chain, "gfx90a").loop_steps == 2
+    assert with_loop_steps(_figures(loop_cycles=96, loop_whole=True), chain, "gfx90a").loop_steps == 0
+
+
 def test_no_loop_to_pipeline_reads_the_passes_own_preconditions_on_the_ttir():
     from triton_mfma.decisions.stream_pipeline import no_loop_to_pipeline
 
