@@ -11,14 +11,13 @@ kernel where no loop does) are fewer, whatever LLVM's unrolling then weighs them
 A dot done on FMA (Triton's layouts where no MFMA instruction takes its operands, or its tile is too small) has a
 lower bound in place of its cycles: each lane does its accumulator elements x K multiply-adds, one FMA-family
 instruction does at most two (v_pk_fma of two elements, v_dot2 of one along K on f16 or bf16 operands:
-dot_figures.PAIRED_FMA), and the compiled figure counts
-dot_figures.FMA_ISSUE_CYCLES per such instruction. `compare` takes the bound for the other side only (its figure
-is then at least that), never for the side it says has fewer cycles; only for float operands, whose instructions
-the figure counts (an i8 FMA dot runs v_dot4, which it does not); and only where that side has no MFMA layout at
-all: beside an MFMA instruction the figure counts the MFMA ones alone, and where LLVM unrolls the main loop whole
-it counts the whole kernel's (held-out seed 4228 on gfx950: Triton's layouts put a tt.dot_scaled on MFMA, which
-this analysis does not read, and the tt.dot after it on FMA; LLVM unrolled the loop whole, and the figure counted
-64 cycles, the scaled dot's, against ours' 96).
+dot_figures.PAIRED_FMA), and the compiled figure counts dot_figures.FMA_ISSUE_CYCLES per such instruction.
+`compare` takes the bound for the other side only (its figure is then at least that), never for the side it says
+has fewer cycles; only for float operands, whose instructions the figure counts (an i8 FMA dot runs v_dot4, which
+it does not); and only where that side has no MFMA layout at all: beside an MFMA instruction the figure counts the
+MFMA ones alone, and where LLVM unrolls the main loop whole it counts the whole kernel's (held-out seed 4228 on
+gfx950: Triton's layouts put a tt.dot_scaled on MFMA, which this analysis does not read, and the tt.dot after it
+on FMA; LLVM unrolled the loop whole, and the figure counted 64 cycles, the scaled dot's, against ours' 96).
 """
 from __future__ import annotations
 
