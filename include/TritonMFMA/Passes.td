@@ -250,7 +250,10 @@ def MFMADotWork : Pass<"mfma-dot-work", "mlir::ModuleOp"> {
   let summary = "Report the MFMA instructions each wave issues for every dot";
   let description = [{
     Analysis only (the IR is not changed). For every `tt.dot` whose result
-    has an `#ttg.amd_mfma` layout, the instructions one wave issues:
+    has an `#ttg.amd_mfma` layout (and every `tt.dot_scaled` of fp8 operands
+    without scale operands, which gfx950 runs on the f8f6f4 MFMA of its
+    layout's shape; one with scales is remarked "not mfma (scaled
+    operands)"), the instructions one wave issues:
     ceil(M / (warpsM * mM)) * ceil(N / (warpsN * mN)) * ceil(K / mK), a
     batch dimension counted by its warps alone; warps that a tile too small
     for them leaves without a distinct block repeat another's, and still

@@ -3,7 +3,8 @@
 // Analysis pass: the matrix instructions each wave issues for every dot.
 //
 // Algorithm: number the `scf.for` loops of each function in pre-order; for
-// every `tt.dot`, read its result layout. An `#ttg.amd_mfma` layout with an
+// every `tt.dot` (and `tt.dot_scaled` of fp8 operands without scales, which
+// gfx950 runs on the same f8f6f4 instructions), read its result layout. An `#ttg.amd_mfma` layout with an
 // instruction shape mM x mN x mK of at least 16 x 16 gives, per wave,
 //   prod_d ceil(shape[d] / (warpsPerCTA[d] * instr[d])) * ceil(K / mK)
 // instructions (instr[d] = mM, mN on the last two dimensions, 1 on a batch
@@ -96,6 +97,20 @@ FailureOr<int64_t> instructionsPerWave(const AMDMfmaLayout &mfma,
   return count;
 }
 
+/// Whether a `tt.dot_scaled` is one of fp8 operands without scales (gfx950
+/// lowers it to the f8f6f4 MFMA of its layout's shape, as a tt.dot of those
+/// types): the instruction is then named by shape and types alike.
+bool unscaledFp8(Operation *op) {
+  if (op->getNumOperands() != 3)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    FailureOr<TensorInfo> t = getTensorInfo(op->getOperand(i).getType());
+    if (failed(t) || !StringRef(typeText(t->elementType)).starts_with("f8"))
+      return false;
+  }
+  return true;
+}
+
 /// Accumulator elements per lane of a dot done on FMA (the module comment),
 /// or failure where the layout does not cover the shape's rank.
 FailureOr<int64_t> elementsPerLane(const BlockedLayout &blocked,
@@ -130,13 +145,17 @@ struct MFMADotWork final
           loops.try_emplace(op, int(loops.size()));
       });
       func->walk([&](Operation *op) {
-        if (!isOp(op, opname::Dot))
+        if (!isAnyOp(op, opname::Dot, opname::DotScaled))
           return;
         auto [loop, depth] = enclosingLoop(op, loops);
         std::string where = "dot work: loop " + std::to_string(loop) +
                             " depth " + std::to_string(depth) + ", ";
         if (op->getNumOperands() < 2 || op->getNumResults() != 1) {
           op->emitRemark() << where << "not mfma (malformed dot)";
+          return;
+        }
+        if (isOp(op, opname::DotScaled) && !unscaledFp8(op)) {
+          op->emitRemark() << where << "not mfma (scaled operands)";
           return;
         }
         FailureOr<TensorInfo> res = getTensorInfo(op->getResult(0).getType());

@@ -1,7 +1,8 @@
 """The matrix-pipe cycles one wave issues for a kernel's dots, read from its TTGIR (the mfma-dot-work analysis), so
 that two layout choices of one kernel can be ranked on dot cycles without compiling either.
 
-Per dot: the MFMA instructions per wave (mfma-dot-work: the tile over warps x instruction shape, warps that a small
+Per dot (a tt.dot_scaled of fp8 operands without scales too: gfx950 runs it on the f8f6f4 MFMA of its shape): the
+MFMA instructions per wave (mfma-dot-work: the tile over warps x instruction shape, warps that a small
 tile leaves without a block of their own repeating another's) times the instruction's issue cycles, from the MFMA
 table the compiled figures use (native.mfma_cycles): the instruction is the one of that shape whose operand types
 are the dot's. `compare` ranks two TTGIRs of one kernel that differ in layouts only: their dots pair up in program

@@ -76,3 +76,20 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     "tt.return"() : () -> ()
   }) : () -> ()
 }
+
+// -----
+
+// A tt.dot_scaled of fp8 operands without scales runs on the f8f6f4 MFMA of
+// its layout's shape (gfx950): 64x64 over 4 x 1 warps of 32x32x64 is 1 x 2
+// blocks per wave, one K-step. With scale operands it is not counted.
+// CHECK-LABEL: sym_name = "scaled"
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx950", "ttg.threads-per-warp" = 64 : i32} {
+  "tt.func"() <{function_type = (tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>, tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>, tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> (), sym_name = "scaled", sym_visibility = "public"}> ({
+  ^bb0(%a: tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, %b: tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, %c: tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>, %sa: tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>, %sb: tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>):
+    // expected-remark @below {{dot work: loop -1 depth 0, mfma 32x32x64 f8E5M2 x f8E5M2, 2 per wave}}
+    %d = "tt.dot_scaled"(%a, %b, %c) <{a_elem_type = 1 : i32, b_elem_type = 1 : i32, fastMath = false, lhs_k_pack = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, rhs_k_pack = true}> : (tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>) -> tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>
+    // expected-remark @below {{dot work: loop -1 depth 0, not mfma (scaled operands)}}
+    %e = "tt.dot_scaled"(%a, %b, %c, %sa, %sb) <{a_elem_type = 1 : i32, b_elem_type = 1 : i32, fastMath = false, lhs_k_pack = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>, rhs_k_pack = true}> : (tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf8E5M2, #ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>, kWidth = 16}>>, tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>, tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>, tensor<64x2xi8, #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [64, 1], warpsPerCTA = [4, 1], order = [1, 0]}>>) -> tensor<64x64xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [4, 1], instrShape = [32, 32, 64], isTransposed = true}>>
+    "tt.return"() : () -> ()
+  }) : () -> ()
+}

@@ -85,6 +85,17 @@ def test_fma_dot_beside_a_scaled_mfma_is_compared_by_trial(tmp_path, monkeypatch
     assert (dot["decision"], dot["evidence"]) == ("reverted", "trial") and dot["dot_cycles"]["model"] is None, dot
 
 
+def test_scaled_fp8_dot_read_without_compiling_tritons_layouts(tmp_path, monkeypatch):
+    """Held-out seed 4273 on gfx950 (fp8e5 32x64x64 chain, 8 warps): Triton's layouts make its dots tt.dot_scaled
+    on 32x32x64 f8f6f4 MFMAs, its 8 warps repeating one block (128 cycles a wave each), ours tt.dot on 16x16 (32).
+    The analysis reads the scaled dots: ours kept by model, one compile (two before, 2.04x stock CPU)."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    k = _generated(4273, "gfx950", tmp_path)
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "256 -> 64" in dot["reason"], dot
+    assert k.metadata.triton_mfma_trials == 1
+
+
 def _module(warps, instr, m=32, n=32, k=32, in_loop=True):
     """A generic TTGIR module with one f16 tt.dot (in an scf.for where `in_loop`) of the given MFMA layout."""
     mma = (f"#ttg.amd_mfma<{{version = 2, warpsPerCTA = [{warps[0]}, {warps[1]}], instrShape = "
