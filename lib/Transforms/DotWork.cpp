@@ -4,8 +4,9 @@
 //
 // Algorithm: number the `scf.for` loops of each function in pre-order; for
 // every `tt.dot` (and `tt.dot_scaled` of fp8 operands without scales, which
-// gfx950 runs on the same f8f6f4 instructions), read its result layout. An `#ttg.amd_mfma` layout with an
-// instruction shape mM x mN x mK of at least 16 x 16 gives, per wave,
+// gfx950 runs on the same f8f6f4 instructions), read its result layout. An
+// `#ttg.amd_mfma` layout with an instruction shape mM x mN x mK of at least
+// 16 x 16 gives, per wave,
 //   prod_d ceil(shape[d] / (warpsPerCTA[d] * instr[d])) * ceil(K / mK)
 // instructions (instr[d] = mM, mN on the last two dimensions, 1 on a batch
 // dimension): warps that a tile too small for them leaves without a distinct
@@ -97,18 +98,17 @@ FailureOr<int64_t> instructionsPerWave(const AMDMfmaLayout &mfma,
   return count;
 }
 
-/// Whether a `tt.dot_scaled` is one of fp8 operands without scales (gfx950
-/// lowers it to the f8f6f4 MFMA of its layout's shape, as a tt.dot of those
-/// types): the instruction is then named by shape and types alike.
-bool unscaledFp8(Operation *op) {
-  if (op->getNumOperands() != 3)
-    return false;
-  for (unsigned i = 0; i < 2; ++i) {
-    FailureOr<TensorInfo> t = getTensorInfo(op->getOperand(i).getType());
-    if (failed(t) || !StringRef(typeText(t->elementType)).starts_with("f8"))
-      return false;
-  }
-  return true;
+/// Whether a `tt.dot_scaled` with operands `a` and `b` is one of fp8
+/// operands without scales (gfx950 lowers it to the f8f6f4 MFMA of its
+/// layout's shape, as a tt.dot of those types): the instruction is then named
+/// by shape and types alike.
+bool unscaledFp8(Operation *op, const FailureOr<TensorInfo> &a,
+                 const FailureOr<TensorInfo> &b) {
+  auto fp8 = [](const FailureOr<TensorInfo> &t) {
+    return succeeded(t) &&
+           StringRef(typeText(t->elementType)).starts_with("f8");
+  };
+  return op->getNumOperands() == 3 && fp8(a) && fp8(b);
 }
 
 /// Accumulator elements per lane of a dot done on FMA (the module comment),
@@ -154,13 +154,13 @@ struct MFMADotWork final
           op->emitRemark() << where << "not mfma (malformed dot)";
           return;
         }
-        if (isOp(op, opname::DotScaled) && !unscaledFp8(op)) {
-          op->emitRemark() << where << "not mfma (scaled operands)";
-          return;
-        }
         FailureOr<TensorInfo> res = getTensorInfo(op->getResult(0).getType());
         FailureOr<TensorInfo> a = getTensorInfo(op->getOperand(0).getType());
         FailureOr<TensorInfo> b = getTensorInfo(op->getOperand(1).getType());
+        if (isOp(op, opname::DotScaled) && !unscaledFp8(op, a, b)) {
+          op->emitRemark() << where << "not mfma (scaled operands)";
+          return;
+        }
         const Layout *layout = succeeded(res) ? res->layout.get() : nullptr;
         const auto *mfma = dyn_cast_or_null<AMDMfmaLayout>(layout);
         const auto *blocked = dyn_cast_or_null<BlockedLayout>(layout);

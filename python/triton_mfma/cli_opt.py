@@ -52,6 +52,22 @@ def parse_triton_ir(path: str, ctx=None, display_name: str | None = None, preche
     return module
 
 
+def generic_ttgir(compiled) -> str:
+    """A compiled kernel's final TTGIR (compiled.asm["ttgir"]) as generic MLIR text, printed by Triton."""
+    from .bridge import export_generic
+
+    text = compiled.asm["ttgir"]
+    if isinstance(text, bytes):
+        text = text.decode()
+    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        return export_generic(parse_triton_ir(path, _triton_context(), display_name="the kernel's TTGIR"))
+    finally:
+        os.unlink(path)
+
+
 DUMP_HEADER = "// -----// IR Dump "
 
 

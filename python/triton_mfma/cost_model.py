@@ -99,16 +99,16 @@ def _whole_multiple(x: Fraction) -> bool:
 
 
 def unrolled(reference, candidate) -> Fraction:
-    """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled
-    one loop u times the other's. Where both figures know the K-steps their loop holds (`loop_steps`, from the
-    TTGIRs' dot cycles per iteration), their ratio. Else the bytes the loop loads from global memory count K-steps: the loads follow the
-    blocked layouts, not the dot layouts, so where they are exactly u times the other's at no more than u times the
+    """How many of the reference's main-loop iterations one of the candidate's holds: u (or 1/u) where LLVM unrolled one
+    loop u times the other's. Where both figures know the K-steps their loop holds (`loop_steps`, from the TTGIRs' dot
+    cycles per iteration), their ratio. Else the bytes the loop loads from global memory count K-steps: the loads follow
+    the blocked layouts, not the dot layouts, so where they are exactly u times the other's at no more than u times the
     dot work, u (a dot layout that repeats a tile over idle warps does more work per K-step: generated seed 892 on
-    gfx950, equal work per loop body at twice the loads; seed 945, our loop unrolled whole, 8 K-steps at twice the
-    work of stock's one, whose 8 warps each compute the whole 32x32 tile). Else the work: exactly u times the
-    other's at no fewer than u times the loads (a layout may load some tiles twice: generated seed 357 on gfx942,
-    our loop unrolled whole, 4x the dot work of stock's iteration at 5.3x its loads). Not told apart: a layout that
-    computes AND loads every tile u times over. 1 otherwise, and where either figure is unknown."""
+    gfx950, equal work per loop body at twice the loads; seed 945, our loop unrolled whole, 8 K-steps at twice the work
+    of stock's one, whose 8 warps each compute the whole 32x32 tile). Else the work: exactly u times the other's at no
+    fewer than u times the loads (a layout may load some tiles twice: generated seed 357 on gfx942, our loop unrolled
+    whole, 4x the dot work of stock's iteration at 5.3x its loads). Not told apart: a layout that computes AND loads
+    every tile u times over. 1 otherwise, and where either figure is unknown."""
     sr, sc = getattr(reference, "loop_steps", 0), getattr(candidate, "loop_steps", 0)
     if sr and sc:  # the K-steps each compiled loop holds, from the TTGIRs (dot_figures.with_loop_steps)
         return Fraction(sc, sr)

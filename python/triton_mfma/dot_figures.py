@@ -191,59 +191,40 @@ def of_kernel(kernel) -> Figures:
     tells them."""
     from .report import kernel_arch
 
+    from .cli_opt import generic_ttgir
+
     md = kernel.metadata
     arch = kernel_arch(md)
     f = of_amdgcn(kernel.asm["amdgcn"], md.shared, arch, md.num_warps, int(getattr(md, "waves_per_eu", 0) or 0))
-    return with_loop_steps(f, _generic(kernel.asm.get("ttgir")), arch)
+    try:
+        generic = generic_ttgir(kernel)
+    except Exception:  # noqa: BLE001 - no steps read: the judge falls back on the work and load ratios
+        generic = None
+    return with_loop_steps(f, generic, arch)
 
 
 def with_loop_steps(f: Figures, generic_ttgir: str | None, arch: str) -> Figures:
     """`f` with `loop_steps`: the compiled main loop's dot cycles over the TTGIR's per main-loop iteration
-    (dot_work: every dot an MFMA the table names, all of them in one scf.for but for peeled iterations of its one
-    dot, which count where LLVM unrolled that loop whole and its figures are the whole kernel's); `f` as it is where
-    any of that does not hold. The judge
-    reads the K-steps each compiled loop holds from it (cost_model.unrolled): two layouts of one kernel can differ in
-    the work each K-step does, so the work ratio alone misreads an unrolled loop (held-out seeds 3929 on gfx90a and
-    4265 on gfx942: ours unrolled whole over 8 and 4 K-steps, read as 2)."""
+    (dot_work.main_loop_cycles_of: every dot an MFMA the table names, those in a loop all in one scf.for; a dot
+    outside it counts only where LLVM unrolled the loop whole, its figures then the whole kernel's, and only as a
+    peeled iteration of the loop's one dot); `f` as it is where any of that does not hold. The judge reads the
+    K-steps each compiled loop holds from it (cost_model.unrolled): two layouts of one kernel can differ in the work
+    each K-step does, so the work ratio alone misreads an unrolled loop (held-out seeds 3929 on gfx90a and 4265 on
+    gfx942: ours unrolled whole over 8 and 4 K-steps, read as 2)."""
     from dataclasses import replace
 
     from . import dot_work
 
-    ds = dot_work.dots(generic_ttgir, arch) if generic_ttgir else None
-    if not ds or any(d.cycles is None or not d.exact for d in ds) or not f.loop_cycles:
+    step = dot_work.main_loop_cycles_of(generic_ttgir, arch) if generic_ttgir else None
+    if not step or not f.loop_cycles or f.loop_cycles % step:
         return f
-    loops = {d.loop for d in ds if d.loop >= 0}
-    if len(loops) != 1:
-        return f
-    step = sum(d.cycles for d in ds if d.loop in loops)
-    # unrolled whole, the figure is the whole kernel's: a dot outside the loop counts as a K-step where it is one
-    # (Triton's pipeliner peels the last iterations: the loop's one dot again), else the steps cannot be told
-    if not step or f.loop_cycles % step or (f.loop_whole and any(d.loop not in loops and d.cycles != step
-                                                                  for d in ds)):
+    ds = dot_work.dots(generic_ttgir, arch)
+    # no loop at all: the whole kernel is one step, which tells no unroll; unrolled whole, the figure is the whole
+    # kernel's: a dot outside the loop counts as a K-step where it is one (Triton's pipeliner peels the last
+    # iterations: the loop's one dot again), else the steps cannot be told
+    if all(d.loop < 0 for d in ds) or (f.loop_whole and any(d.loop < 0 and d.cycles != step for d in ds)):
         return f
     return replace(f, loop_steps=f.loop_cycles // step)
-
-
-def _generic(ttgir: str | None) -> str | None:
-    """The generic text of a TTGIR as Triton printed it (kernel.asm["ttgir"]), through Triton's parser; None where
-    it cannot be read."""
-    import os
-    import tempfile
-
-    from . import bridge
-    from .cli_opt import parse_triton_ir
-
-    if not ttgir:
-        return None
-    fd, path = tempfile.mkstemp(suffix=".ttgir")
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(ttgir)
-        return bridge.export_generic(parse_triton_ir(path))
-    except Exception:  # noqa: BLE001 - no steps read: the judge falls back on the work and load ratios
-        return None
-    finally:
-        os.unlink(path)
 
 
 def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:

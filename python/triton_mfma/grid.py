@@ -23,9 +23,7 @@ and shared-memory use (`cuobjdump -res-usage`, Triton's own copy) with the H100/
 from __future__ import annotations
 
 import math
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 
 __all__ = ["GridOrderDecision", "Residency", "grid_order_decision"]
@@ -74,27 +72,6 @@ class GridOrderDecision:
             lines.append(f"  real residency: {self.residency}" +
                          (f"; the guard counted {used} programs/CU" if used is not None else ""))
         return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# The compiled TTGIR in generic form
-
-def _generic_ttgir(compiled) -> str:
-    """The kernel's final TTGIR (compiled.asm["ttgir"]) as generic MLIR text, printed by Triton."""
-    from .bridge import export_generic
-    from .cli_opt import _triton_context, parse_triton_ir
-
-    text = compiled.asm["ttgir"]
-    if isinstance(text, bytes):
-        text = text.decode()
-    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
-        f.write(text)
-        path = f.name
-    try:
-        module = parse_triton_ir(path, _triton_context(), display_name="the kernel's TTGIR")
-        return export_generic(module)
-    finally:
-        os.unlink(path)
 
 
 class _AttrParser:
@@ -437,7 +414,9 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
     if isinstance(dropped, dict) and dropped.get("decision") == "dropped":
         return GridOrderDecision(name, target, grid3, False, "no remap", f"never remaps: {dropped.get('reason')}",
                                  residency=residency)
-    generic = _generic_ttgir(compiled)
+    from .cli_opt import generic_ttgir
+
+    generic = generic_ttgir(compiled)
     k = _find_kernel(generic, name)
     if k.attr is None:
         why = _unchanged_reason(generic, name, target)
