@@ -136,6 +136,26 @@ def compare(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
     return other, mine
 
 
+def compiled_fma_fewer(ours: str, theirs: str, arch: str, compiled: int) -> tuple[int, int] | None:
+    """(theirs' main-loop dot cycles of one iteration, `compiled`) where every dot of ours runs on FMA and ours'
+    compiled main loop (`compiled`: its figure) counts fewer cycles than one iteration of theirs' MFMA dots; None
+    otherwise. Theirs' compiled figure counts at least one iteration's MFMA instructions (more where LLVM unrolls
+    the loop), ours' at least one iteration's FMA instructions: the premise that they are the dots' (`compiled` is
+    no less than ours' lower bound; an i8 FMA dot's v_dot4, which the figure does not count, has none). So ours
+    needs fewer dot cycles per K-step however LLVM unrolls either loop (held-out seed 4311: a 16x16 f32 tile on 4
+    warps, Triton's layouts repeating one 16x16x4 MFMA block on every warp, 256 cycles an iteration; ours on FMA,
+    one element a lane, 128)."""
+    a, b = dots(ours, arch), dots(theirs, arch)
+    if not a or not b or len(a) != len(b) or "#ttg.amd_mfma" in ours or any(d.exact or d.cycles is None for d in a):
+        return None
+    if any(x.loop != y.loop for x, y in zip(a, b)):
+        return None
+    mine, other = main_loop_cycles(a), main_loop_cycles_of(theirs, arch)
+    if mine is None or other is None or not mine <= compiled < other:
+        return None
+    return other, compiled
+
+
 def on_fma(generic_ttgir: str, arch: str) -> bool:
     """Whether some dot of the TTGIR runs on FMA (its cycles a lower bound)."""
     return any(not d.exact for d in dots(generic_ttgir, arch) or ())

@@ -12,7 +12,7 @@ from irutil import parse
 from mlir import ir as mir
 from triton._C.libtriton import amd, ir
 
-from triton_mfma.bridge import export_generic, import_generic
+from triton_mfma.bridge import import_generic
 from triton_mfma.native import run_pipeline_with_diagnostics
 
 
@@ -67,20 +67,6 @@ def module_attr(generic_text: str, name: str):
 
 def kernel_generic_ttgir(kernel) -> str:
     """The TTGIR make_llir starts from (what Triton allocates), in generic form."""
-    return _generic_from_pretty(kernel.asm["ttgir"])
+    from triton_mfma.cli_opt import generic_ttgir
 
-
-def _generic_from_pretty(text: str) -> str:
-    import os
-    import tempfile
-
-    ctx = triton_context()
-    with tempfile.NamedTemporaryFile("w", suffix=".ttgir", delete=False) as f:
-        f.write(text)
-        path = f.name
-    try:
-        mod = ir.parse_mlir_module(path, ctx)
-        mod.context = ctx
-        return export_generic(mod)
-    finally:
-        os.unlink(path)
+    return generic_ttgir(kernel)

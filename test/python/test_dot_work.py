@@ -217,3 +217,35 @@ def test_fma_register_lower_bound(dot, warps, acc, operands, fma):
     assert dot_work.fma_operand_registers(text, warps) == operands
     for arch, expected in fma.items():
         assert dot_work.without_mfma(text, arch) is expected, arch
+
+
+def test_compiled_fma_dot_of_ours_against_tritons_mfma_iteration():
+    """Ours on FMA (a 32x32x32 f32 tile over 8 warps: 2 elements a lane, at least 128 cycles), Triton's layouts on
+    8 x 1 warps of 32x32x8 MFMAs (256 cycles an iteration): ours' compiled loop ranks fewer only where its figure is
+    below one iteration of theirs and no less than ours' own lower bound (else the figure is not the dot's); never
+    where ours has an MFMA layout."""
+    ours, theirs = _fma_module(32, 32, 32), _module((8, 1), (32, 32, 8))
+    assert dot_work.dots(ours, "gfx90a") == (dot_work.Dot(0, 128, exact=False),)
+    assert dot_work.compiled_fma_fewer(ours, theirs, "gfx90a", 128) == (256, 128)
+    assert dot_work.compiled_fma_fewer(ours, theirs, "gfx90a", 255) == (256, 255)
+    assert dot_work.compiled_fma_fewer(ours, theirs, "gfx90a", 256) is None  # no fewer
+    assert dot_work.compiled_fma_fewer(ours, theirs, "gfx90a", 64) is None  # below ours' bound: not the dot's loop
+    assert dot_work.compiled_fma_fewer(theirs, ours, "gfx90a", 128) is None  # ours on MFMA: dot_work.compare's
+    assert dot_work.compiled_fma_fewer(_fma_module(32, 32, 32, elem="i8"), theirs, "gfx90a", 128) is None  # v_dot4
+    assert dot_work.compiled_fma_fewer(ours, _module((8, 1), (32, 32, 8), in_loop=False), "gfx90a", 128) is None
+
+
+def test_fma_dot_of_ours_decided_without_compiling_tritons_layouts(tmp_path, monkeypatch):
+    """Held-out seed 4311 on gfx942 (fp32 ieee 16x16x32, 4 warps): Triton's layouts repeat one 16x16x4 f32 MFMA
+    block on every warp (256 cycles an iteration), ours run the dot on FMA, one element a lane (128 compiled). Kept
+    by model with one compile (two before, 2.67x stock CPU); the trial keeps ours on dot cycles, Triton's compiled
+    figure at least one iteration's."""
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    k = _generated(4311, "gfx942", tmp_path)
+    dot = k.metadata.triton_mfma_accelerate_dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "ours on FMA" in dot["reason"], dot
+    assert k.metadata.triton_mfma_trials == 1
+    full = _generated(4311, "gfx942", tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
+    assert (full["decision"], full["evidence"]) == ("kept", "trial") and full["reason"].startswith("better on dot")
+    (model_theirs, model_ours), (theirs, ours) = full["dot_cycles"]["model"], full["dot_cycles"]["compiled"]
+    assert theirs >= model_theirs and ours == model_ours, full["dot_cycles"]

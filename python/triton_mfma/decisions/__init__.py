@@ -115,7 +115,8 @@ def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
     on both TTGIRs); ours, compiled, runs more waves without scratch spills than theirs' LDS lets run with any
     registers (cost_model.wins_on_occupancy); ours' TTGIR needs fewer main-loop dot cycles on no dot more
     (dot_work) and ours has no spill at as many waves as theirs' LDS lets run
-    (cost_model.ties_at_best_before_dot_cycles)."""
+    (cost_model.ties_at_best_before_dot_cycles); or ours runs its dots on FMA and its compiled loop counts fewer
+    cycles than one iteration of theirs' MFMA dots (dot_work.compiled_fma_fewer), at the same premise."""
     from .. import cost_model, dot_work
     from ..lds_budget import lds_total
 
@@ -129,14 +130,20 @@ def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
     why = cost_model.wins_on_occupancy(f_ours, lds_theirs, ctx.arch, ctx.num_warps, ctx.w)
     if why is not None:
         return True, why
+    if not cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps, ctx.w):
+        return None
+    at_best = f"no spill and {f_ours.occupancy} waves/SIMD, as many as the other variant's LDS lets run"
     cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
-    if cycles is not None and cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch, ctx.num_warps,
-                                                                         ctx.w):
+    if cycles is not None:
         on_fma = ", the other's on FMA at the fewest instructions its multiply-adds allow" \
             if dot_work.on_fma(theirs.text, ctx.arch) else ""
         return True, (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: the TTGIRs' MFMA "
-                      f"instructions{on_fma}, no dot of ours needing more), no spill and {f_ours.occupancy} waves/SIMD, "
-                      f"as many as the other variant's LDS lets run")
+                      f"instructions{on_fma}, no dot of ours needing more), {at_best}")
+    cycles = dot_work.compiled_fma_fewer(ours.text, theirs.text, ctx.arch, f_ours.loop_cycles)
+    if cycles is not None:
+        return True, (f"fewer main-loop dot cycles per wave ({cycles[0]} -> {cycles[1]}: ours on FMA, its compiled "
+                      f"loop's instructions against one iteration of the other's MFMA instructions by its TTGIR), "
+                      f"{at_best}")
     return None
 
 

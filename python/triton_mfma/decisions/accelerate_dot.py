@@ -8,7 +8,9 @@ differ. Models, first, none of which compiles Triton's layouts:
   - dot cycles: ours' TTGIR needs fewer main-loop dot cycles per wave (dot_work: MFMA instructions per wave, no
     dot of ours needing more) and ours, compiled, has no spill and as many waves as theirs' LDS lets run
     (cost_model.ties_at_best_before_dot_cycles): theirs ties at best on every key before dot cycles and loses
-    there. Every trial records this model's prediction beside the compiled figures (its accuracy).
+    there. Where ours runs its dots on FMA, ours' compiled main loop against one iteration of theirs' MFMA dots
+    (dot_work.compiled_fma_fewer). Every trial records this model's prediction beside the compiled figures (its
+    accuracy).
   - widest LDS ops: only kWidth (and the swizzle that follows from it) differs, so both move the same bytes per
     lane through LDS each iteration; ours, compiled, has no spill of any kind and as many waves as theirs' LDS lets
     run, its TTGIR needs no more main-loop dot cycles, and every LDS instruction of its main loop moves the 16 bytes
@@ -99,7 +101,8 @@ class AccelerateDot(Decision):
         j = self.judge(f_theirs, f_ours)
         figures = dot_figures.summary(f_theirs, f_ours)
         # the dot-cycles model's prediction beside the compiled figures: its accuracy, measured on every trial
-        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch)
+        cycles = dot_work.compare(ours.text, theirs.text, ctx.arch) or \
+            dot_work.compiled_fma_fewer(ours.text, theirs.text, ctx.arch, f_ours.loop_cycles)
         compared = {"kwidth_only": dot_figures.only_kwidth_differs(ours.text, theirs.text),
                     "figures": {"triton": dot_figures.registers(f_theirs), "ours": dot_figures.registers(f_ours)},
                     "dot_cycles": {"model": list(cycles) if cycles else None,
