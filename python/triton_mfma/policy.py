@@ -41,11 +41,6 @@ class _BudgetSpent(Exception):
     why, decisions.budget_spent)."""
 
 
-class _BetterThanTritons(Exception):
-    """Ours, compiled, spills and ranks better than Triton's kernel (the exception's text: the comparison):
-    no trial of one choice alone follows (Policy._against_tritons_first)."""
-
-
 class Policy:
     """The engine's speculation policy for one hip compile: runs the registered decisions (decisions/) on the
     variants the engine builds, and from what each declares (`decisions.Speculation`, its `compared` variant, its
@@ -60,7 +55,6 @@ class Policy:
         self.ctx = None  # decisions.context.Context, set by the stage (its callables are this policy's)
         self.interior: set = set()
         self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
-        self._against_tritons = False  # ours compared with Triton's kernel before the first trial (once)
 
     # -- what decisions read -----------------------------------------------------------------------------------
     def long_compile(self) -> float | None:
@@ -169,8 +163,6 @@ class Policy:
                 chosen = self.decide(d, ours)
             except _BudgetSpent as spent:
                 return self._once_against_tritons(present[present.index(d):], ours, str(spent))
-            except _BetterThanTritons as won:
-                return self._kept_against_tritons(present[present.index(d):], ours, str(won))
             if chosen is not ours:
                 # the next decisions compare at the waves the chosen TTGIR admits (generated seed 684 on gfx942:
                 # the stream pipeliner's LDS admitted 4 of the 8 waves asked; declined, Triton's admits 8, and
@@ -285,57 +277,6 @@ class Policy:
         return self._the_better(rest, reference, f_ref, ours, f_ours, f"{head}; ours compared once with Triton's "
                                                                       f"kernel", "trial")
 
-    def _against_tritons_first(self, d, ours, theirs) -> None:
-        """Before the first trial of a TTGIR decision whose model cannot tell, where ours, compiled, spills (a
-        class the one judge ranks: cost_model.ranked_spills): Triton's kernel (no interior choice, no remap: what
-        stock compiles) is compiled and compared with ours by the one judge on the keys the verdict against stock
-        reads (cost_model.MAIN_KEYS: the remap's scalar registers cost by design). Where ours ranks strictly
-        better, raises _BetterThanTritons: ours is handed on and no trial of one choice alone follows. Each such
-        trial costs about a compile of the kernel; on a spilling kernel they came one per decision (held-out seeds
-        4382-4441: 71 dot kernels spilling under stock, 1.97x stock's CPU median, p90 3.76x, up to 9 compiles),
-        and the per-choice trials can only find a kernel better still than one that already beats stock's, which
-        the verdict against stock does not ask for. Else (a tie, or Triton's kernel better) the decisions go on,
-        and the combination check reads this compile again. Not under trial_all (every decision compiles its own
-        comparison), nor where the trial about to run compares with Triton's kernel itself."""
-        from . import cost_model, dot_figures
-        from .decisions import budget_spent
-
-        ctx, w = self.ctx, self.ctx.w
-        if self._against_tritons or ctx.trial_all or d.stage != "ttgir":
-            return
-        self._against_tritons = True
-        reference = self.tritons_kernel()
-        if reference.same_code(ours) or reference.same_code(theirs):
-            return
-        f_ours = self.figures(ours)  # the trial compiles it anyway
-        if isinstance(f_ours, Exception) or not any(cost_model.ranked_spills(f_ours)):
-            return
-        if budget_spent(ctx, needs=1) is not None:  # the trial's budget path compares with it once
-            return
-        f_ref = self.figures_each([(reference, w)])[0]
-        if isinstance(f_ref, Exception):
-            return
-        j = cost_model.judge(f_ref, f_ours, cost_model.MAIN_KEYS)
-        if not j.better:
-            return
-        self.engine.cancel([(theirs, w)])
-        ctx.kept_against.add((ours.choice, reference.choice, w))
-        raise _BetterThanTritons(f"ours, its choices together, spills and ranks better on {j.figure} than Triton's "
-                                 f"kernel ({dot_figures.summary(f_ref, f_ours)}): no trial of one choice alone")
-
-    def _kept_against_tritons(self, rest, ours, why: str):
-        """`ours` handed on (_BetterThanTritons: `why`), each TTGIR decision of `rest` recording it kept, except an
-        interior one whose pass declined (its own verdict)."""
-        from .decisions import Verdict
-
-        for d in rest:
-            if d.stage != "ttgir":
-                continue
-            v = d.settled(self.ctx, ours) if d.point is not None else None
-            self.record(d, v if v is not None else Verdict(d.keeps, why, "trial", ours, remark=f"{d.keeps}: {why}"))
-        self.engine.settle()
-        return ours
-
     def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
         """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed
         compile hands on Triton's), each TTGIR decision of `present` recording `head` and the verdict."""
@@ -405,7 +346,6 @@ class Policy:
                 if spec.compared_beside_model:
                     engine.cancel([(theirs, w)])
                 return v
-        self._against_tritons_first(d, ours, theirs)
         needs = sum(engine.compiled(b, w) is None for b in (ours, theirs))
         if capped and needs:  # where the variant wins at other waves, it is compiled there too
             w_theirs = self._waves_for([e for e in self.decisions if e.present(ctx, self.interior)], theirs, ctx.asked_w)

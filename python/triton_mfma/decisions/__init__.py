@@ -160,7 +160,6 @@ class Decision:
     option: str | None = None
     speculation = Speculation()
     judge = None  # (figures of the variant, figures of ours) -> what the decision's rule says
-    keeps = "kept"  # the verdict word for ours kept (policy.Policy._kept_against_tritons)
 
     def present(self, ctx, interior: set) -> bool:
         return self.point is not None and self.point in interior

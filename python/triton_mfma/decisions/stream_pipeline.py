@@ -66,7 +66,6 @@ class StreamPipeline(Decision):
     option = "verify_pipeline"
     speculation = Speculation(lower_after_model=True)
     judge = staticmethod(cost_model.judge)  # (Triton's, ours) -> cost_model.Judgement of ours
-    keeps = "applied"
 
     def unbuilt(self, ctx):
         if ctx.trial_all or not self.verifies(ctx):
