@@ -291,6 +291,9 @@ HOOK_OPTIONS = (
                                       "Triton's own kernel kept in reserve, they stay within it; past that, ours "
                                       "is compared once with Triton's kernel (unset: as the models ask)", low=2,
            high=64),
+    Option("remember", None, bool, "a decision's trial verdict is taken again, without compiling its variant, for "
+                                   "a later compile in this process of the same kernel that differs only in its "
+                                   "arguments' divisibility (another specialization of it)", default=True),
     Option("trial_all", None, bool, "decide every verified choice by trial compiles, never by the models alone "
                                     "(slower; for measuring the models)"),
     Option("strict", None, bool, "a failing pass raises instead of falling back to stock Triton"),

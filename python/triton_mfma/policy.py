@@ -331,6 +331,7 @@ class Policy:
         return chosen
 
     def _compare(self, d, ours, theirs):
+        from . import remembered
         from .decisions import budget_spent, neither_launches
 
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
@@ -346,6 +347,10 @@ class Policy:
                 if spec.compared_beside_model:
                     engine.cancel([(theirs, w)])
                 return v
+        recalled = remembered.recall(ctx, d, ours, theirs)  # a trial on an earlier specialization of this kernel
+        if recalled is not None:
+            engine.cancel([(theirs, w)])
+            return recalled
         needs = sum(engine.compiled(b, w) is None for b in (ours, theirs))
         if capped and needs:  # where the variant wins at other waves, it is compiled there too
             w_theirs = self._waves_for([e for e in self.decisions if e.present(ctx, self.interior)], theirs, ctx.asked_w)
@@ -364,6 +369,7 @@ class Policy:
         v = d.trial(ctx, ours, theirs, f_theirs, f_ours)
         if v is not None and v.chosen is not ours:
             engine.cancel(speculative)
+        remembered.note(ctx, d, ours, theirs, v)
         return v
 
     def _followups(self, d, ours, beside) -> list:

@@ -60,17 +60,25 @@ def test_fewer_dot_cycles_decided_without_compiling_tritons_layouts(tmp_path, mo
     assert k.asm is not None
 
 
-def test_fma_dot_bounded_without_compiling_tritons_layouts(tmp_path, monkeypatch):
-    """Generated seed 4029 on gfx90a (fp8e5b16 GEMM 16x16x16, 8 warps: no MFMA of gfx90a takes its operands):
-    Triton's layouts do the dot on FMA, at least 64 cycles a wave (16 dependent f32 multiply-adds per lane), ours on
-    one 16x16x16 MFMA (32). The model keeps ours with one compile; the trial keeps ours on dot cycles, Triton's
-    compiled figure at least the bound."""
+@pytest.mark.parametrize("seed,arch,said", [
+    # Generated seed 4029 on gfx90a (fp8e5b16 GEMM 16x16x16, 8 warps: no MFMA of gfx90a takes its operands):
+    # Triton's layouts do the dot on FMA, at least 64 cycles a wave (16 dependent f32 multiply-adds per lane), ours
+    # on one 16x16x16 MFMA (32); Triton's compiled figure at least the bound.
+    (4029, "gfx90a", "on FMA"),
+    # Held-out seed 4311 on gfx942 (fp32 ieee 16x16x32, 4 warps): Triton's layouts repeat one 16x16x4 f32 MFMA block
+    # on every warp (256 cycles an iteration), ours run the dot on FMA, one element a lane (128 compiled; two compiles
+    # before this model, 2.67x stock CPU); Triton's compiled figure at least one iteration's.
+    (4311, "gfx942", "ours on FMA"),
+])
+def test_fma_dot_decided_without_compiling_tritons_layouts(tmp_path, monkeypatch, seed, arch, said):
+    """One side's dot on FMA, the other's on MFMA: the model keeps ours with one compile; the trial keeps ours on dot
+    cycles, with the model's figures for ours exact and for Triton's at most its compiled one."""
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
-    k = _generated(4029, "gfx90a", tmp_path)
+    k = _generated(seed, arch, tmp_path)
     dot = k.metadata.triton_mfma_accelerate_dot
-    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "on FMA" in dot["reason"], dot
+    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and said in dot["reason"], dot
     assert k.metadata.triton_mfma_trials == 1
-    full = _generated(4029, "gfx90a", tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
+    full = _generated(seed, arch, tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
     assert (full["decision"], full["evidence"]) == ("kept", "trial") and full["reason"].startswith("better on dot")
     (model_theirs, model_ours), (theirs, ours) = full["dot_cycles"]["model"], full["dot_cycles"]["compiled"]
     assert theirs >= model_theirs and ours == model_ours, full["dot_cycles"]
@@ -233,19 +241,3 @@ def test_compiled_fma_dot_of_ours_against_tritons_mfma_iteration():
     assert dot_work.compiled_fma_fewer(theirs, ours, "gfx90a", 128) is None  # ours on MFMA: dot_work.compare's
     assert dot_work.compiled_fma_fewer(_fma_module(32, 32, 32, elem="i8"), theirs, "gfx90a", 128) is None  # v_dot4
     assert dot_work.compiled_fma_fewer(ours, _module((8, 1), (32, 32, 8), in_loop=False), "gfx90a", 128) is None
-
-
-def test_fma_dot_of_ours_decided_without_compiling_tritons_layouts(tmp_path, monkeypatch):
-    """Held-out seed 4311 on gfx942 (fp32 ieee 16x16x32, 4 warps): Triton's layouts repeat one 16x16x4 f32 MFMA
-    block on every warp (256 cycles an iteration), ours run the dot on FMA, one element a lane (128 compiled). Kept
-    by model with one compile (two before, 2.67x stock CPU); the trial keeps ours on dot cycles, Triton's compiled
-    figure at least one iteration's."""
-    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
-    k = _generated(4311, "gfx942", tmp_path)
-    dot = k.metadata.triton_mfma_accelerate_dot
-    assert (dot["decision"], dot["evidence"]) == ("kept", "model") and "ours on FMA" in dot["reason"], dot
-    assert k.metadata.triton_mfma_trials == 1
-    full = _generated(4311, "gfx942", tmp_path, trial_all=True).metadata.triton_mfma_accelerate_dot
-    assert (full["decision"], full["evidence"]) == ("kept", "trial") and full["reason"].startswith("better on dot")
-    (model_theirs, model_ours), (theirs, ours) = full["dot_cycles"]["model"], full["dot_cycles"]["compiled"]
-    assert theirs >= model_theirs and ours == model_ours, full["dot_cycles"]

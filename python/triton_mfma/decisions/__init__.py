@@ -68,7 +68,7 @@ class Verdict:
     """What one decision decided for one kernel: the build (or compile) it chose and why."""
     decision: str  # kept / reverted / applied / declined / dropped / unverified / failed / chosen ...
     reason: str
-    evidence: str  # pass / none / identical / model / trial
+    evidence: str  # pass / none / identical / model / trial / remembered (a trial on another specialization)
     chosen: object = field(repr=False)  # the engine.Build (or, for waves_per_eu, engine.Compiled) chosen
     details: dict = field(default_factory=dict)  # what a trial compared, in the metadata record
     remark: str | None = None  # the remark line; None: metadata only
