@@ -389,3 +389,27 @@ def test_combination_counts_no_declined_point_as_a_choice(tmp_path, monkeypatch)
     assert md.triton_mfma_trials == 1
     both = Build(frozenset({"pipeline", "accelerate_matmul"}), None, "", {}, declined={"pipeline"})
     assert choices_made(both) == {"accelerate_matmul"}
+
+
+def test_combination_compares_with_no_interior_point_at_all(tmp_path, monkeypatch):
+    """Held-out seed 4498 on gfx942 (int8 64x128x64, 1 warp, waves_per_eu=2): ours' pipeliner was kept at 2 stages,
+    then a stage less was taken, where ours' pipeliner declines (one stage: nothing to pipeline). The combination
+    check left that declined point in its reference, which at 2 stages then ran ours' pipeliner under Triton's layouts:
+    ours ranked better than that and was kept, 6 main-loop scratch ops where stock's kernel has none. The reference
+    is now Triton's kernel (every interior point left out): the combination reverts to it, and the kernel handed on
+    is not worse than stock's."""
+    from triton_mfma import cost_model, dot_figures, kernelgen
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4498), str(tmp_path), "gfx942")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled():
+            ours = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+        stock = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
+    md = ours.metadata
+    assert not hasattr(stock.metadata, "triton_mfma_trials")
+    assert md.triton_mfma_num_stages["decision"] == "reduced", md.triton_mfma_num_stages
+    assert md.triton_mfma_combination["decision"] == "reverted", md.triton_mfma_combination
+    j = cost_model.judge(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours), cost_model.MAIN_KEYS)
+    assert not j.worse, j

@@ -27,7 +27,7 @@ Models (no compile):
   - dot cycles: ours' TTGIR needs fewer main-loop dot cycles (dot_work) and ours has no spill at as many waves as
     Triton's kernel's LDS lets run (cost_model.ties_at_best_before_dot_cycles).
 Compared with (trial): ours with every interior point and the num_stages change left out (our passes at the end of
-make_ttgir as chosen). Judge: the one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks
+make_ttgir as chosen), a point ours' pass declined too: it may have declined because of another choice. Judge: the one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks
 strictly better.
 """
 from __future__ import annotations
@@ -66,7 +66,10 @@ class Combination(Decision):
         remap = remap_may_have_decided(ctx, ours)
         if len(chosen) < 2 and not interior_choices(frozenset(ctx.reverted)) and remap is None:
             return None
-        reference = ours.choice - chosen | ({SKIP} if remap is not None else set())
+        # every interior point left out, declined ones too: a point declined in ours because of another choice
+        # (our pipeliner with one stage, where a stage less was taken) may act in the kernel without that choice
+        # (held-out seed 4498 on gfx942: the reference was Triton's layouts under our pipeliner at 2 stages)
+        reference = ours.choice - interior_choices(ours.choice) | ({SKIP} if remap is not None else set())
         if (ours.choice, reference, ctx.w) in ctx.kept_against:  # a decision compared these two already
             return None
         return ctx.variant(reference)
