@@ -324,11 +324,21 @@ class Policy:
         chosen = v.chosen if v is not None else ours
         if chosen is not ours and hasattr(chosen, "choice"):
             self.ctx.reverted |= set(ours.choice - chosen.choice)
+            self._supersede(d, v, ours.choice - chosen.choice)
             if chosen is theirs:  # the variant won against ours (a stage less): the remap may have decided it too
                 self.ctx.kept_against.add((theirs.choice, ours.choice, self.ctx.w))
         elif v is not None and theirs is not None:
             self.ctx.kept_against.add((ours.choice, theirs.choice, self.ctx.w))
         return chosen
+
+    def _supersede(self, by, verdict, dropped) -> None:
+        """The earlier verdicts whose choices `by`'s `verdict` took back (`dropped`) say so in their records
+        ("superseded"): the kernel handed on is not built with them (the combination check reverting to Triton's
+        kernel after accelerate-dot kept our layouts and the stream pipeliner applied ours)."""
+        for e in self.decisions:
+            record = self.metadata.get(e.key)
+            if e is not by and isinstance(record, dict) and any(e.owns(c) for c in dropped):
+                self.metadata[e.key] = {**record, "superseded": f"{by.name}: {verdict.decision}"}
 
     def _compare(self, d, ours, theirs):
         from . import remembered
@@ -409,6 +419,8 @@ class Policy:
         v = d.decide(ctx, final, c, self.figures_of(final, w, chosen_build.text), self.figures_of(c, w, reference.text),
                      compared_w)
         self.record(d, v)
+        if v.chosen is not final:
+            self._supersede(d, v, chosen_build.choice - reference.choice)
         return v.chosen
 
     # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------

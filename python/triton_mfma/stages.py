@@ -106,6 +106,14 @@ class PointRunner:
         return res.module
 
 
+def _merge(metadata: dict, other: dict, skip=()) -> None:
+    """`other` (a build's or a compile's metadata: a copy made when it was made) into the compile's `metadata`, keys
+    in `skip` left out; the verdicts recorded since, or amended (a superseded one), stay the policy's."""
+    verdicts = {d.key: metadata[d.key] for d in DECISIONS if d.key in metadata}
+    metadata.update({k: v for k, v in other.items() if k not in skip})
+    metadata.update(verdicts)
+
+
 def _fallback(act, stage: str, kernel: str, err: BaseException, metadata: dict | None = None):
     if act.strict:
         raise err
@@ -289,7 +297,7 @@ class HipCompile:
         chosen = self.policy.ttgir(src, interior)
         self.final_w = self.policy.ctx.w  # the kernel's, or the waves its LDS admits (decisions/register_pressure.py)
         compiled = self.engine.compiled(chosen, self.final_w)
-        metadata.update(chosen.metadata)
+        _merge(metadata, chosen.metadata)
         metadata["waves_per_eu"] = self.final_w
         self.handoff = (chosen.module, compiled) if compiled is not None else None
         self.chosen = chosen if compiled is not None else None
@@ -342,7 +350,7 @@ class HipCompile:
             finally:
                 self.kernel_remarks.flush()
         if handed is not None:
-            metadata.update({k: v for k, v in handed.metadata.items() if k not in ("name", "waves_per_eu")})
+            _merge(metadata, handed.metadata, skip=("name", "waves_per_eu"))
             return handed.llir
         return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
 
@@ -368,7 +376,7 @@ class HipCompile:
             return base, llir_without_waves(llir, w), dict(metadata)
 
         if base is not None:
-            metadata.update({k: v for k, v in base.metadata.items() if k not in ("name", "waves_per_eu")})
+            _merge(metadata, base.metadata, skip=("name", "waves_per_eu"))
         if self.engine is None:
             self.engine = Engine(self.backend, self.options, "", None, None)
         if self.policy is None:
@@ -385,7 +393,7 @@ class HipCompile:
 
     def amdgcn(self, src, metadata):
         if self.handoff is not None and src == self.handoff[1].llir:
-            metadata.update({k: v for k, v in self.handoff[1].metadata.items() if k != "waves_per_eu"})
+            _merge(metadata, self.handoff[1].metadata, skip=("waves_per_eu",))
             return self.handoff[1].amdgcn
         return self.backend.make_amdgcn(src, metadata, with_waves_per_eu(self.options, self.final_w))
 

@@ -411,5 +411,9 @@ def test_combination_compares_with_no_interior_point_at_all(tmp_path, monkeypatc
     assert not hasattr(stock.metadata, "triton_mfma_trials")
     assert md.triton_mfma_num_stages["decision"] == "reduced", md.triton_mfma_num_stages
     assert md.triton_mfma_combination["decision"] == "reverted", md.triton_mfma_combination
+    # the verdicts it took back say so: the kernel handed on has neither our layouts nor a stage less
+    for key in ("triton_mfma_accelerate_dot", "triton_mfma_num_stages"):
+        assert getattr(md, key).get("superseded") == "combination: reverted", getattr(md, key)
+    assert "superseded" not in md.triton_mfma_waves_relax
     j = cost_model.judge(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours), cost_model.MAIN_KEYS)
     assert not j.worse, j

@@ -164,6 +164,10 @@ class Decision:
     def present(self, ctx, interior: set) -> bool:
         return self.point is not None and self.point in interior
 
+    def owns(self, choice: str) -> bool:
+        """Whether `choice` (an element of a build's choice) is this decision's to keep or take back."""
+        return self.point is not None and choice == self.point
+
     def verifies(self, ctx) -> bool:
         return self.option is None or bool(ctx.setting(self.option))
 

@@ -27,6 +27,9 @@ class NumStages(Decision):
     option = "reduce_num_stages"
     judge = staticmethod(cost_model.judge)  # (ours, ours with a stage less) -> cost_model.Judgement
 
+    def owns(self, choice: str) -> bool:
+        return choice.startswith(STAGES)
+
     def present(self, ctx, interior):
         return ctx.has_dot and getattr(ctx.triton_options, "num_stages", 0) >= 2 and self.verifies(ctx)
 
