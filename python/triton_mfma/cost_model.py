@@ -108,7 +108,12 @@ def unrolled(reference, candidate) -> Fraction:
     of stock's one, whose 8 warps each compute the whole 32x32 tile). Else the work: exactly u times the other's at no
     fewer than u times the loads (a layout may load some tiles twice: generated seed 357 on gfx942, our loop unrolled
     whole, 4x the dot work of stock's iteration at 5.3x its loads). Not told apart: a layout that computes AND loads
-    every tile u times over. 1 otherwise, and where either figure is unknown."""
+    every tile u times over. 1 otherwise, and where either figure is unknown. 1 where no loop holds the dots in either
+    (`loop_whole`: no loop, or LLVM unrolled it whole): both figures count the whole kernel, every K-step (held-out
+    seed 4612, K one tile: Triton's warps repeat blocks, 4x our dot work at 5x our loads, and the work and load
+    ratios read our whole kernel as a fifth of an iteration, 32 dot cycles as 160 against 128)."""
+    if getattr(reference, "loop_whole", False) and getattr(candidate, "loop_whole", False):
+        return Fraction(1)
     sr, sc = getattr(reference, "loop_steps", 0), getattr(candidate, "loop_steps", 0)
     if sr and sc:  # the K-steps each compiled loop holds, from the TTGIRs (dot_figures.with_loop_steps)
         return Fraction(sc, sr)

@@ -271,6 +271,20 @@ def test_an_unrolled_loop_is_compared_per_iteration():
                           loop_whole=True)).better
 
 
+def test_two_whole_kernels_are_compared_as_they_are():
+    """No loop holds the dots in either compile (held-out seed 4612, K one tile: no scf.for): both figures count the
+    whole kernel. Triton's 4 warps repeat each other's blocks (4x our dot work) at 5x our loads, which the work and
+    load ratios read as our kernel holding a fifth of an iteration: 32 dot cycles as 160 against 128."""
+    from triton_mfma.cost_model import judge, unrolled
+
+    stock = _figures(loop_cycles=128, loop_ds_read=18, loop_ds_write=2, loop_work=32768, loop_load_bytes=140,
+                     loop_whole=True)
+    ours = _figures(loop_cycles=32, loop_ds_read=6, loop_ds_write=3, loop_work=8192, loop_load_bytes=28,
+                    loop_whole=True)
+    assert unrolled(stock, ours) == 1 == unrolled(ours, stock)
+    assert judge(stock, ours).better and judge(stock, ours).figure == "dot cycles 128 -> 32"
+
+
 def test_k_steps_from_the_ttgirs_decide_the_unroll():
     """Where both figures know the K-steps their compiled loop holds (the TTGIR's dot cycles per iteration against
     the compiled loop's), their ratio is the unroll, whatever the work and loads say. Held-out seed 4265 on gfx942
