@@ -24,17 +24,21 @@ record it (policy options are not in it). While an activation is installed, Trit
 `FallbackFreeCache`, which writes every file as before but not the group file of a compile whose metadata records a
 fallback; that group file is what makes a later lookup a hit, so the next compile under the key compiles again (and
 warns again while the cause lasts). Its other files are left as any failed compile leaves them: unreferenced.
-An interrupted compile (KeyboardInterrupt, SystemExit in one of its stages) leaves nothing: the files it put in
-the cache are removed (`discard`), so no partial entry stays behind.
+An interrupted compile (KeyboardInterrupt, SystemExit in one of its stages, or while Triton writes a stage's file
+between two of them) leaves nothing: the files it put in the cache are removed (`discard`), so no partial entry
+stays behind; where the interrupt came elsewhere between two stages, they are removed when the process exits.
 """
 from __future__ import annotations
 
+import atexit
 import contextlib
 import contextvars
 import functools
+import glob
 import hashlib
 import json
 import os
+import shutil
 import threading
 
 from . import __version__
@@ -199,7 +203,23 @@ class FallbackFreeCache:
         return self.inner.get_file(filename)
 
     def put(self, data, filename, binary=True):
-        path = self.inner.put(data, filename, binary=binary)
+        try:
+            path = self.inner.put(data, filename, binary=binary)
+        except BaseException as e:  # an interrupt while Triton writes a stage's file, between two stages
+            if self._ours and not isinstance(e, Exception):
+                # the file being written is in this process's temporary directory of the entry (Triton's put
+                # renames it into place once written)
+                entry = str(getattr(self.inner, "cache_dir", ""))
+                for tmp in glob.glob(os.path.join(entry, f"tmp.pid_{os.getpid()}_*")) if entry else ():
+                    shutil.rmtree(tmp, ignore_errors=True)
+                with contextlib.suppress(OSError):  # renamed into place before the interrupt came
+                    if entry:
+                        os.remove(os.path.join(entry, filename))
+                _remove(self._ungrouped.pop((threading.get_ident(), self.key), []))
+                with contextlib.suppress(OSError):  # the entry's directory, where nothing else is in it
+                    if entry:
+                        os.rmdir(entry)
+            raise
         if self._ours and isinstance(path, (str, os.PathLike)):
             self._ungrouped.setdefault((threading.get_ident(), self.key), []).append(path)
         return path
@@ -222,14 +242,29 @@ class FallbackFreeCache:
         if not isinstance(compile_hash, str):
             return
         paths = cls._ungrouped.pop((threading.get_ident(), _base32(compile_hash)), [])
-        if not remove:
-            return
-        for path in paths:
-            with contextlib.suppress(OSError):
-                os.remove(path)
-        with contextlib.suppress(OSError):  # the entry's directory, where nothing else is in it
-            if paths:
-                os.rmdir(os.path.dirname(paths[0]))
+        if remove:
+            _remove(paths)
+
+
+@atexit.register
+def _remove_ungrouped() -> None:
+    """At exit: what compiles that never wrote their group put in the cache (an interrupt that came between two
+    stages, outside the ones the guard wraps), with this process's temporary files in those entries."""
+    for paths in list(FallbackFreeCache._ungrouped.values()):
+        for entry in {os.path.dirname(str(p)) for p in paths}:
+            for tmp in glob.glob(os.path.join(entry, f"tmp.pid_{os.getpid()}_*")):
+                shutil.rmtree(tmp, ignore_errors=True)
+        _remove(paths)
+
+
+def _remove(paths) -> None:
+    """Remove the files of one cache entry, and its directory where nothing else is in it."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+    with contextlib.suppress(OSError):
+        if paths:
+            os.rmdir(os.path.dirname(paths[0]))
 
 
 def fell_back(metadata_path) -> bool:
