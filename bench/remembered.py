@@ -25,7 +25,6 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from types import SimpleNamespace
 
 ARCHS = ("gfx90a", "gfx942", "gfx950")
 TTGIR_DECISIONS = ("accelerate_dot", "stream_pipeline", "num_stages", "combination", "grid_order")
@@ -111,12 +110,9 @@ def run_child(seed: int, arch: str, kdir: str, timeout: float) -> dict:
 def _judge(reference: dict, candidate: dict) -> str:
     """"better" / "worse" / "same": `candidate`'s figures against `reference`'s by the one judge (MAIN_KEYS)."""
     from triton_mfma import cost_model
+    from triton_mfma.dot_figures import Figures
 
-    def ns(f):
-        f = dict(f)
-        f.setdefault("loop_ds", f.get("loop_ds_read", 0) + f.get("loop_ds_write", 0))
-        return SimpleNamespace(**f)
-    j = cost_model.judge(ns(reference), ns(candidate), cost_model.MAIN_KEYS)
+    j = cost_model.judge(Figures(**reference), Figures(**candidate), cost_model.MAIN_KEYS)
     return "better" if j.better else "worse" if j.worse else "same"
 
 

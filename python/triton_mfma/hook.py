@@ -207,18 +207,8 @@ class FallbackFreeCache:
             path = self.inner.put(data, filename, binary=binary)
         except BaseException as e:  # an interrupt while Triton writes a stage's file, between two stages
             if self._ours and not isinstance(e, Exception):
-                # the file being written is in this process's temporary directory of the entry (Triton's put
-                # renames it into place once written)
-                entry = str(getattr(self.inner, "cache_dir", ""))
-                for tmp in glob.glob(os.path.join(entry, f"tmp.pid_{os.getpid()}_*")) if entry else ():
-                    shutil.rmtree(tmp, ignore_errors=True)
-                with contextlib.suppress(OSError):  # renamed into place before the interrupt came
-                    if entry:
-                        os.remove(os.path.join(entry, filename))
-                _remove(self._ungrouped.pop((threading.get_ident(), self.key), []))
-                with contextlib.suppress(OSError):  # the entry's directory, where nothing else is in it
-                    if entry:
-                        os.rmdir(entry)
+                _remove(self._ungrouped.pop((threading.get_ident(), self.key), []),
+                        str(getattr(self.inner, "cache_dir", "")), filename, temporaries=True)
             raise
         if self._ours and isinstance(path, (str, os.PathLike)):
             self._ungrouped.setdefault((threading.get_ident(), self.key), []).append(path)
@@ -251,20 +241,25 @@ def _remove_ungrouped() -> None:
     """At exit: what compiles that never wrote their group put in the cache (an interrupt that came between two
     stages, outside the ones the guard wraps), with this process's temporary files in those entries."""
     for paths in list(FallbackFreeCache._ungrouped.values()):
-        for entry in {os.path.dirname(str(p)) for p in paths}:
-            for tmp in glob.glob(os.path.join(entry, f"tmp.pid_{os.getpid()}_*")):
-                shutil.rmtree(tmp, ignore_errors=True)
-        _remove(paths)
+        _remove(paths, temporaries=True)
 
 
-def _remove(paths) -> None:
-    """Remove the files of one cache entry, and its directory where nothing else is in it."""
-    for path in paths:
+def _remove(paths, entry: str = "", filename: str | None = None, temporaries: bool = False) -> None:
+    """Remove the files one compile put in a cache entry (`paths`), and the entry's directory where nothing else is in
+    it. `entry`: that directory (default: the paths'); `filename`: a file of it renamed into place while the
+    interrupt came (Triton's put writes in a temporary directory first); `temporaries`: this process's temporary
+    directories in it too."""
+    entry = entry or (os.path.dirname(str(paths[0])) if paths else "")
+    if not entry:
+        return
+    if temporaries:
+        for tmp in glob.glob(os.path.join(entry, f"tmp.pid_{os.getpid()}_*")):
+            shutil.rmtree(tmp, ignore_errors=True)
+    for path in list(paths) + ([os.path.join(entry, filename)] if filename else []):
         with contextlib.suppress(OSError):
             os.remove(path)
     with contextlib.suppress(OSError):
-        if paths:
-            os.rmdir(os.path.dirname(paths[0]))
+        os.rmdir(entry)
 
 
 def fell_back(metadata_path) -> bool:

@@ -22,6 +22,7 @@ the kernel handed on was worse than the fresh compile's on 1 and never worse tha
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import threading
@@ -42,24 +43,35 @@ def _unspecialized(ttir: str) -> str:
     return _SPECIALIZATION.sub(keep_separator, ttir)
 
 
-def kernel_key(ctx) -> str | None:
-    """The kernel as the remembered verdicts know it: its TTIR without the argument divisibility, its arch, Triton's
-    options that change the code and the activation's options; None where the TTIR is unknown."""
+@functools.lru_cache(maxsize=8)
+def _keys(ttir: str, triton_options: str, options: str) -> tuple[str, str]:
+    """(the kernel's key: its TTIR without the argument divisibility and its options; this specialization's: the TTIR
+    exactly), hashed once per compile."""
+    kernel = hashlib.sha256("\0".join((_unspecialized(ttir), triton_options, options)).encode()).hexdigest()
+    return kernel, hashlib.sha256(ttir.encode()).hexdigest()
+
+
+def _keys_of(ctx) -> tuple[str, str] | None:
     if not ctx.ttir:
         return None
-    parts = (_unspecialized(ctx.ttir), repr(ctx.triton_options), repr(sorted((k, repr(v)) for k, v in
-                                                                            ctx.options.items())))
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+    return _keys(ctx.ttir, repr(ctx.triton_options), repr(sorted((k, repr(v)) for k, v in ctx.options.items())))
 
 
-def _specialization(ctx) -> str:
-    """This compile's TTIR exactly: a verdict is taken again for another specialization only (the same one compiles
-    again where Triton's cache is bypassed, and decides the same by itself)."""
-    return hashlib.sha256(ctx.ttir.encode()).hexdigest()
+def kernel_key(ctx) -> str | None:
+    """The kernel as the remembered verdicts know it: its TTIR without the argument divisibility, its arch, Triton's
+    options that change the code and the activation's options; None where the TTIR is unknown. A verdict is taken
+    again for another specialization only: the same one compiles again where Triton's cache is bypassed, and decides
+    the same by itself."""
+    keys = _keys_of(ctx)
+    return None if keys is None else keys[0]
 
 
-def _applies(ctx) -> bool:
-    return not ctx.trial_all and bool(ctx.setting("remember"))
+def _entry(ctx, decision, ours, theirs):
+    """(the comparison's entry, this specialization's key); None where nothing is remembered for this compile."""
+    keys = _keys_of(ctx) if not ctx.trial_all and ctx.setting("remember") else None
+    if keys is None:
+        return None
+    return (keys[0], decision.name, ours.choice, theirs.choice, ctx.w), keys[1]
 
 
 def recall(ctx, decision, ours, theirs):
@@ -67,17 +79,15 @@ def recall(ctx, decision, ours, theirs):
     kernel, for these builds (evidence "remembered"); None where there is none."""
     from .decisions import Verdict
 
-    if not _applies(ctx):
+    found = _entry(ctx, decision, ours, theirs)
+    if found is None:
         return None
-    key = kernel_key(ctx)
-    if key is None:
-        return None
-    entry = (key, decision.name, ours.choice, theirs.choice, ctx.w)
+    entry, specialization = found
     with _LOCK:
         got = _VERDICTS.get(entry)
         if got is not None:
             _VERDICTS.move_to_end(entry)
-    if got is None or got[3] == _specialization(ctx):
+    if got is None or got[3] == specialization:
         return None
     word, reason, kept_ours, _ = got
     why = f"{reason} [remembered: a trial on an earlier specialization of this kernel, whose TTIR differs in its " \
@@ -90,14 +100,14 @@ def note(ctx, decision, ours, theirs, verdict) -> None:
     """Remember `verdict` where a trial took it between `ours` and `theirs` (and it chose one of the two without a
     fallback)."""
     if verdict is None or verdict.evidence != "trial" or verdict.fallback is not None or \
-            verdict.warning is not None or verdict.chosen not in (ours, theirs) or not _applies(ctx):
+            verdict.warning is not None or verdict.chosen not in (ours, theirs):
         return
-    key = kernel_key(ctx)
-    if key is None:
+    found = _entry(ctx, decision, ours, theirs)
+    if found is None:
         return
-    entry = (key, decision.name, ours.choice, theirs.choice, ctx.w)
+    entry, specialization = found
     with _LOCK:
-        _VERDICTS[entry] = (verdict.decision, verdict.reason, verdict.chosen is ours, _specialization(ctx))
+        _VERDICTS[entry] = (verdict.decision, verdict.reason, verdict.chosen is ours, specialization)
         _VERDICTS.move_to_end(entry)
         while len(_VERDICTS) > _LIMIT:
             _VERDICTS.popitem(last=False)
