@@ -173,8 +173,8 @@ def main() -> None:
     lo, hi = (int(x) for x in args.seeds.split(".."))
     kdir = args.kernels or tempfile.mkdtemp(prefix="remembered-kernels-")
     jobs = [(seed, arch) for seed in range(lo, hi + 1) for arch in (args.arch or ARCHS)]
-    header = [f"# remembered trial verdicts on a second specialization -- `PYTHONPATH=python python bench/remembered.py "
-              f"--seeds {args.seeds}{''.join(f' --arch {a}' for a in args.arch or ())}` ({time.strftime('%Y-%m-%d')}, "
+    header = [f"# remembered trial verdicts on a second specialization -- `PYTHONPATH=python python "
+              f"bench/remembered.py --seeds {args.seeds}{''.join(f' --arch {a}' for a in args.arch or ())}` ({time.strftime('%Y-%m-%d')}, "
               f"{os.cpu_count()} cores, TRITON_MFMA_TRIAL_THREADS=1)",
               "# B = A with no integer argument a multiple of 16; kept = A's trial verdicts remembered; fresh = "
               "nothing remembered; cpu/stock = CPU of B's compile over stock Triton's of B"]

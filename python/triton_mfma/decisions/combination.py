@@ -27,8 +27,8 @@ Models (no compile):
   - dot cycles: ours' TTGIR needs fewer main-loop dot cycles (dot_work) and ours has no spill at as many waves as
     Triton's kernel's LDS lets run (cost_model.ties_at_best_before_dot_cycles).
 Compared with (trial): ours with every interior point and the num_stages change left out (our passes at the end of
-make_ttgir as chosen), a point ours' pass declined too: it may have declined because of another choice. Judge: the one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks
-strictly better.
+make_ttgir as chosen), a point ours' pass declined too: it may have declined because of another choice. Judge: the
+one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks strictly better.
 """
 from __future__ import annotations
 
