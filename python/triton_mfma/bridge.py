@@ -16,6 +16,10 @@ Triton prints generic form only when the global LLVM options `--mlir-print-op-ge
 `--mlir-print-local-scope` are set. libtriton.so exports `LLVMParseCommandLineOptions` and
 `mlir::registerAsmPrinterCLOptions()`, so we register the printer options once and flip them around
 each print. They are process-global: a lock serialises every flip, and every path restores them.
+
+What a build offers is probed, not assumed from its version (`probe`): at first use per libtriton, every symbol
+and Python binding the project calls is resolved; a build lacking one (a build made without exported symbols,
+e.g. fbtriton 3.8.0rc3's libtriton exports one) raises `TritonBuildError`, and the hook keeps the project off for it.
 """
 from __future__ import annotations
 
@@ -27,7 +31,6 @@ import threading
 
 _LOCK = threading.RLock()
 _PRINTER_OPTS_REGISTERED = False
-_LIB = None
 
 
 class BridgeError(RuntimeError):
@@ -45,16 +48,82 @@ class BridgeError(RuntimeError):
         super().__init__(f"{message}{where}{detail}")
 
 
-def _libtriton():
-    global _LIB
-    if _LIB is None:
-        from triton._C import libtriton
+class TritonBuildError(RuntimeError):
+    """The installed Triton build lacks a symbol or binding the project calls: the project stays off for it
+    (its compiles are stock Triton's; strict mode raises this). `version`, `library`, `missing` name what."""
 
-        lib = ctypes.CDLL(libtriton.__file__)
-        lib.LLVMParseCommandLineOptions.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p]
-        lib.LLVMParseCommandLineOptions.restype = ctypes.c_int
-        _LIB = lib
-    return _LIB
+    def __init__(self, version: str, library: str, missing: list[str]):
+        self.version, self.library, self.missing = version, library, list(missing)
+        super().__init__(f"triton-mfma cannot run on Triton {version} (libtriton: {library}): it lacks "
+                         f"{', '.join(self.missing)}; triton-mfma stays off for this build, its compiles are stock "
+                         "Triton's")
+
+
+# What the project calls in libtriton: C symbols through ctypes (the generic-printing switch), with how to show
+# them, and Triton's Python bindings (bridge, engine, pipeline).
+SYMBOLS = {"LLVMParseCommandLineOptions": "LLVMParseCommandLineOptions",
+           "_ZN4mlir27registerAsmPrinterCLOptionsEv": "mlir::registerAsmPrinterCLOptions() "
+                                                      "(_ZN4mlir27registerAsmPrinterCLOptionsEv)"}
+BINDINGS = ("ir.parse_mlir_module", "ir.context", "ir.load_dialects", "ir.pass_manager", "ir.module.str",
+            "ir.module.get_entry_func_name")
+_BUILDS: dict = {}  # libtriton path -> its ctypes handle, or the TritonBuildError it raised
+
+
+def _library_path() -> str:
+    from triton._C import libtriton
+
+    return libtriton.__file__
+
+
+def _missing_bindings() -> list[str]:
+    try:
+        from triton._C.libtriton import ir
+    except Exception as e:  # noqa: BLE001 - a binding module that does not import is a missing one
+        return [f"the binding triton._C.libtriton.ir ({type(e).__name__}: {e})"]
+    missing = []
+    for name in BINDINGS:
+        obj = ir
+        for part in name.split(".")[1:]:
+            obj = getattr(obj, part, None)
+        if obj is None:
+            missing.append(f"the binding {name}")
+    return missing
+
+
+def probe(path: str | None = None):
+    """libtriton (`path`: the installed Triton's) as a ctypes handle, once every symbol and binding the project
+    calls resolves; else TritonBuildError naming the build, the file and what is missing. Probed once per file."""
+    with _LOCK:
+        path = path or _library_path()
+        if path not in _BUILDS:
+            _BUILDS[path] = _probe(path)
+        found = _BUILDS[path]
+    if isinstance(found, TritonBuildError):
+        raise found
+    return found
+
+
+def _probe(path: str):
+    try:
+        import triton
+
+        version = str(getattr(triton, "__version__", "of unknown version"))
+    except Exception:  # noqa: BLE001 - named as unknown; the missing pieces say the rest
+        version = "of unknown version"
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        return TritonBuildError(version, path, [f"a loadable library ({e})"])
+    missing = [shown for sym, shown in SYMBOLS.items() if not hasattr(lib, sym)] + _missing_bindings()
+    if missing:
+        return TritonBuildError(version, path, missing)
+    lib.LLVMParseCommandLineOptions.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p]
+    lib.LLVMParseCommandLineOptions.restype = ctypes.c_int
+    return lib
+
+
+def _libtriton():
+    return probe()
 
 
 def _set_generic_printing(on: bool) -> None:

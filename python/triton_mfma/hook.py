@@ -361,16 +361,69 @@ def _stages_hook(*args):
             pk, ph = prev()
             key, h = key + pk, hashlib.sha256((h + str(ph)).encode()).hexdigest()
         return key, h
-    if act is not None:
-        from .stages import wrap_stages
-
-        wrap_stages(act, *args)
+    if act is not None and _build_usable(act):
+        _wrap_guarded(act, args)
+    else:
+        act = None
     if prev is not None:
         prev(*args)
     if act is not None:
         stages = args[1]
         for name, stage in list(stages.items()):
             stages[name] = _InterruptGuard(stage)
+
+
+_warned_builds: set = set()  # libtriton paths whose TritonBuildError was shown
+
+
+def _build_usable(act) -> bool:
+    """Whether the installed Triton build has every symbol and binding the project calls (bridge.probe). Where it
+    lacks one, the compile is stock Triton's, with one warning per build; strict mode raises TritonBuildError."""
+    from .bridge import TritonBuildError, probe
+
+    try:
+        probe()
+        return True
+    except TritonBuildError as e:
+        if act.strict:
+            raise
+        with _lock:
+            first = e.library not in _warned_builds
+            _warned_builds.add(e.library)
+        if first:
+            from . import remarks
+
+            remarks.warn(str(e))
+        return False
+
+
+def _wrap_guarded(act, args) -> None:
+    """stages.wrap_stages inside the fallback guard: where it fails, Triton's stages stay as they were, with a
+    warning, and the compile's metadata records the fallback (kept out of the cache); strict mode raises."""
+    stages = args[1]
+    stock = dict(stages)
+    try:
+        from .stages import wrap_stages
+
+        wrap_stages(act, *args)
+    except Exception as e:  # noqa: BLE001 - any failure of ours leaves the compile to stock Triton
+        if act.strict:
+            raise
+        stages.clear()
+        stages.update(stock)
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        why = f"setting up the stages: {type(e).__name__}: {first}"
+        if "ttgir" in stages:
+            stages["ttgir"] = functools.partial(_marked_stock, stages["ttgir"], why)
+        from . import remarks
+
+        remarks.warn(f"triton-mfma failed {why}; using stock Triton for this kernel")
+
+
+def _marked_stock(stage, why, src, metadata):
+    """Triton's own stage, with the fallback recorded in the compile's metadata."""
+    metadata["triton_mfma_fallback"] = why
+    return stage(src, metadata)
 
 
 class _InterruptGuard:

@@ -166,8 +166,9 @@ class HipCompile:
     def ttgir(self, src, metadata):
         kernel = kernel_name(src)
         self.kernel_remarks = remarks.KernelRemarks(kernel, remarks.level(self.act.remarks))
-        snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for variants and a fallback
+        snapshot = None
         try:
+            snapshot = export_generic(src)  # make_ttgir mutates src: keep the TTIR for variants and a fallback
             return self._decide(src, metadata, snapshot)
         except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
             if self.engine is not None:
@@ -175,7 +176,8 @@ class HipCompile:
             self.handoff, self.final_w = None, self.fixed_w
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
             metadata["waves_per_eu"] = self.final_w
-            return self.stock["ttgir"](import_generic(snapshot, src.context, parsed_before=True), metadata)
+            return self.stock["ttgir"](src if snapshot is None else
+                                       import_generic(snapshot, src.context, parsed_before=True), metadata)
         except BaseException:  # an interrupt: nothing of this compile runs on behind it
             if self.engine is not None:
                 self.engine.abandon()

@@ -182,3 +182,22 @@ def test_import_parses_an_aliased_text_that_is_the_same_module():
     with pytest.raises(BridgeError) as info:
         import_generic(broken, ctx)
     assert f":{k + 1}:" in info.value.diagnostics, info.value.diagnostics
+
+
+def test_probe_names_every_missing_symbol_and_binding(monkeypatch):
+    """What the project calls in libtriton is probed, not assumed from the version: a binding gone from the
+    installed build, or a library without the symbols, is named with the build and the file."""
+    from triton._C import libtriton
+    from triton._C.libtriton import ir
+
+    from triton_mfma import bridge
+
+    assert bridge.probe() is bridge.probe()  # the installed build has all: probed once per file
+    monkeypatch.delattr(ir, "parse_mlir_module")
+    with pytest.raises(bridge.TritonBuildError) as err:
+        bridge.probe(libtriton.__file__ + "-again")  # not loadable: named too
+    assert "a loadable library" in str(err.value)
+    found = bridge._probe(libtriton.__file__)
+    assert isinstance(found, bridge.TritonBuildError)
+    assert found.missing == ["the binding ir.parse_mlir_module"] and found.library == libtriton.__file__
+    assert "LLVMParseCommandLineOptions" not in str(found)

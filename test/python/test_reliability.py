@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+import triton
 from triton import knobs
 from triton.runtime.cache import FileCacheManager
 
@@ -97,6 +98,81 @@ def test_a_fallback_is_not_cached_and_names_its_cause(disk_cache, tmp_path, monk
     with pytest.raises(Exception, match="cannot write the dump directory"):
         with triton_mfma.enabled(passes=["mfma-accelerate-dot"], dump=str(not_a_dir)):
             compile_kernel(fn, sig, cx, "gfx942")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A Triton build lacking what the bridge calls: the project stays off, every compile is stock Triton's
+
+
+@pytest.fixture
+def symbol_less_libtriton(tmp_path, monkeypatch):
+    """The installed Triton's libtriton as a build made without exported symbols shows it (fbtriton 3.8.0rc3's
+    exports one): a real shared library, compiled here, holding none of the symbols the bridge calls."""
+    c = tmp_path / "stub.c"
+    c.write_text("int tmfma_the_only_export(void) { return 1; }\n")
+    lib = tmp_path / "libtriton.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(lib), str(c)], check=True, capture_output=True)
+    from triton._C import libtriton
+
+    monkeypatch.setattr(libtriton, "__file__", str(lib))
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
+    return str(lib)
+
+
+def test_a_build_without_the_bridges_symbols_compiles_stock_with_one_warning(symbol_less_libtriton, monkeypatch):
+    from conftest import assert_same_as_stock
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        with triton_mfma.enabled():
+            kernels = {name: compile_kernel(*CORPUS[name], "gfx942") for name in ("gemm", "softmax")}
+    warned = [str(w.message) for w in seen if issubclass(w.category, MFMAWarning)]
+    assert len(warned) == 1, warned  # one per build, not one per compile
+    for part in (f"Triton {triton.__version__}", symbol_less_libtriton, "LLVMParseCommandLineOptions",
+                 "registerAsmPrinterCLOptions", "stays off"):
+        assert part in warned[0], (part, warned[0])
+    for name, k in kernels.items():
+        assert not any(key.startswith("triton_mfma") for key in k.metadata._asdict()), name
+    assert_same_as_stock(kernels["gemm"], "gemm", "gfx942")
+
+    from triton_mfma.bridge import TritonBuildError
+
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "1")  # strict: our error, naming the build, not AttributeError
+    with pytest.raises(TritonBuildError, match="LLVMParseCommandLineOptions") as err:
+        with triton_mfma.enabled():
+            compile_kernel(*CORPUS["gemm"], "gfx942")
+    assert err.value.library == symbol_less_libtriton and err.value.version == triton.__version__
+
+
+def test_a_failure_before_our_guard_was_inside_it(monkeypatch):
+    """Every call of ours in a compile falls back to stock: the stages' setup and the first print of the module."""
+    from conftest import assert_same_as_stock
+
+    from triton_mfma import stages
+
+    monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
+
+    def no_print(module):
+        raise AttributeError("undefined symbol: LLVMParseCommandLineOptions")
+
+    def no_setup(*args):
+        raise KeyError("stage")
+
+    for target, attr, broken, cause in ((stages, "export_generic", no_print, "undefined symbol"),
+                                        (stages, "wrap_stages", no_setup, "setting up the stages: KeyError")):
+        with monkeypatch.context() as mp, warnings.catch_warnings(record=True) as seen:
+            mp.setattr(target, attr, broken)
+            warnings.simplefilter("always")
+            with triton_mfma.enabled():
+                k = compile_kernel(*CORPUS["gemm"], "gfx942")
+            warned = [str(w.message) for w in seen if issubclass(w.category, MFMAWarning)]
+            assert len(warned) == 1 and cause in warned[0], warned
+            assert cause in k.metadata.triton_mfma_fallback  # kept out of Triton's cache
+            assert_same_as_stock(k, "gemm", "gfx942")
+            mp.setenv("TRITON_MFMA_STRICT", "1")
+            with pytest.raises((AttributeError, KeyError)):
+                with triton_mfma.enabled():
+                    compile_kernel(*CORPUS["gemm"], "gfx942")
 
 
 class _UsersCache(FileCacheManager):
