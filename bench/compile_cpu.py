@@ -13,11 +13,10 @@ Only pairs both sides compiled count (worse, better, same).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 from collections import defaultdict
 
-from record import emit
+from record import emit, read_json
 
 BUDGET = {"dot": (1.30, 2.0, 2.5), "no dot": (1.05, 2.0, 2.5)}  # issue 35: median, p90, max of CPU ours / stock
 
@@ -38,7 +37,7 @@ def main() -> int:
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--out")
     args = ap.parse_args()
-    rows = [r for path in args.runs for r in json.load(open(path)) if r.get("verdict") in ("worse", "better", "same")]
+    rows = [r for path in args.runs for r in read_json(path) if r.get("verdict") in ("worse", "better", "same")]
     groups = defaultdict(lambda: defaultdict(list))  # (arch, kind) -> {"cpu": [...], "wall": [...], compiles: [...]}
     for r in rows:
         s, o = r["stock"], r["ours"]

@@ -42,7 +42,9 @@ def records(md) -> dict:
 
 def diff(before: str, after: str) -> int:
     """Print what differs between two runs' JSON (per configuration x arch); the number of rows that differ."""
-    a, b = ({(r["config"], r["arch"]): r for r in json.load(open(p))} for p in (before, after))
+    from record import read_json
+
+    a, b = ({(r["config"], r["arch"]): r for r in read_json(p)} for p in (before, after))
     if a.keys() != b.keys():
         print(f"different configurations: {sorted(a.keys() ^ b.keys())}")
         return len(a.keys() ^ b.keys())

@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import checkout  # noqa: E402
+from record import read_json, record_stem, write_json  # noqa: E402
 
 checkout.use_checkout_if_built()
 
@@ -287,7 +288,7 @@ def main():
     if args.rejudge:
         from triton_mfma import dot_figures
 
-        rows = json.load(open(args.rejudge))
+        rows = read_json(args.rejudge)
         for r in rows:
             if r["verdict"] in ("worse", "better", "same"):
                 r["verdict"], r["why"] = dot_figures.compare(figures(r["stock"]["figures"]),
@@ -295,15 +296,14 @@ def main():
             mark_slow(r)
         archs = [a for a in ARCHS if any(r["arch"] == a for r in rows)]
         rows.sort(key=lambda r: (str(r["seed"]).zfill(8), r["arch"]))
-        head = [ln for ln in open(args.rejudge[:-5] + ".txt").read().splitlines()[:2]] \
-            if os.path.exists(args.rejudge[:-5] + ".txt") else []
+        txt = record_stem(args.rejudge) + ".txt"
+        head = [ln for ln in open(txt).read().splitlines()[:2]] if os.path.exists(txt) else []
         body = head + [f"# verdicts re-derived from the recorded figures: `PYTHONPATH=python python "
                        f"bench/differential.py {' '.join(sys.argv[1:])}`"] + [line(r) for r in rows] + [""] + \
             summary(rows, archs)
         with open(args.out + ".txt", "w") as f:
             f.write("\n".join(body) + "\n")
-        with open(args.out + ".json", "w") as f:
-            json.dump(rows, f, indent=0, default=str)
+        write_json(args.out + ".json", rows, indent=0, default=str)
         print("\n".join(summary(rows, archs)))
         return
     archs = args.arch or ARCHS
@@ -333,8 +333,7 @@ def main():
             summary(sorted(rows, key=lambda r: (str(r["seed"]).zfill(8), r["arch"])), archs)
         with open(args.out + ".txt", "w") as f:
             f.write("\n".join(body) + "\n")
-        with open(args.out + ".json", "w") as f:
-            json.dump(rows, f, indent=0, default=str)
+        write_json(args.out + ".json", rows, indent=0, default=str)
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for i, r in enumerate(pool.map(lambda t: judge(t[0], t[1], kdir, args.timeout), tasks)):

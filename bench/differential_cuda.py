@@ -272,8 +272,9 @@ def run(outdir: str, out: str) -> None:
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     with open(out + ".txt", "w") as f:
         f.write("\n".join(lines) + "\n")
-    with open(out + ".json", "w") as f:
-        json.dump(rows, f, indent=0, default=str)
+    from record import write_json
+
+    write_json(out + ".json", rows, indent=0, default=str)
     print("\n".join(lines[-(len(bad) + 3):]))
 
 

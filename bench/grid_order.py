@@ -495,8 +495,10 @@ def run(out, results):
             del c_out
         del a, b, ref
         torch.cuda.empty_cache()
-    with open(os.path.join(results, "grid_order.json"), "w") as f:
-        json.dump({"device": dev, "decode": rows, "gemm": grows}, f, indent=1, default=list)
+    from record import write_json
+
+    write_json(os.path.join(results, "grid_order.json"), {"device": dev, "decode": rows, "gemm": grows}, indent=1,
+               default=list)
     with open(os.path.join(results, "grid_order.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 

@@ -537,8 +537,9 @@ def run(out, results, which="all", runs=2):
             del a, b, bufs, outs
             torch.cuda.empty_cache()
         summarize(rows, run_i, say)
-    with open(os.path.join(results, "grid_order_wide.json"), "w") as f:
-        json.dump({"device": dev, "rows": rows}, f, indent=1, default=list)
+    from record import write_json
+
+    write_json(os.path.join(results, "grid_order_wide.json"), {"device": dev, "rows": rows}, indent=1, default=list)
 
 
 def summarize(rows, run_i, say):

@@ -15,7 +15,6 @@ more reads and writes than Triton's layouts, and the trial's verdict.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -23,7 +22,7 @@ import tempfile
 import warnings
 from collections import Counter
 
-from record import emit
+from record import emit, read_json
 
 _SHARED = re.compile(r"#ttg\.(?:swizzled|padded|amd_rotating)_shared<\{[^}]*\}>")
 
@@ -31,7 +30,7 @@ _SHARED = re.compile(r"#ttg\.(?:swizzled|padded|amd_rotating)_shared<\{[^}]*\}>"
 def trials_to_redo(runs: list[str], limit: int | None) -> list[tuple[int, str, dict]]:
     out = []
     for path in runs:
-        for r in json.load(open(path)):
+        for r in read_json(path):
             dot = ((r.get("ours") or {}).get("reasons") or {}).get("triton_mfma_accelerate_dot") or {}
             if dot.get("evidence") == "trial" and dot.get("kwidth_only") and \
                     (r["stock"].get("compile_cpu_s") or 1e9) < 5:

@@ -18,14 +18,13 @@ chosen on the seeds before.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 import warnings
 from collections import Counter
 
-from record import emit
+from record import emit, read_json
 
 
 class _Stop(Exception):
@@ -80,7 +79,7 @@ def main() -> int:
     args = ap.parse_args()
     rows = {}
     for path in args.runs:
-        for r in json.load(open(path)):
+        for r in read_json(path):
             if r.get("verdict") in ("worse", "better", "same") and r["spec"].get("family") == "gemm" \
                     and r["stock"].get("compile_cpu_s"):  # (runs before 150 timed the whole child only)
                 rows[r["seed"], r["arch"]] = r  # a later run of the same pair replaces an earlier one

@@ -24,7 +24,6 @@ among all spilling pairs and among those that spill in the main loop under stock
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -32,7 +31,7 @@ from collections import Counter
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import checkout  # noqa: E402
-from record import emit  # noqa: E402
+from record import emit, read_json  # noqa: E402
 
 checkout.use_checkout_if_built()
 
@@ -98,7 +97,7 @@ def main() -> int:
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--out")
     args = ap.parse_args()
-    rows = [r for path in args.runs for r in rows_of(json.load(open(path)))]
+    rows = [r for path in args.runs for r in rows_of(read_json(path))]
     lines = [f"# configurations that spill under stock, and the defaults -- `PYTHONPATH=python python "
              f"bench/register_pressure.py {' '.join(sys.argv[1:])}`",
              "# sp = VGPR+SGPR spills, lsc = main-loop scratch ops, sc = scratch ops in all, occ = waves/SIMD: "

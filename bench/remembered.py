@@ -185,8 +185,9 @@ def main() -> None:
     if args.out:
         with open(args.out + ".txt", "w") as fh:
             fh.write("\n".join(lines) + "\n")
-        with open(args.out + ".json", "w") as fh:
-            json.dump(results, fh, indent=1)
+        from record import write_json
+
+        write_json(args.out + ".json", results, indent=1)
 
 
 if __name__ == "__main__":

@@ -108,7 +108,9 @@ def amd(out_dir):
                 print(_row_md(row), flush=True)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-        json.dump(rows, open(os.path.join(out_dir, "split_epilogue_cvt_amd.json"), "w"), indent=1)
+        from record import write_json
+
+        write_json(os.path.join(out_dir, "split_epilogue_cvt_amd.json"), rows, indent=1)
         with open(os.path.join(out_dir, "split_epilogue_cvt_amd.md"), "w") as f:
             f.write(_table(rows))
     print(_table(rows))
@@ -218,7 +220,9 @@ def run(out, results):
                                            and not report["variants"][label]["nan"]
                                            and report["variants"][label]["bitwise_equal_to_stock"])
     os.makedirs(results, exist_ok=True)
-    json.dump(report, open(os.path.join(results, "split_epilogue_cvt_gpu.json"), "w"), indent=1)
+    from record import write_json
+
+    write_json(os.path.join(results, "split_epilogue_cvt_gpu.json"), report, indent=1)
     for label, v in report["variants"].items():
         print(f"{label:18s} shared {v['shared']:6d}  rel_err {v['rel_err']:.2e}  bitwise==stock "
               f"{v['bitwise_equal_to_stock']}  {v['median_ms']:.3f} ms  stock/this {v['stock_over_this']:.3f}  "

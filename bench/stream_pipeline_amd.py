@@ -17,7 +17,6 @@ aligned contiguous tensors: bench/stream_pipeline_gpu.py's specialisation).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import warnings
@@ -147,8 +146,9 @@ def main():
           f"{sum(not x['worse_than_stock'] for x in users)}/{len(users)}; applied on {len(applied)} "
           f"({', '.join(applied) or 'none'})")
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump(rows, f, indent=1)
+        from record import write_json
+
+        write_json(a.json, rows, indent=1)
 
 
 if __name__ == "__main__":

@@ -429,8 +429,9 @@ def run(outdir, json_out=None):
     if json_out:
         with open(os.path.join(outdir, "manifest.json")) as f:
             manifest = json.load(f)
-        with open(json_out, "w") as f:
-            json.dump(dict(manifest=manifest, results=all_results, failures=failures), f, indent=1)
+        from record import write_json
+
+        write_json(json_out, dict(manifest=manifest, results=all_results, failures=failures), indent=1)
     return failures
 
 

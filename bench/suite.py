@@ -9,7 +9,6 @@ forward D = 64/128, causal or not, in several tile shapes and with waves_per_eu 
 from __future__ import annotations
 
 import ast
-import json
 import os
 from dataclasses import dataclass, field
 
@@ -99,8 +98,9 @@ class Report:
         os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
         with open(out + ".txt", "w") as f:
             f.write("\n".join(self.lines) + "\n")
-        with open(out + ".json", "w") as f:
-            json.dump(self.rows, f, indent=1, default=str)
+        from record import write_json
+
+        write_json(out + ".json", self.rows, indent=1, default=str)
 
 
 def add_option_argument(ap) -> None:

@@ -22,6 +22,7 @@ import warnings
 
 os.environ["TRITON_MFMA_STRICT"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from record import write_json  # noqa: E402
 from suite import ARCHS, without_debug_lines  # noqa: E402
 
 
@@ -160,8 +161,7 @@ def main() -> int:
     if args.out:
         with open(args.out + ".txt", "w") as f:
             f.write("\n".join(lines) + "\n")
-        with open(args.out + ".json", "w") as f:
-            json.dump(rows, f, indent=1, default=str)
+        write_json(args.out + ".json", rows, indent=1, default=str)
     return 0
 
 

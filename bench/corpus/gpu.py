@@ -288,9 +288,12 @@ def run(d: str) -> None:
               f"{bitwise}, identical cubin {e['identical_cubin']}; {row['us_stock']:.1f} us vs {row['us_ours']:.1f} us,"
               f" ratio ours/stock {row['ratio']:.3f}", flush=True)
     out = os.environ.get("OUT", d)
-    with open(os.path.join(out, "corpus_gpu.json"), "w") as f:
-        json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f,
-                  indent=1, default=str)
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/: its record helper
+    from record import write_json
+
+    write_json(os.path.join(out, "corpus_gpu.json"),
+               {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results},
+               indent=1, default=str)
 
 
 if __name__ == "__main__":

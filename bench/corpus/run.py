@@ -22,7 +22,6 @@ spills at lower occupancy counts as a gain); better = not worse and better on on
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -188,12 +187,14 @@ def main(argv=None):
             emit(f"#   {r.id} {r.arch}: {r.error.splitlines()[-1][:200]}")
     if args.json:
         import dataclasses
-        with open(args.json, "w") as f:
-            json.dump({"command": cmd, "versions": versions, "default_passes": list(DEFAULT_PASSES),
-                       "import_errors": errors,
-                       "summary": {a: harness.summarize([r for r in results if a == "all" or r.arch == a])
-                                   for a in list(args.arch) + ["all"] if any(a == "all" or r.arch == a for r in results)},
-                       "results": [dict(dataclasses.asdict(r), ratio=r.ratio) for r in results]}, f, indent=1, default=str)
+        sys.path.insert(0, os.path.dirname(HERE))  # bench/: its record helper
+        from record import write_json
+        data = {"command": cmd, "versions": versions, "default_passes": list(DEFAULT_PASSES),
+                "import_errors": errors,
+                "summary": {a: harness.summarize([r for r in results if a == "all" or r.arch == a])
+                            for a in list(args.arch) + ["all"] if any(a == "all" or r.arch == a for r in results)},
+                "results": [dict(dataclasses.asdict(r), ratio=r.ratio) for r in results]}
+        write_json(args.json, data, indent=1, default=str)
     if out_f:
         out_f.close()
     return 1 if any(r.failure or r.fallbacks for r in results) else 0
