@@ -8,7 +8,7 @@ or set TRITON_CODEGEN_AMD=1 in the environment. See README.md.
 """
 __version__ = "0.1.0"
 
-from .bridge import BridgeError, export_generic, import_generic  # noqa: E402
+from .bridge import BridgeError, TritonBuildError, export_generic, import_generic  # noqa: E402
 from .hook import current, disable, disabled, enable, enabled, is_enabled  # noqa: E402
 from .native import (Diagnostic, MFMARemark, MFMAWarning, PipelineError, run_pipeline,  # noqa: E402
                      run_pipeline_with_diagnostics)
@@ -20,5 +20,5 @@ _apply_warnoptions()
 
 __all__ = ["__version__", "BridgeError", "Diagnostic", "MFMARemark", "MFMAWarning", "PipelineError", "current",
            "disable", "disabled", "enable", "enabled", "GridOrderDecision", "grid_order_decision", "KernelReport",
-           "report", "export_generic", "import_generic",
+           "report", "export_generic", "import_generic", "TritonBuildError",
            "is_enabled", "run_pipeline", "run_pipeline_with_diagnostics"]

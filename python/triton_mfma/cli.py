@@ -11,8 +11,9 @@ import sys
 import textwrap
 import warnings
 
-from .cli_checks import (CliError, _AlreadyReported, _as_list, _check_activation, _check_kernel_spec, _check_plot,
-                         _error_line, _suggest, _triton_version_text, check_args)
+from .cli_checks import (TRITON_COMMANDS, CliError, _AlreadyReported, _as_list, _check_activation, _check_kernel_spec,
+                         _check_plot, _error_line, _suggest, _triton_version_text, check_args, check_triton,
+                         triton_status)
 from .cli_opt import opt_cmd, parse_triton_ir  # noqa: F401 - parse_triton_ir: for the tests
 
 PROG = "triton-mfma"
@@ -44,6 +45,8 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # silence Triton 3.9's default-change notice
     triton_version = _triton_version_text()
+    # a build without what the bridge calls: the project is off, both columns are stock Triton's (one warning)
+    off = triton_status().problem  # (not fatal: check_triton passed)
     from . import native, passes, resources
     from .compile import compile_pair
     from .examples import CORPUS
@@ -60,7 +63,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     verifies = "mfma-accelerate-dot" in ext_passes and passes.setting(options, "verify_dot")
     text = (lambda *a, **k: None) if as_json else (lambda *a, **k: print(*a, file=out, **k))
     doc = {"arch": arch, "triton": triton_version, "triton_mfma": native.native_version(), "passes": ext_passes,
-           "options": options, "kernels": [], "showcase": []}
+           "options": options, "kernels": [], "showcase": [], "triton_mfma_off": off}
 
     cols = ["VGPR", "AGPR", "spills", "LDS B", "occ", "MFMA", "compile s"]
     header = ["kernel", "build"] + cols
@@ -68,6 +71,9 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     text(f"triton-mfma demo: {len(names or CORPUS)} kernels for {arch} (no GPU needed; figures from the amdgcn)")
     text(f"extended = stock Triton {triton_version} pipeline + triton-mfma passes {ext_passes}"
          + (f" {options}" if options else "") + f" through the generic-text bridge ({native.native_version()})")
+    if off:
+        text(f"triton-mfma is off for this Triton build ({off}): both builds below are stock Triton's "
+             "(the warning on stderr)")
     text(_fmt_row(header, widths))
     text("-" * (sum(widths) + 2 * len(widths)))
     differ, failed, decisions = 0, [], {"kept": [], "reverted": []}
@@ -77,7 +83,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
             warnings.simplefilter("ignore", native.MFMARemark)
             try:
                 # no pass list: the default set with its default options (waves_per_eu="auto"), as users get it
-                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, passes_ or None, strict=True, **options)
+                stock, ext, ts, te = compile_pair(fn, sig, cx, arch, passes_ or None, strict=not off, **options)
             except Exception as e:  # noqa: BLE001 - report the kernel and go on with the others
                 failed.append(name)
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -109,7 +115,9 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
                 "scratch spills, occupancy, main-loop copies and lane spills, dot cycles, LDS ops): kept on "
                 f"{', '.join(decisions['kept']) or 'none'}; reverted to Triton's layouts on "
                 f"{', '.join(decisions['reverted']) or 'none'}.", 116))
-        if differ:
+        if off:
+            text("triton-mfma was off for this Triton build: both builds are stock Triton's.")
+        elif differ:
             text(f"{differ} kernel(s) differ between stock and triton-mfma"
                  + ("; compile time includes the verification's second compile." if verifies else "."))
         elif passes_:
@@ -118,7 +126,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
             text(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act "
                  "only where a kernel\nneeds them (none of these does); the extra compile time is the bridge "
                  "round trip.")
-        if showcase if showcase is not None else (names is None and passes_ is None and not options):
+        if not off and (showcase if showcase is not None else (names is None and passes_ is None and not options)):
             if _showcase(arch, out, doc["showcase"], text):
                 rc = 1
     if as_json:
@@ -528,13 +536,7 @@ class _Version(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         from . import __version__
 
-        parts = [f"{PROG} {__version__}"]
-        try:
-            import triton
-
-            parts.append(f"Triton {triton.__version__} ({os.path.dirname(triton.__file__)})")
-        except ImportError:
-            parts.append("Triton not installed")
+        parts = [f"{PROG} {__version__}", triton_status().version_text()]
         try:
             from .native import native_version
 
@@ -636,6 +638,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     _Parser.argv = argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command in TRITON_COMMANDS and not {"-h", "--help", "--version"} & set(argv):
+        try:  # before the arguments: reading them (--arch) imports Triton already
+            check_triton()
+        except CliError as e:
+            if "--debug" in argv:
+                raise
+            print(f"{PROG} {command}: error: {e}", file=sys.stderr)
+            return 2
     args = build_parser().parse_args(argv)
     debug = getattr(args, "debug", False)
     try:

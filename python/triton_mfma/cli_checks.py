@@ -43,10 +43,91 @@ def _check_activation(passes, options: dict) -> None:
         pass
 
 
-def _triton_version_text() -> str:
-    from .pipeline import check_triton_version
+# What the command line needs of Triton (pipeline.MIN_TRITON: pipeline refuses an unusable Triton as it is imported,
+# so its constant cannot be read there; test_cli checks the two agree).
+MIN_TRITON = (3, 8)
+NEEDS = f"Triton {MIN_TRITON[0]}.{MIN_TRITON[1]} or newer"
+INSTALL = f"pip install 'triton>={MIN_TRITON[0]}.{MIN_TRITON[1]}', or the one your PyTorch brings"
+TRITON_COMMANDS = ("demo", "report", "opt")  # the commands that compile or parse with Triton
 
-    check_triton_version()
+
+class TritonStatus:
+    """The installed Triton as the command line finds it: `found` ("Triton 3.9.0 (/path)", "no Triton"), and
+    `problem` (None: usable); `fatal`: no command can work with it (else the project is off and compiles are
+    stock Triton's: a build without the symbols the bridge calls)."""
+
+    def __init__(self, found: str, problem: str | None = None, fatal: bool = True, fix: str = ""):
+        self.found, self.problem, self.fatal = found, problem, fatal and problem is not None
+        self.fix = fix or f"triton-mfma needs {NEEDS}: {INSTALL}"
+
+    def error_line(self) -> str:
+        return f"{self.found}: {self.problem}; {self.fix}"
+
+    def version_text(self) -> str:
+        if self.problem is None:
+            return f"{self.found}: supported"
+        return f"{self.found}: unsupported ({self.problem}; {self.fix})"
+
+
+def _first(e: BaseException) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
+def triton_status() -> TritonStatus:
+    """Whether the installed Triton can be used: found, importable, new enough, whole, and offering what the bridge
+    calls (bridge.probe). Never raises."""
+    import importlib.util
+    import re
+
+    try:
+        spec = importlib.util.find_spec("triton")
+    except Exception:  # noqa: BLE001 - a broken finder: as if none were installed
+        spec = None
+    if spec is None:
+        return TritonStatus("no Triton", f"no module 'triton' is installed for {sys.executable}")
+    where = os.path.dirname(spec.origin) if spec.origin else next(iter(spec.submodule_search_locations or []), "?")
+    try:
+        import triton
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - whatever its import raises is one line
+        needs = getattr(e, "name", None) if isinstance(e, ModuleNotFoundError) else None
+        if needs and needs.split(".")[0] != "triton":  # a module this build imports (torch) is missing
+            return TritonStatus(f"Triton ({where})", f"cannot be imported: {_first(e)}",
+                                fix=f"this Triton needs {needs.split('.')[0]}: install it, or another {NEEDS}")
+        return TritonStatus(f"Triton ({where})", f"cannot be imported: {_first(e)}")
+    version = str(getattr(triton, "__version__", "?"))
+    found = f"Triton {version} ({where})"
+    m = re.match(r"(\d+)\.(\d+)", version)
+    if not m:
+        return TritonStatus(found, f"its version {version!r} cannot be read")
+    if (int(m.group(1)), int(m.group(2))) < MIN_TRITON:
+        return TritonStatus(found, "too old")
+    try:
+        from triton import knobs  # noqa: F401 - what the hook sets
+        from triton._C import libtriton  # noqa: F401
+        from triton.compiler import ASTSource  # noqa: F401
+    except (Exception, SystemExit) as e:  # noqa: BLE001
+        return TritonStatus(found, f"cannot be imported whole: {_first(e)}")
+    from .bridge import TritonBuildError, probe
+
+    try:
+        probe()
+    except TritonBuildError as e:
+        return TritonStatus(found, f"its libtriton ({e.library}) lacks {', '.join(e.missing)}", fatal=False,
+                            fix="triton-mfma stays off for it, its compiles are stock Triton's")
+    return TritonStatus(found)
+
+
+def check_triton() -> TritonStatus:
+    """CliError (one line: what was found, what is needed) where no command can use the installed Triton."""
+    status = triton_status()
+    if status.fatal:
+        raise CliError(status.error_line())
+    return status
+
+
+def _triton_version_text() -> str:
+    check_triton()
     import triton
 
     return triton.__version__
@@ -252,7 +333,7 @@ def _error_line(e: BaseException) -> tuple[str, int]:
     first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
     try:
         from triton.compiler.errors import CompilationError
-    except ImportError:  # no Triton at all
+    except Exception:  # noqa: BLE001 - no Triton at all, or one that does not import
         CompilationError = ()  # noqa: N806
     if CompilationError and isinstance(e, CompilationError):
         msg = e.error_message or (str(e.__cause__).strip().splitlines()[0] if e.__cause__ else "")
@@ -260,13 +341,13 @@ def _error_line(e: BaseException) -> tuple[str, int]:
             msg = str(e).strip().splitlines()[-1]
         where = f" (kernel line {e.node.lineno})" if hasattr(e.node, "lineno") else ""
         return f"Triton could not compile the kernel{where}: {msg}", 2
-    from .bridge import BridgeError
+    from .bridge import BridgeError, TritonBuildError
     from .native import PipelineError
 
     if isinstance(e, PipelineError):
         diag = next((d for d in e.diagnostics if d.severity == "error"), None)
         return (f"pipeline '{e.pipeline}' failed: {diag.location + ': ' if diag and diag.location else ''}"
                 f"{diag.message.splitlines()[0] if diag else '(no diagnostic)'}"), 2
-    if isinstance(e, (CliError, ValueError, ImportError, BridgeError, OSError)):
+    if isinstance(e, (CliError, ValueError, ImportError, BridgeError, TritonBuildError, OSError)):
         return first, 2
     return f"internal error: {type(e).__name__}: {first} (--debug shows the traceback)", 1

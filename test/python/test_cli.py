@@ -517,3 +517,78 @@ def test_supported_triton_versions():
     for v in ("3.7.1", "2.3.1"):
         with pytest.raises(pipeline.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
             pipeline.check_triton_version(v)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# No Triton, a Triton that cannot import, one too old, one without what the bridge calls
+
+# name -> (the fake package's __init__.py, what the one line must say)
+FAKE_TRITONS = {
+    "too-old": ('__version__ = "2.1.0"\n', ["Triton 2.1.0 (", "too old", "needs Triton 3.8 or newer"]),
+    "cannot-import": ("from .knobs import knobs  # no such module in this build\n",
+                      ["cannot be imported", "No module named 'triton.knobs'", "needs Triton 3.8 or newer"]),
+    "needs-torch": ('import sys\nsys.modules["torch"] = None  # torch missing, whatever this machine has\n'
+                    'import torch\n__version__ = "3.9.0"\n',
+                    ["cannot be imported", "torch", "this Triton needs torch: install it"]),
+}
+TRITON_COMMANDS = [["demo", "--kernel", "gemm"], ["report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG],
+                   ["opt", LIT_INPUT]]
+
+
+def _with_fake_triton(tmp_path, name):
+    (tmp_path / "triton").mkdir()
+    (tmp_path / "triton" / "__init__.py").write_text(FAKE_TRITONS[name][0])
+    env = _env()
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env["PYTHONPATH"]])
+    return env
+
+
+@pytest.mark.parametrize("name", FAKE_TRITONS)
+def test_an_unusable_triton_is_one_line_with_status_2(tmp_path, name):
+    env, fragments = _with_fake_triton(tmp_path, name), FAKE_TRITONS[name][1]
+    for command in TRITON_COMMANDS:
+        r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", *command], capture_output=True, text=True,
+                           env=env, timeout=600)
+        line = assert_user_error(r, f"triton-mfma {command[0]}: error:", str(tmp_path / "triton"), *fragments)
+        assert r.stdout == "", line
+    r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "--version"], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert "unsupported (" in r.stdout and all(f in r.stdout for f in fragments), r.stdout
+    r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "passes"], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert r.returncode == 0, r.stderr  # needs no Triton
+
+
+def test_no_triton_is_one_line_with_status_2():
+    prelude = "sys.modules['triton'] = None  # no Triton installed"
+    for command in TRITON_COMMANDS:
+        assert_user_error(run_cli(*command, prelude=prelude), f"triton-mfma {command[0]}: error: no Triton:",
+                          "needs Triton 3.8 or newer", "pip install 'triton>=3.8'")
+    r = run_cli("--version", prelude=prelude)
+    assert r.returncode == 0 and "no Triton: unsupported (no module 'triton'" in r.stdout, r.stdout
+
+
+def test_version_says_supported_and_the_minimum_is_pipelines():
+    from triton_mfma import cli_checks, pipeline
+
+    assert cli_checks.MIN_TRITON == pipeline.MIN_TRITON
+    r = run_cli("--version")
+    assert f"Triton {triton.__version__} ({os.path.dirname(triton.__file__)}): supported" in r.stdout, r.stdout
+
+
+def test_a_build_without_the_bridges_symbols_demo_is_stock_with_one_warning(tmp_path):
+    """fbtriton 3.8.0rc3's libtriton exports one symbol: demo compiles stock Triton's kernels (exit 0, one
+    warning), --version says unsupported and why."""
+    (tmp_path / "stub.c").write_text("int tmfma_the_only_export(void) { return 1; }\n")
+    lib = tmp_path / "libtriton.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(lib), str(tmp_path / "stub.c")], check=True)
+    prelude = f"from triton._C import libtriton\nlibtriton.__file__ = {str(lib)!r}"
+    not_strict = "\nimport os\nos.environ['TRITON_MFMA_STRICT'] = '0'  # strict would raise TritonBuildError"
+    r = run_cli("demo", "--kernel", "gemm,softmax", prelude=prelude + not_strict)
+    assert r.returncode == 0, r.stderr
+    warned = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(warned) == 1 and "MFMAWarning" in warned[0] and str(lib) in warned[0], r.stderr
+    assert "both builds are stock Triton's" in r.stdout and "Traceback" not in r.stderr
+    r = run_cli("--version", prelude=prelude)
+    assert f"unsupported (its libtriton ({lib}) lacks LLVMParseCommandLineOptions" in r.stdout, r.stdout
