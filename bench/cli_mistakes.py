@@ -1,7 +1,8 @@
 """The command line as a new user meets it: the README's commands and plausible mistakes, each run for real.
 
 A mistake must answer one line on stderr, exit status 2, and nothing on stdout (it is caught before any work);
-a correct command must exit 0 with no traceback and no stray LLVM line. The C++ driver mfma-opt keeps mlir-opt's
+a correct command must exit 0 with no traceback and no stray LLVM line; on a Triton build the project cannot run on
+("stock"), exit 0 and exactly one line on stderr, the warning. The C++ driver mfma-opt keeps mlir-opt's
 conventions for its own mistakes (LLVM's option parser, status 1: "tool-mistake"), without a crash. Prints one
 line per invocation and a
 tally; the recorded output is bench/results/cli_mistakes.txt.
@@ -27,7 +28,10 @@ LIT = "test/lit/mfma-print-layouts.mlir"
 REPORT = f"{{tm}} report {GELU} --signature {GELU_SIG}"
 OPT = "{tm} opt {ttgir}"
 
-# (command, "ok" | "mistake"); {tm}: triton-mfma, {mo}: the mfma-opt launcher, {ttgir}: a gemm's TTGIR, {tmp}: a dir
+# (command, "ok" | "mistake" | "stock" | "tool-mistake"); {tm}: triton-mfma, {mo}: the mfma-opt launcher, {ttgir}: a gemm's TTGIR, {tmp}: a dir;
+# triton-mfma with another Triton than the installed one: {no_triton} (none), {old_triton} (2.1.0), {broken_triton}
+# (an import error), {no_torch} (a build that imports torch, missing), {no_symbols} (this Triton, its libtriton
+# replaced by a library exporting none of the bridge's symbols, as fbtriton 3.8.0rc3's exports one)
 CASES = [
     # README commands
     ("{tm} --version", "ok"),
@@ -125,7 +129,54 @@ CASES = [
     ("TRITON_MFMA_TRIAL_THREADS=-3 {tm} demo --kernel gemm --no-showcase", "mistake"),
     ("TRITON_MFMA_TRIAL_THREADS=many {tm} demo --kernel gemm --no-showcase", "mistake"),
     ("TRITON_CODEGEN_AMD=mfma-bogus {tm} demo --kernel gemm --no-showcase", "mistake"),
+    # the Triton found: none, one that cannot import, one too old, one without what the bridge calls
+    ("{no_triton} demo --kernel gemm --no-showcase", "mistake"),
+    (f"{{no_triton}} report {GELU} --signature {GELU_SIG}", "mistake"),
+    ("{no_triton} opt {ttgir}", "mistake"),
+    ("{no_triton} --version", "ok"),
+    ("{no_triton} passes", "ok"),
+    ("{old_triton} demo --kernel gemm --no-showcase", "mistake"),
+    (f"{{old_triton}} report {GELU} --signature {GELU_SIG}", "mistake"),
+    ("{old_triton} opt {ttgir}", "mistake"),
+    ("{old_triton} --version", "ok"),
+    ("{broken_triton} demo --kernel gemm --no-showcase", "mistake"),
+    ("{broken_triton} --version", "ok"),
+    ("{no_torch} demo --kernel gemm --no-showcase", "mistake"),
+    (f"{{no_torch}} report {GELU} --signature {GELU_SIG}", "mistake"),
+    ("{no_torch} --version", "ok"),
+    ("{no_symbols} demo --kernel gemm --no-showcase", "stock"),
+    (f"{{no_symbols}} report {GELU} --signature {GELU_SIG} --arch gfx942", "stock"),
+    ("{no_symbols} --version", "ok"),
 ]
+
+# the fake Triton packages (a directory put first on PYTHONPATH: name -> its triton/__init__.py)
+FAKE_TRITONS = {
+    "old_triton": '__version__ = "2.1.0"\n',
+    "broken_triton": "from .knobs import knobs  # no such module in this build\n",
+    "no_torch": "import torch  # a build that needs torch, on a machine without it\n",
+}
+SHOWN = {"no_triton": "[no Triton] triton-mfma", "old_triton": "[Triton 2.1.0] triton-mfma",
+         "broken_triton": "[Triton that cannot import] triton-mfma", "no_torch": "[Triton needing torch] triton-mfma",
+         "no_symbols": "[libtriton without the bridge's symbols] triton-mfma"}
+
+
+def _other_tritons(tmp: str, py: str) -> dict:
+    """{name: the command running triton-mfma with that Triton} (FAKE_TRITONS, no Triton, a symbol-less
+    libtriton compiled here)."""
+    main = "from triton_mfma.cli import main; sys.exit(main(sys.argv[1:]))"
+    subs = {"no_triton": f"{py} -c 'import sys; sys.modules[\"triton\"] = None; {main}'"}
+    for name, init in FAKE_TRITONS.items():
+        os.makedirs(os.path.join(tmp, name, "triton"))
+        with open(os.path.join(tmp, name, "triton", "__init__.py"), "w") as f:
+            f.write(init)
+        subs[name] = f"PYTHONPATH={shlex.quote(os.path.join(tmp, name))}:$PYTHONPATH {py} -m triton_mfma.cli"
+    stub, lib = os.path.join(tmp, "stub.c"), os.path.join(tmp, "libtriton.so")
+    with open(stub, "w") as f:
+        f.write("int tmfma_the_only_export(void) { return 1; }\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", lib, stub], check=True)
+    subs["no_symbols"] = (f"{py} -c 'import sys; from triton._C import libtriton; libtriton.__file__ = \"{lib}\"; "
+                          f"{main}'")
+    return subs
 
 
 def _gemm_ttgir(path: str) -> None:
@@ -148,6 +199,9 @@ def judge(kind: str, rc: int, out: str, err: str) -> str:
         if rc != 0:
             return f"rc {rc}"
         return f"noise: {noise[0][:80]}" if noise else ""
+    if kind == "stock":  # the project off for this Triton build: Triton's own compile, exactly one warning
+        return f"rc {rc}" if rc != 0 else "" if len(lines) == 1 and "stays off" in lines[0] else \
+            f"{len(lines)} stderr lines"
     if kind == "tool-mistake":  # mlir-opt's conventions: nonzero status, LLVM's own lines, no crash
         return f"rc {rc}" if rc == 0 else (f"noise: {noise[0][:80]}" if noise else "")
     if rc != 2:
@@ -166,13 +220,18 @@ def main() -> int:
     _gemm_ttgir(ttgir)
     py = shlex.quote(sys.executable)
     subs = {"tm": f"{py} -m triton_mfma.cli", "mo": f"{py} -c 'from triton_mfma.cli import mfma_opt; mfma_opt()'",
-            "ttgir": ttgir, "tmp": tmp}
+            "ttgir": ttgir, "tmp": tmp, **_other_tritons(tmp, py)}
     env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     env.pop("TRITON_MFMA_REMARKS", None)
+    import triton
+
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    print(f"# PYTHONPATH=python python bench/cli_mistakes.py > bench/results/cli_mistakes.txt   (Triton "
+          f"{triton.__version__}, {time.strftime('%Y-%m-%dT%H:%MZ', time.gmtime())}, at {head.strip() or '?'})")
     clean = 0
     cases = [(c, k) for c, k in CASES if only is None or only in c]
     for cmd, kind in cases:
-        shown = cmd.format(tm="triton-mfma", mo="mfma-opt", ttgir="matmul.ttgir", tmp="$TMP")
+        shown = cmd.format(tm="triton-mfma", mo="mfma-opt", ttgir="matmul.ttgir", tmp="$TMP", **SHOWN)
         t0 = time.time()
         p = subprocess.run(["bash", "-c", cmd.format(**subs)], cwd=ROOT, env=env, capture_output=True, text=True,
                            timeout=600)
