@@ -16,13 +16,17 @@ and occupancy trades on CDNA support (bench/spill_calibration.md: 16 independent
   5. loop copies   AGPR<->VGPR copies in the main loop, a spill class of their own (D23: +58% from removing them at
                    one wave; part of D08's 2x);
   6. loop lanes    SGPR spills to VGPR lanes (v_writelane / v_readlane) in the main loop: no timed evidence, so
-                   last of the spill classes;
-  7. dot cycles    one main-loop iteration's matrix-pipe issue cycles (MFMA table) or FMA cycles;
-  8. LDS ops       one main-loop iteration's LDS instructions;
-  9. spills        VGPR + SGPR spills in all: a tie-breaker between variants equal on every key above (SGPR lane
-                   spills outside the loop and scratch below the noise floor still cost instructions).
+                   last of the main loop's spill classes;
+  7. other loops   SGPR lane spills in the kernel's other loops (the blocks the asm printer marks "in Loop:"), paid
+                   every iteration of theirs (issue 35's rule: a lane spill outside every loop is free, inside any
+                   loop it is not); the main loop first (held-out fla-core kernels: lane spills 0 -> 3-13 in loops
+                   other than the main one were kept for a main-loop LDS op fewer);
+  8. dot cycles    one main-loop iteration's matrix-pipe issue cycles (MFMA table) or FMA cycles;
+  9. LDS ops       one main-loop iteration's LDS instructions;
+ 10. spills        VGPR + SGPR spills in all: a tie-breaker between variants equal on every key above (SGPR lane
+                   spills outside every loop and scratch below the noise floor still cost instructions).
 
-Main-loop figures (keys 2, 5-8) are compared per iteration of the reference's loop: LLVM unrolls a loop (twice
+Main-loop figures (keys 2, 5, 6, 8, 9) are compared per iteration of the reference's loop: LLVM unrolls a loop (twice
 where the trip count is dynamic, whole where it is static and short) by heuristics that move with register
 pressure, and an iteration that holds two of the other's does twice the work, not twice the cost (generated seed
 221 on gfx942: our layouts' loop unrolled twice read "dot cycles 256 -> 512" for the same MFMAs per K-step). An
@@ -33,10 +37,10 @@ unrolled whole (no loop holds its dots) and no whole multiple tells its iteratio
 Below NOISE_SCRATCH_BYTES of scratch per lane a memory spill outside the main loop is noise (D14: 16 B "not
 visible" across a sweep, 28-36 B already +2..13%: D13; where those spills were is not stated) and key 3 reads 0;
 in the main loop every scratch instruction counts (paid every iteration, the costliest place: D01, D07, D08).
-Keys 1-6 are the *spill and occupancy* classes (`SPILL_KEYS`): grid order's check judges the remap on these only,
+Keys 1-7 are the *spill and occupancy* classes (`SPILL_KEYS`): grid order's check judges the remap on these only,
 since its gain (L2 reuse) is in no static figure and its scalar arithmetic costs registers by design. The benches'
-verdict against stock (dot_figures.compare) reads keys 1-8 (`MAIN_KEYS`): SGPR lane spills outside the main loop
-are not worse there (issue 35's rule); the decisions break a tie on those with key 9. What ranks on no key never
+verdict against stock (dot_figures.compare) reads keys 1-9 (`MAIN_KEYS`): SGPR lane spills outside every loop
+are not worse there (issue 35's rule); the decisions break a tie on those with key 10. What ranks on no key never
 decides a change: registers or LDS bytes that buy no occupancy.
 """
 from __future__ import annotations
@@ -48,10 +52,10 @@ from fractions import Fraction
 # sweep on gfx950, 28-36 B cost 2-13% (D13).
 NOISE_SCRATCH_BYTES = 16
 
-KEYS = ("launch", "loop scratch", "scratch", "occupancy", "loop copies", "loop lanes", "dot cycles", "LDS ops",
-        "spills")
-SPILL_KEYS = KEYS[:6]
-MAIN_KEYS = KEYS[:8]
+KEYS = ("launch", "loop scratch", "scratch", "occupancy", "loop copies", "loop lanes", "other loops' lanes",
+        "dot cycles", "LDS ops", "spills")
+SPILL_KEYS = KEYS[:7]
+MAIN_KEYS = KEYS[:9]
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,7 @@ def rank(f, unroll: Fraction = Fraction(1), loop: bool = True) -> tuple:
             -f.occupancy,
             f.loop_acc_copies * s,
             f.loop_lane_ops * s,
+            getattr(f, "other_loop_lane_ops", 0),
             f.loop_cycles * s,
             f.loop_ds * s,
             f.vgpr_spills + f.sgpr_spills)
@@ -161,10 +166,10 @@ def _ranks(reference, candidate) -> tuple[tuple, tuple, bool]:
 
 
 def ranked_spills(f) -> tuple:
-    """The spill classes among SPILL_KEYS (loop scratch, scratch, loop copies, loop lanes): all 0 where a compile
-    has no spill that the spill and occupancy classes count."""
+    """The spill classes among SPILL_KEYS (loop scratch, scratch, loop copies, loop lanes, other loops' lanes): all 0
+    where a compile has no spill that the spill and occupancy classes count."""
     r = rank(f)
-    return r[1], r[2], r[4], r[5]
+    return r[1], r[2], r[4], r[5], r[6]
 
 
 def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:

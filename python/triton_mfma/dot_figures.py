@@ -12,7 +12,8 @@
               and the judge compares the main-loop figures per iteration (cost_model.unrolled)
   spill ops   where the spills are: scratch spill/reload instructions (LLVM's "Spill" / "Reload" comments on a
               memory instruction), SGPR-to-VGPR-lane spill instructions (v_writelane / v_readlane) and AGPR <->
-              VGPR copies (v_accvgpr_*), in the main loop and in all; scratch bytes per lane
+              VGPR copies (v_accvgpr_*), in the main loop and in all; lane spills in the kernel's other loops;
+              scratch bytes per lane
 
 Every decision and `compare`, the stock-vs-ours comparison of the benches (bench/defaults.py,
 bench/differential.py), rank these figures by one judge (cost_model.py).
@@ -93,6 +94,9 @@ class Figures:
     loop_scratch_ops: int = 0  # scratch spill + reload instructions in the main loop
     loop_lane_ops: int = 0  # v_writelane / v_readlane in the main loop
     loop_acc_copies: int = 0  # AGPR <-> VGPR copies (v_accvgpr_read / write / mov) in the main loop
+    # v_writelane / v_readlane in the blocks of every other loop (the asm printer's "in Loop:" marks), paid every
+    # iteration of theirs as the main loop's are of its own
+    other_loop_lane_ops: int = 0
     loop_work: int = 0  # the main loop's dot multiply-adds per wave (MFMA table; FMA: 64 lanes each): 0 unknown
     loop_load_bytes: int = 0  # bytes per lane the main loop loads from global memory (buffer_ / global_ loads)
     # no loop holds the dots (LLVM unrolled the main loop whole): the main-loop figures are the whole kernel's
@@ -117,14 +121,26 @@ def main_loop(asm: str, blocks=None) -> tuple[list[str], bool]:
     in no loop: the whole kernel's then). `blocks`: loop_order._blocks of `asm`'s code, where parsed."""
     if blocks is None:
         blocks = loop_order._blocks(code_and_tail(asm)[0])
-    best: list[str] = []
-    for header in {b[0] for b in blocks if b[2]}:
-        body = [m for b in blocks if b[1] == header for m in b[3]]
-        if _work(body) > _work(best):
-            best = body
-    if not _work(best):
+    header = _main_header(blocks)
+    if header is None:
         return [m for b in blocks for m in b[3]], True
-    return best, False
+    return [m for b in blocks if b[1] == header for m in b[3]], False
+
+
+def _main_header(blocks) -> str | None:
+    """The header of the innermost loop with the most MFMA + FMA instructions; None where no loop holds any."""
+    best, most = None, 0
+    for header in dict.fromkeys(b[0] for b in blocks if b[2]):  # in code order: a tie takes the first
+        work = _work(m for b in blocks if b[1] == header for m in b[3])
+        if work > most:
+            best, most = header, work
+    return best
+
+
+def _other_loops(blocks) -> list[str]:
+    """Mnemonics of the blocks in some loop (by the innermost loop the asm printer names) other than the main one."""
+    main = _main_header(blocks)
+    return [m for b in blocks if b[1] is not None and b[1] != main for m in b[3]]
 
 
 _SPILL_COMMENT = re.compile(r"^(\s*)(\w+)(.*;.*\b(?:Spill|Reload)\b)", re.MULTILINE)
@@ -179,6 +195,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_scratch_ops=sum(m.startswith(_SPILL_MARK) for m in loop),
         loop_lane_ops=sum(m in LANE_SPILL for m in loop) if lanes else 0,
         loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
+        other_loop_lane_ops=sum(m in LANE_SPILL for m in _other_loops(blocks)) if lanes else 0,
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
         loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)),
@@ -230,10 +247,11 @@ def with_loop_steps(f: Figures, generic_ttgir: str | None, arch: str) -> Figures
 def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:
     """The benches' verdict on ours (`o`) against stock (`s`): ("worse" | "better" | "same", reasons), by the one
     judge on its main keys (cost_model.MAIN_KEYS: launch, main-loop scratch spills, scratch spills, occupancy,
-    main-loop AGPR copies and SGPR lane spills, main-loop dot cycles and LDS ops, in that order). The deciding key
-    comes first; a tie on every key is "better" where ours needs fewer registers, less LDS or has fewer spills in all
-    (gains that buy nothing certain), else "same". What no main key ranks (registers, LDS bytes, SGPR lane spills
-    outside the main loop, scratch below the noise floor) is never worse by itself; a kernel neither compile can
+    main-loop AGPR copies and SGPR lane spills, SGPR lane spills in other loops, main-loop dot cycles and LDS ops, in
+    that order). The deciding key comes first; a tie on every key is "better" where ours needs fewer registers, less
+    LDS or has fewer spills in all (gains that buy nothing certain), else "same". What no main key ranks (registers,
+    LDS bytes, SGPR lane spills outside every loop, scratch below the noise floor) is never worse by itself; a kernel
+    neither compile can
     launch is "same" (no speed to compare)."""
     j = cost_model.judge(s, o, cost_model.MAIN_KEYS)
     if j.figure == cost_model.NEITHER_LAUNCHES:

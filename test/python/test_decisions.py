@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 import triton_mfma
-from triton_mfma import MFMARemark, decisions, remarks
+from triton_mfma import MFMARemark, decisions, dot_figures, remarks
 from triton_mfma.compile import compile_kernel
 from triton_mfma.cost_model import Judgement
 from triton_mfma.decisions import REGISTRY, Decision, Verdict, record
@@ -103,6 +103,47 @@ def test_judges_are_the_rules():
     assert dot(_figures(occupancy=2), _figures(occupancy=4, **dict(spilling, scratch=16))).worse  # in the loop
     outside = dict(spilling, scratch=16, loop_scratch_ops=0)
     assert dot(_figures(occupancy=2), _figures(occupancy=4, **outside)).better  # noise outside the main loop
+
+
+def test_lane_spills_in_any_loop_rank_after_the_main_loops():
+    """SGPR lane spills in a loop other than the main one are paid every iteration of theirs (issue 54: held-out
+    fla-core kernels kept ours with 3-13 of them where stock had none, for a main-loop LDS op fewer): they rank after
+    the main loop's spill classes and before its dot cycles and LDS ops; outside every loop they stay free."""
+    dot = AccelerateDot.judge
+    other = _figures(sgpr_spills=3, lane_spill_ops=6, other_loop_lane_ops=4, loop_ds_read=4)
+    assert dot(_figures(), other).figure == "other loops' lanes 0 -> 4"
+    assert dot(_figures(), other).worse
+    assert dot(_figures(loop_lane_ops=2), other).better  # the main loop's lanes first
+    assert not dot(_figures(), _figures(sgpr_spills=3, lane_spill_ops=6, loop_ds_read=4)).worse  # outside: free
+    assert lost(_figures(), other) == ["other loops' lanes 0 -> 4"]  # a spill class: grid order's check reads it
+    assert dot_figures.compare(_figures(), other)[0] == "worse"  # the benches' verdict against stock
+
+
+def test_lane_spills_are_read_in_every_loop():
+    """dot_figures reads the loops the asm printer marks: the main loop (most MFMAs) and every other one."""
+    asm = """kernel:
+\ts_mov_b32 s0, 0
+\tv_writelane_b32 v1, s2, 0
+.LBB0_1:                                ; =>This Inner Loop Header: Depth=1
+\tv_readlane_b32 s3, v1, 0
+\tv_writelane_b32 v1, s3, 1
+\tds_read_b128 v[2:5], v6
+\ts_cbranch_scc1 .LBB0_1
+.LBB0_2:                                ; =>This Inner Loop Header: Depth=1
+\tv_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[0:15]
+\tv_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[0:15]
+\tv_readlane_b32 s4, v1, 2
+.LBB0_3:                                ;   in Loop: Header=BB0_2 Depth=1
+\ts_cbranch_scc1 .LBB0_2
+\ts_endpgm
+"""
+    from triton_mfma import loop_order
+
+    blocks = loop_order._blocks(asm)
+    assert dot_figures._main_header(blocks) == "BB0_2"
+    assert dot_figures._other_loops(blocks) == ["v_readlane_b32", "v_writelane_b32", "ds_read_b128", "s_cbranch_scc1"]
+    loop, whole = dot_figures.main_loop(asm, blocks)
+    assert not whole and loop.count("v_mfma_f32_32x32x8_f16") == 2 and "v_readlane_b32" in loop
 
 
 def test_the_lds_bound_settles_only_what_no_register_count_could_change():
