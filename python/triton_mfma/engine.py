@@ -471,6 +471,8 @@ class Engine:
         self.board = PointBoard()  # what each build returned at each point (`aside` compares there)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
+        self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
+        self.spent_s = 0.0  # the CPU time of all its compiles so far (`noted`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
         # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
         # those steps have there (`note_same_step`)
@@ -719,9 +721,11 @@ class Engine:
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
 
     def noted(self, c: Compiled) -> Compiled:
-        """`c`, its CPU time counted in `longest_s` (the compile budget, decisions.LONG_COMPILE_S)."""
+        """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`: decisions.budget_spent)."""
         with self._lock:
             self.longest_s = max(self.longest_s, c.cpu_s)
+            self.first_s = self.first_s or c.cpu_s
+            self.spent_s += c.cpu_s
         return c
 
     def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:

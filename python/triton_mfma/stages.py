@@ -313,7 +313,8 @@ class HipCompile:
                              variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
                              printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
                              figures_of=policy.figures_of, long_compile=policy.long_compile,
-                             compiles=lambda: self.engine.trials)
+                             compiles=lambda: self.engine.trials,
+                             cpu=lambda: (self.engine.first_s, self.engine.spent_s, self.engine.longest_s))
         return policy
 
     def _llir_stage_is_ours(self) -> bool:

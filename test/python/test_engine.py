@@ -6,6 +6,7 @@ import time
 import warnings
 
 import pytest
+from types import SimpleNamespace
 from conftest import stock_kernel
 
 import triton_mfma
@@ -725,6 +726,35 @@ def test_max_compiles_caps_the_compiles_and_falls_back_on_tritons_kernel(cap, mo
     budget = [v for key, v in md._asdict().items() if key.startswith("triton_mfma_") and isinstance(v, dict)
               and v.get("decision") == "budget"]
     assert budget and all(f"max_compiles={cap}" in v["reason"] for v in budget), budget
+    verdict, why = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
+    assert verdict != "worse", why
+
+
+def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
+    """Issue 53's bound on every kernel (decisions.EVERY_KERNEL_CPU: max(3x, + 10 s) of the first compile's CPU),
+    held at run time: a trial starts only where its compiles, predicted at the longest so far, and one of Triton's
+    kernel in reserve fit. Shrunk to the first compile itself, the same kernel as above (4 compiles under the
+    defaults) takes ours and the one comparison with Triton's kernel, and is not ranked below it."""
+    from triton_mfma import decisions, dot_figures, kernelgen
+    from triton_mfma.compile import always_compile
+
+    assert decisions.cpu_capped(SimpleNamespace(cpu=lambda: (3.0, 9.0, 3.0)), 1) is not None  # 9 + 2 x 3 > 13
+    assert decisions.cpu_capped(SimpleNamespace(cpu=lambda: (3.0, 6.0, 3.0)), 1) is None  # 6 + 2 x 3 <= 13
+    assert decisions.cpu_capped(SimpleNamespace(cpu=lambda: (0.3, 2.0, 0.5)), 2) is None  # + 10 s for short ones
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    monkeypatch.setattr(decisions, "EVERY_KERNEL_CPU", (1.0, 0.0))
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(strict=True):
+            k = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+        with triton_mfma.disabled():
+            stock = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
+    md = k.metadata
+    assert md.triton_mfma_trials <= 2, md.triton_mfma_trials
+    budget = [v for key, v in md._asdict().items() if key.startswith("triton_mfma_") and isinstance(v, dict)
+              and v.get("decision") == "budget"]
+    assert budget and all("of its first compile's" in v["reason"] for v in budget), budget
     verdict, why = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
     assert verdict != "worse", why
 

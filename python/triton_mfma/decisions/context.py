@@ -30,6 +30,8 @@ class Context:
     long_compile: Callable = field(default=lambda: None, repr=False)
     # () -> the make_amdgcn compiles of this kernel so far (the engine's), what option max_compiles caps
     compiles: Callable = field(default=lambda: 0, repr=False)
+    # () -> (CPU s of the kernel's first compile, of all its compiles so far, of the longest): decisions.budget_spent
+    cpu: Callable = field(default=lambda: (0.0, 0.0, 0.0), repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
     # (the winner's choice, the loser's choice, the waves compared at) of every comparison a decision decided between
