@@ -22,6 +22,7 @@ used); fp8 configurations (torch.float8_e4m3fnuz: aiter's fp8 type on gfx942) on
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -30,6 +31,7 @@ import types
 import torch
 import triton.language as tl
 
+import _shim
 from _shim import rocm_torch
 from capture import launches, one, to_config
 
@@ -56,6 +58,19 @@ def _import_aiter():
         fa = types.ModuleType(name)
         fa.flash_attn_2 = None  # mha.py imports it; nothing here calls it
         sys.modules[name] = fa
+
+
+@contextlib.contextmanager
+def _driver_target(arch: str):
+    """Inside no_gpu(): Triton's driver answers `arch` instead (the device's other answers stay the MI300X's; aiter
+    asks the driver only for the arch, which names its config files)."""
+    from triton.runtime.driver import driver
+    saved = driver._active
+    driver.set_active(_shim._FakeDriver(arch, _shim._PROPS["gfx942"]))
+    try:
+        yield
+    finally:
+        driver._active = saved
 
 
 def configs() -> list:
@@ -132,8 +147,10 @@ def _configs() -> list:
     # ------------------------------------------------------------------ decode / paged attention
     # pa_decode.py: paged_attention_decode (vLLM's paged KV cache (blocks, kv heads, 16, D)); v1 where the context
     # fits one partition or there are many heads, else v2 (partitions + reduce)
+    # (Not here: MHA, one query head per KV head, takes the *_wo_dot_kernel variants, whose source stock Triton 3.9
+    # rejects: `acc *= alpha[:, None]` on a scalar alpha, "too many indices for tensor of rank 0".)
     for name, seqs, H, KVH, D, ctx in [("llama3-8b/gqa/ctx4096", 64, 32, 8, 128, 4096),
-                                       ("llama2-7b/mha/ctx1024", 32, 32, 32, 128, 1024),
+                                       ("qwen2.5-7b/gqa7/ctx2048", 32, 28, 4, 128, 2048),
                                        ("llama3-70b-tp8/ctx16384", 8, 8, 1, 128, 16384)]:
         blk = 16
         nblk = seqs * ctx // blk
@@ -204,6 +221,29 @@ def _configs() -> list:
                            E(M, (K + 127) // 128, dtype=F32), E((N + 127) // 128, (K + 127) // 128, dtype=F32)):
             add(ln, f"gemm_a8w8_blockscale/{ln.fn.__name__}/{name}",
                 f"gemm_a8w8_blockscale.py: gemm_a8w8_blockscale -> {ln.fn.__name__}", archs=FP8_ARCHS)
+    # split-K: aiter ships split-K GEMM configs for the MI350X only (configs/gemm/MI350X-*-N=..-K=...json; none of its
+    # MI300X files has NUM_KSPLIT > 1), so these two are the MI350X's launch (captured with Triton's driver answering
+    # gfx950: arch_info.get_device() "MI350X"): DeepSeek-V3's MoE router GEMM (N 256 experts, K 7168), bf16 with
+    # atomics (NUM_KSPLIT 14), compiled for all three targets; its fp8 block-scale GEMM M 8, N 7168, K 2048 (NUM_KSPLIT 4,
+    # partials then the reduce kernel) in the MI350X's fp8 (e4m3fn, OCP), gfx950 only
+    with _driver_target("gfx950"):
+        assert arch_info.get_device() == "MI350X", arch_info.get_arch()
+        M, N, K = 16, 256, 7168
+        ln = one(gemm_a16w16_atomic.gemm_a16w16_atomic, E(M, K, dtype=BF), E(N, K, dtype=BF), dtype=F32,
+                 y=torch.zeros(M, N, dtype=F32))
+        assert ln.args["NUM_KSPLIT"] > 1, ln.args["NUM_KSPLIT"]
+        add(ln, "gemm_a16w16_atomic/splitk/deepseek-v3-router/m16/mi350x",
+            "gemm_a16w16_atomic.py: gemm_a16w16_atomic -> _gemm_a16_w16_atomic_kernel "
+            "(MI350X-GEMM-A16W16-ATOMIC-N=256-K=7168.json)")
+        M, N, K = 8, 7168, 2048  # not 16: the library's lru_cache'd _get_config holds (16, 7168, 2048)'s MI300X answer
+        f8 = torch.float8_e4m3fn
+        lns = launches(gemm_a8w8_blockscale.gemm_a8w8_blockscale, E(M, K, dtype=f8), E(N, K, dtype=f8),
+                       E(M, K // 128, dtype=F32), E(N // 128, K // 128, dtype=F32))
+        assert lns[0].args["NUM_KSPLIT"] > 1 and len(lns) == 2, ([x.fn.__name__ for x in lns], {k: v for k, v in lns[0].args.items() if k.isupper()})
+        for ln in lns:
+            add(ln, f"gemm_a8w8_blockscale/splitk/{ln.fn.__name__}/deepseek-v3/m8/mi350x",
+                f"gemm_a8w8_blockscale.py: gemm_a8w8_blockscale -> {ln.fn.__name__} "
+                "(MI350X-GEMM-A8W8_BLOCKSCALE-N=7168-K=2048.json)", archs=("gfx950",))
     # batched bf16 GEMM (MI300X-BATCHED_GEMM-A16W16.json)
     for ln in launches(batched_gemm_bf16.batched_gemm_bf16, E(16, 256, 512, dtype=BF), E(16, 128, 512, dtype=BF)):
         add(ln, f"batched_gemm_bf16/{ln.fn.__name__}/b16", f"batched_gemm_bf16.py: batched_gemm_bf16 -> {ln.fn.__name__}")
