@@ -291,6 +291,10 @@ HOOK_OPTIONS = (
                                       "Triton's own kernel kept in reserve, they stay within it; past that, ours "
                                       "is compared once with Triton's kernel (unset: as the models ask)", low=2,
            high=64),
+    Option("cpu_bound", None, bool, "a trial starts only where the kernel's compiles, each further one predicted at "
+                                    "the longest so far, with one of Triton's kernel in reserve, stay within "
+                                    "max(3x, + 10 s) of its first compile's CPU time; past that, ours is compared "
+                                    "once with Triton's kernel", default=True),
     Option("remember", None, bool, "a decision's trial verdict is taken again, without compiling its variant, for "
                                    "a later compile in this process of the same kernel that differs only in its "
                                    "arguments' divisibility (another specialization of it)", default=True),

@@ -95,6 +95,7 @@ def test_strict_after_a_cached_fallback_recompiles_and_raises(monkeypatch, tmp_p
     (dict(waves_per_eu=9), "waves_per_eu"),
     (dict(max_compiles=1), "max_compiles"),
     (dict(remember="sometimes"), "remember"),
+    (dict(cpu_bound="sometimes"), "cpu_bound"),
     (dict(remarks="loud"), "remarks"),
     (dict(backends="rocm"), "backends"),
 ])

@@ -60,9 +60,10 @@ def budget_spent(ctx, needs: int = 1, reserve: int = 1) -> str | None:
 
 def cpu_capped(ctx, needs: int, reserve: int = 1) -> str | None:
     """Why `needs` more compiles, with `reserve` more, each predicted at the longest so far, would take the kernel's
-    CPU time past max(3x, + 10 s) of its first compile's (EVERY_KERNEL_CPU), else None."""
+    CPU time past max(3x, + 10 s) of its first compile's (EVERY_KERNEL_CPU), else None (also where option
+    cpu_bound is off)."""
     first, spent, longest = ctx.cpu()
-    if not first:
+    if not first or not ctx.setting("cpu_bound"):
         return None
     times, plus = EVERY_KERNEL_CPU
     bound = max(times * first, first + plus)
