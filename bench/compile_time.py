@@ -191,7 +191,8 @@ def main():
                 wall_s, wall_o = (statistics.median(m.wall for m in x) for x in (ts, to))
                 cpu_s, cpu_o = (statistics.median(m.cpu for m in x) for x in (ts, to))
                 ratio, cpu_ratio = wall_o / wall_s, cpu_o / cpu_s
-                row = dict(config=c.name, arch=arch, kind=c.kind, population=pop, stock=wall_s, ours=wall_o, ratio=ratio,
+                row = dict(config=c.name, arch=arch, kind=c.kind, population=pop, stock=wall_s, ours=wall_o,
+                           ratio=ratio,
                            stock_cpu=cpu_s, ours_cpu=cpu_o, cpu_ratio=cpu_ratio, trials=trials, same_as_trial_all=same,
                            same_code_as_trial_all=same_code,
                            same_decisions=same_decisions, decisions=decisions(md),

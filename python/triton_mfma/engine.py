@@ -300,6 +300,13 @@ def llir_with_waves(llir: str, w: int) -> str | None:
     None when that cannot be done exactly (the group is shared, or already has the attribute)."""
     if w == 0:
         return llir
+    return llir_with_fn_attr(llir, "amdgpu-waves-per-eu", f"{w},{w}")
+
+
+def llir_with_fn_attr(llir: str, key: str, value: str) -> str | None:
+    """`llir` with the kernel's attribute group gaining the string attribute `"key"="value"` where LLVM prints it
+    (enum attributes, then string attributes by key); None where that cannot be done exactly (the group is shared
+    with another function, or already has the attribute)."""
     kernels = _KERNEL_DEF.findall(llir)
     if len(kernels) != 1:
         return None
@@ -307,12 +314,12 @@ def llir_with_waves(llir: str, w: int) -> str | None:
     if len(re.findall(rf"#{group}\b", llir)) != 2:  # the define and the group itself: nothing else shares it
         return None
     m = next((m for m in _ATTR_GROUP.finditer(llir) if m.group(1) == group), None)
-    if m is None or '"amdgpu-waves-per-eu"' in m.group(2):
+    if m is None or f'"{key}"' in m.group(2):
         return None
     tokens = re.findall(r'"[^"]*"(?:="[^"]*")?|[^\s"(]+(?:\([^)]*\))?', m.group(2))
     enums = [t for t in tokens if not t.startswith('"')]
     strings = [t for t in tokens if t.startswith('"')]
-    strings.append(f'"amdgpu-waves-per-eu"="{w},{w}"')
+    strings.append(f'"{key}"="{value}"')
     strings.sort(key=lambda t: t.split("=", 1)[0].strip('"'))
     line = f"attributes #{group} = {{ {' '.join(enums + strings)} }}"
     return llir[:m.start()] + line + llir[m.end():]
@@ -721,12 +728,36 @@ class Engine:
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
 
     def noted(self, c: Compiled) -> Compiled:
-        """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`: decisions.budget_spent)."""
+        """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`:
+        decisions.budget_spent)."""
         with self._lock:
             self.longest_s = max(self.longest_s, c.cpu_s)
             self.first_s = self.first_s or c.cpu_s
             self.spent_s += c.cpu_s
         return c
+
+    def with_fn_attr(self, base: Compiled, key: str, values) -> list[Compiled | Exception]:
+        """`base`'s LLVM IR compiled with the kernel attribute `key` set to each of `values` (one make_amdgcn each,
+        concurrently where cores are idle); an exception in place of one that cannot be made (the attribute cannot
+        be inserted exactly, or the backend failed)."""
+        def one(value):
+            llir = llir_with_fn_attr(base.llir, key, value)
+            if llir is None:
+                return ValueError(f"the attribute {key} cannot be inserted into the kernel's LLVM IR exactly")
+            md = dict(base.metadata)
+            t0 = time.thread_time()
+            try:
+                amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, base.waves_per_eu))
+            except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
+                return e
+            with self._lock:
+                self.trials += 1
+            return self.noted(Compiled(base.waves_per_eu, llir, amdgcn, md, time.thread_time() - t0))
+
+        values = list(values)
+        if trial_threads(len(values)) > 1:
+            return list(_executor().map(one, values))
+        return [one(v) for v in values]
 
     def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:
         """amdgcn of one LLVM IR (compiled with waves_per_eu=0) for each waves_per_eu in `ws`, concurrently where

@@ -291,6 +291,10 @@ HOOK_OPTIONS = (
                                       "Triton's own kernel kept in reserve, they stay within it; past that, ours "
                                       "is compared once with Triton's kernel (unset: as the models ask)", low=2,
            high=64),
+    Option("sched_strategy", None, bool, "where the main loop of the kernel handed on spills to scratch, compile its "
+                                         "LLVM IR with LLVM's other scheduling strategies (amdgpu-sched-strategy) "
+                                         "and keep one the one judge ranks better; never where the kernel sets "
+                                         "llvm_fn_attrs or schedule_hint", default=True),
     Option("cpu_bound", None, bool, "a trial starts only where the kernel's compiles, each further one predicted at "
                                     "the longest so far, with one of Triton's kernel in reserve, stay within "
                                     "max(3x, + 10 s) of its first compile's CPU time; past that, ours is compared "

@@ -423,6 +423,17 @@ class Policy:
             self._supersede(d, v, chosen_build.choice - reference.choice)
         return v.chosen
 
+    def strategy(self, d, base):
+        """`d`'s verdict (recorded where there is one) on the compile handed on, `base` (engine.Compiled): the
+        compile it hands on instead (LLVM's scheduling strategy, decisions/sched_strategy.py)."""
+        w = base.waves_per_eu
+        v = d.decide(self.ctx, base, lambda values: self.engine.with_fn_attr(base, d.attribute, values),
+                     lambda c: self.figures_of(c, w))
+        if v is None:
+            return base
+        self.record(d, v)
+        return v.chosen
+
     # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
     def waves(self, d, base, chosen_build, compile_base):
         """`d`'s verdict (recorded) on the chosen TTGIR: `base` its compile at the kernel's waves_per_eu (0 under

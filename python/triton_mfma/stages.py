@@ -31,6 +31,7 @@ from .bridge import export_generic, import_generic, real_module
 from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
 from .decisions import first_line as _first_line
 from .decisions.context import Context
+from .decisions.sched_strategy import authors_choice
 from .engine import Engine, Made, fresh_context, with_waves_per_eu
 from .policy import Policy
 from .passes import REGISTRY, REPLACING_POINTS, setting
@@ -40,6 +41,7 @@ from .runner import PassFailure, kernel_name, run_passes
 GRID_ORDER = "mfma-grid-order"
 WAVES = by_name("waves_per_eu auto")
 RELAX = by_name("waves_per_eu relax")
+STRATEGY = by_name("sched_strategy")
 
 
 def _has_dot(generic_text: str) -> bool:
@@ -143,6 +145,8 @@ class HipCompile:
         # the llir-stage decision: waves_per_eu "auto", or the relaxation of an explicit one (RELAX.present)
         relax = self.fixed_w > 0 and setting(act.options, RELAX.option)
         self.llir_decision = WAVES if self.auto else RELAX if relax else None
+        # LLVM's scheduling strategy may be decided on the compile handed on (decisions/sched_strategy.py)
+        self.strategy_possible = bool(setting(act.options, STRATEGY.option)) and authors_choice(options) is None
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
         self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
         self.chosen = None  # the engine.Build handed to Triton, where it was compiled
@@ -183,8 +187,8 @@ class HipCompile:
                 self.engine.abandon()
             raise
         finally:
-            if self.llir_decision is None:  # else the llir stage decides once more, then shows the summary
-                self.kernel_remarks.flush()
+            if self.llir_decision is None and not self.strategy_possible:  # else the llir stage decides once more,
+                self.kernel_remarks.flush()  # then shows the summary
 
     def _make_ttgir(self, src, md, choice, resume=None, aside=False, cut=None):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
@@ -347,15 +351,53 @@ class HipCompile:
         handed = self.handoff[1] if self.handoff is not None and src is self.handoff[0] else None
         if handed is None:
             src = real_module(src)
-        if self.llir_decision is not None:
-            try:
-                return self._decide_waves(self.llir_decision, src, metadata, handed)
-            finally:
+        try:
+            if self.llir_decision is not None:
+                self._decide_waves(self.llir_decision, src, metadata, handed)
+            elif handed is not None:
+                _merge(metadata, handed.metadata, skip=("name", "waves_per_eu"))
+            elif self._strategy_present(metadata):  # no decision compiled the kernel: compiled here, as Triton would
+                self.handoff = (src, self._compile_in_place(src, metadata, self.final_w))
+            else:
+                return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
+            return self._decide_strategy(metadata)
+        finally:
+            if self.kernel_remarks is not None and (self.llir_decision is not None or self.strategy_possible):
                 self.kernel_remarks.flush()
-        if handed is not None:
-            _merge(metadata, handed.metadata, skip=("name", "waves_per_eu"))
-            return handed.llir
-        return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
+
+    def _strategy_present(self, metadata) -> bool:
+        return (self.strategy_possible and self.policy is not None and "triton_mfma_fallback" not in metadata
+                and STRATEGY.present(self.policy.ctx, set()))
+
+    def _decide_strategy(self, metadata) -> str:
+        """The LLVM IR handed on: the handed-on compile's, or the one LLVM's scheduling strategy decision chose
+        (a failure there keeps the handed-on compile, with a warning; strict mode raises)."""
+        module, base = self.handoff
+        if not self._strategy_present(metadata):
+            return base.llir
+        self.policy.metadata = metadata
+        try:
+            chosen = self.policy.strategy(STRATEGY, base)
+        except Exception as e:  # noqa: BLE001 - the compile handed on stands
+            if self.act.strict:
+                raise
+            chosen = base
+            remarks.warn(f"triton-mfma: {STRATEGY.name} failed on kernel '{self.kernel_remarks.kernel}' "
+                         f"({_first_line(e)}); LLVM's default strategy kept")
+        self.handoff = (module, chosen)
+        self._record(metadata)
+        return chosen.llir
+
+    def _compile_in_place(self, src, metadata, w: int):
+        """engine.Compiled of Triton's module `src` at waves_per_eu `w`: make_llir and make_amdgcn here."""
+        from .engine import Compiled
+
+        opts = with_waves_per_eu(self.options, w)
+        t0 = time.thread_time()
+        llir = self.backend.make_llir(src, metadata, opts)
+        md = dict(metadata)
+        amdgcn = self.backend.make_amdgcn(llir, md, opts)
+        return self.engine.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
 
 
     def _decide_waves(self, decision, src, metadata, base):
@@ -365,18 +407,13 @@ class HipCompile:
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
         compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
         the compared waves' and compiled one wave more, where 2 spill nothing)."""
-        from .engine import Compiled, llir_without_waves
+        from .engine import llir_without_waves
 
         w = self.final_w
 
         def compile_base():
-            opts = with_waves_per_eu(self.options, w)
-            t0 = time.thread_time()
-            llir = self.backend.make_llir(src, metadata, opts)
-            md = dict(metadata)
-            amdgcn = self.backend.make_amdgcn(llir, md, opts)
-            base = self.engine.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
-            return base, llir_without_waves(llir, w), dict(metadata)
+            base = self._compile_in_place(src, metadata, w)
+            return base, llir_without_waves(base.llir, w), dict(metadata)
 
         if base is not None:
             _merge(metadata, base.metadata, skip=("name", "waves_per_eu"))
@@ -392,7 +429,6 @@ class HipCompile:
         metadata["waves_per_eu"] = self.final_w
         self._record(metadata)
         return chosen.llir
-
 
     def amdgcn(self, src, metadata):
         if self.handoff is not None and src == self.handoff[1].llir:

@@ -1,0 +1,124 @@
+"""LLVM's scheduling strategy, where the main loop of the kernel handed on still spills to scratch.
+
+AMDGPU's machine scheduler reads the kernel attribute `amdgpu-sched-strategy` (max-occupancy when unset); Triton
+3.8 and 3.9 pass an author's choice through the option `llvm_fn_attrs`. A function attribute touches no global
+LLVM state, and the candidates share the handed-on compile's LLVM IR: only make_amdgcn runs again.
+
+Compared with: the compile handed on (after every TTGIR decision and the waves_per_eu ones), the same LLVM IR with
+the attribute set to each strategy the installed LLVM knows (`available`: its name is a string of libtriton, where
+LLVM's option parser compares it; an unknown name is ignored silently, so the version string cannot tell).
+Stakes: only where the handed-on compile has scratch spill instructions in its main loop (cost_model key 2, paid
+every iteration); elsewhere nothing compiles. Public AMD spill regressions of 2026 came with an LLVM upgrade at an
+unchanged TTGIR (bench/spill_calibration.md), which no TTGIR decision reaches.
+Order, from what each strategy's objective is (LLVM's GCNSchedStrategy): register pressure first (iterative-minreg
+schedules for the fewest registers, iterative-maxocc for the most waves, max-memory-clause keeps memory clauses
+that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
+at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
+reference); none after one without a scratch spill (what was at stake is won).
+Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
+LLVM's default.
+Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
+"""
+from __future__ import annotations
+
+import functools
+import mmap
+
+from .. import cost_model
+from . import Decision, Verdict, budget_spent, first_line
+
+NAME = "sched_strategy"
+ATTRIBUTE = "amdgpu-sched-strategy"
+# AMDGPU's strategies other than the default (max-occupancy), in the order tried (the module docstring)
+STRATEGIES = ("iterative-minreg", "iterative-maxocc", "max-memory-clause", "max-ilp", "iterative-ilp")
+
+
+@functools.lru_cache(maxsize=None)
+def available(libtriton: str) -> tuple[str, ...]:
+    """The STRATEGIES whose names libtriton holds as C strings (LLVM's option parser compares the attribute with
+    them), in order; () where the file cannot be read."""
+    try:
+        with open(libtriton, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            return tuple(s for s in STRATEGIES if m.find(b"\0" + s.encode() + b"\0") >= 0)
+    except (OSError, ValueError):
+        return ()
+
+
+def libtriton_path() -> str:
+    from triton._C import libtriton
+
+    return libtriton.__file__
+
+
+def authors_choice(triton_options) -> str | None:
+    """What the author set that this decision leaves alone, or None."""
+    attrs = getattr(triton_options, "llvm_fn_attrs", ()) or ()
+    hint = getattr(triton_options, "schedule_hint", "") or ""
+    if attrs:
+        return "llvm_fn_attrs " + ",".join(f"{k}={v}" if v else k for k, v in attrs)
+    if hint and hint != "none":
+        return f"schedule_hint={hint}"
+    return None
+
+
+class SchedStrategy(Decision):
+    name = NAME
+    key = "triton_mfma_sched_strategy"
+    stage = "amdgcn"  # decided on the compile handed on, after the llir-stage decisions
+    option = NAME
+    attribute = ATTRIBUTE
+
+    def present(self, ctx, interior):
+        return self.verifies(ctx) and ctx.has_dot and authors_choice(ctx.triton_options) is None
+
+    def decide(self, ctx, base, compile_many, figures_of) -> Verdict | None:
+        """`base`: the engine.Compiled handed on; `compile_many([strategy, ...])` -> its LLVM IR compiled with each
+        (an exception in place of one that failed); `figures_of(compiled)` -> its dot_figures.Figures. None where
+        nothing is at stake (no scratch spill in the main loop): no record."""
+        f_base = figures_of(base)
+        loop_scratch = cost_model.rank(f_base)[1]
+        if not loop_scratch:
+            return None
+        strategies = available(libtriton_path())
+        if not strategies:
+            why = "no scheduling strategy but LLVM's default is known to this Triton's LLVM"
+            return Verdict("kept", why, "model", base, remark=f"kept the default: {why}")
+        tried, best, f_best, skipped = [], base, f_base, None
+        for s in strategies:
+            spent = budget_spent(ctx, 1, reserve=0)
+            if spent is not None:
+                skipped = f"{', '.join(strategies[len(tried):])} not compiled: {spent}"
+                break
+            c = compile_many([s])[0]
+            if isinstance(c, Exception):
+                tried.append(f"{s}: failed ({first_line(c)})")
+                continue
+            f = figures_of(c)
+            tried.append(f"{s}: {_figures(f)}")
+            if cost_model.judge(f_best, f).better:
+                best, f_best = c, f
+            if not any(cost_model.rank(f)[1:3]):
+                break  # no scratch spill left: what was at stake is won
+        head = f"the default's main loop spills ({loop_scratch} scratch ops)"
+        fields = {"base": _figures(f_base), "tried": tried, "skipped": skipped}
+        if best is base:
+            reason = (f"kept the default: {head}; none of {len(tried)} compiled ranks better"
+                      + (f"; {skipped}" if skipped else ""))
+            return Verdict("kept", reason, "trial" if tried else "model", base, remark=reason,
+                           fields={"decision": "kept", "reason": reason, **fields})
+        strategy = _strategy_of(best.llir)
+        j = cost_model.judge(f_base, f_best)
+        n = f"{len(tried)} strateg{'y' if len(tried) == 1 else 'ies'}"
+        reason = f"{strategy}: better on {j.figure}; {head}, {n} compiled"
+        return Verdict("applied", reason, "trial", best, remark=reason,
+                       fields={"decision": "applied", "strategy": strategy, "reason": reason, **fields})
+
+
+def _figures(f) -> str:
+    return (f"loop scratch {f.loop_scratch_ops}, scratch {f.spill_mem_ops}, {f.occupancy} waves/SIMD, "
+            f"{f.vgpr_spills}+{f.sgpr_spills} spills")
+
+
+def _strategy_of(llir: str) -> str:
+    start = llir.index(f'"{ATTRIBUTE}"="') + len(ATTRIBUTE) + 4
+    return llir[start:llir.index('"', start)]
