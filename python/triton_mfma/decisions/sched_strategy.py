@@ -100,7 +100,7 @@ class SchedStrategy(Decision):
             if not any(cost_model.rank(f)[1:3]):
                 break  # no scratch spill left: what was at stake is won
         head = f"the default's main loop spills ({loop_scratch} scratch ops)"
-        fields = {"base": _figures(f_base), "tried": tried, "skipped": skipped}
+        fields = {"base": _numbers(f_base), "tried": tried, "skipped": skipped}
         if best is base:
             reason = (f"kept the default: {head}; none of {len(tried)} compiled ranks better"
                       + (f"; {skipped}" if skipped else ""))
@@ -111,12 +111,18 @@ class SchedStrategy(Decision):
         n = f"{len(tried)} strateg{'y' if len(tried) == 1 else 'ies'}"
         reason = f"{strategy}: better on {j.figure}; {head}, {n} compiled"
         return Verdict("applied", reason, "trial", best, remark=reason,
-                       fields={"decision": "applied", "strategy": strategy, "reason": reason, **fields})
+                       fields={"decision": "applied", "strategy": strategy, "reason": reason, **fields,
+                               "chosen": _numbers(f_best)})
 
 
 def _figures(f) -> str:
     return (f"loop scratch {f.loop_scratch_ops}, scratch {f.spill_mem_ops}, {f.occupancy} waves/SIMD, "
             f"{f.vgpr_spills}+{f.sgpr_spills} spills")
+
+
+def _numbers(f) -> dict:
+    return {"loop_scratch": f.loop_scratch_ops, "scratch": f.spill_mem_ops, "occupancy": f.occupancy,
+            "vgpr_spills": f.vgpr_spills, "sgpr_spills": f.sgpr_spills}
 
 
 def _strategy_of(llir: str) -> str:
