@@ -14,7 +14,7 @@ Order, from what each strategy's objective is (LLVM's GCNSchedStrategy): registe
 schedules for the fewest registers, iterative-maxocc for the most waves, max-memory-clause keeps memory clauses
 that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
 at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
-reference); none after one without a scratch spill (what was at stake is won).
+reference); none after one without a scratch spill (what was at stake is won), but under trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
 Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
@@ -97,8 +97,8 @@ class SchedStrategy(Decision):
             tried.append(f"{s}: {_figures(f)}")
             if cost_model.judge(f_best, f).better:
                 best, f_best = c, f
-            if not any(cost_model.rank(f)[1:3]):
-                break  # no scratch spill left: what was at stake is won
+            if not any(cost_model.rank(f)[1:3]) and not ctx.trial_all:
+                break  # no scratch spill left: what was at stake is won (trial_all measures that it was)
         head = f"the default's main loop spills ({loop_scratch} scratch ops)"
         fields = {"base": _numbers(f_base), "tried": tried, "skipped": skipped}
         if best is base:
