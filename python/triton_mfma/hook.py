@@ -406,6 +406,10 @@ def _wrap_guarded(act, args) -> None:
         from .stages import wrap_stages
 
         wrap_stages(act, *args)
+        if getattr(getattr(args[0], "target", None), "backend", "") == "hip":
+            from .llvm_flags import collect_on
+
+            collect_on(args[0])  # the LLVM flags each compile passes, for the report
     except Exception as e:  # noqa: BLE001 - any failure of ours leaves the compile to stock Triton
         if act.strict:
             raise

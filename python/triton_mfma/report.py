@@ -2,6 +2,7 @@
 MFMA instructions, memory instruction mix. `triton_mfma.report(compiled_kernel)`."""
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, fields
 
 from . import occupancy as occ_model
@@ -22,7 +23,9 @@ class KernelReport:
     decisions: dict | None = None  # what each pass decided for this kernel, and why (metadata.triton_mfma)
     fallback: str | None = None  # why this kernel fell back to stock Triton, when it did
     trials: int | None = None  # make_amdgcn runs the decisions made (the one Triton got included): compile cost
-    build: dict | None = None  # the Triton build and its code-changing backend flags (pipeline.build_record)
+    build: dict | None = None  # the Triton build (pipeline.build_record)
+    llvm_flags: dict | None = None  # the LLVM flags the compile passed, per backend method (llvm_flags.py)
+    waves_per_eu_attr: str | None = None  # the kernel's amdgpu-waves-per-eu attribute in its LLVM IR ("" unset)
 
     def rows(self) -> list[tuple[str, str]]:
         r, o = self.res, self.occupancy
@@ -45,12 +48,13 @@ class KernelReport:
         ] + self._build_rows() + self._decision_rows()
 
     def _build_rows(self) -> list[tuple[str, str]]:
+        from .llvm_flags import describe
+
         b = self.build
-        if not b:
-            return []
-        return [("Triton build", f"{b.get('triton')}, make_ttgir {b.get('make_ttgir')}: {b.get('pipeline')}"),
-                ("backend flags", f"LLVM {b.get('llvm_flags', '?')}; "
-                                  f"amdgpu-waves-per-eu=\"{b.get('waves_per_eu_attr', '?')}\"")]
+        attr = "unknown (no LLVM IR)" if self.waves_per_eu_attr is None else \
+            f'"{self.waves_per_eu_attr}"' if self.waves_per_eu_attr else "not set"
+        return ([("Triton build", f"{b.get('triton')}, make_ttgir {b.get('make_ttgir')}: {b.get('pipeline')}")]
+                if b else []) + [("backend flags", f"LLVM {describe(self.llvm_flags)}; amdgpu-waves-per-eu {attr}")]
 
     def _decision_rows(self) -> list[tuple[str, str]]:
         rows = [(name, why) for name, why in (self.decisions or {}).items()]
@@ -75,7 +79,8 @@ class KernelReport:
                 "waves_per_eu": self.waves_per_eu, "resources": res, "occupancy": asdict(self.occupancy),
                 "modelled_register_occupancy": self.modelled_register_occupancy,
                 "waves_per_eu_auto": self.auto_waves, "accelerate_dot": self.accelerate_dot,
-                "decisions": self.decisions, "fallback": self.fallback, "trials": self.trials, "build": self.build}
+                "decisions": self.decisions, "fallback": self.fallback, "trials": self.trials, "build": self.build,
+                "llvm_flags": self.llvm_flags, "waves_per_eu_attr": self.waves_per_eu_attr}
 
     def __str__(self) -> str:
         rows = self.rows()
@@ -118,7 +123,29 @@ def report(compiled) -> KernelReport:
     dot = getattr(md, "triton_mfma_accelerate_dot", None)
     return KernelReport(md.name, arch, md.num_warps, wpe, res, eff, modelled, auto, dot,
                         getattr(md, "triton_mfma", None), getattr(md, "triton_mfma_fallback", None),
-                        getattr(md, "triton_mfma_trials", None), _build(md, arch))
+                        getattr(md, "triton_mfma_trials", None), _build(md, arch), _llvm_flags(md),
+                        _waves_attr(asm.get("llir")))
+
+
+def _llvm_flags(md) -> dict | None:
+    """What the compile's metadata noted of the LLVM flags passed (a dict once read back from Triton's cache)."""
+    from .llvm_flags import KEY
+
+    noted = getattr(md, KEY, None)
+    if noted is not None and not isinstance(noted, dict):  # a namedtuple, as Triton makes nested metadata
+        noted = noted._asdict() if hasattr(noted, "_asdict") else None
+    return {k: list(v) for k, v in noted.items()} if noted else None
+
+
+_WAVES_ATTR = re.compile(r'"amdgpu-waves-per-eu"="([^"]*)"')
+
+
+def _waves_attr(llir) -> str | None:
+    """The amdgpu-waves-per-eu value of the kernel's LLVM IR ("": none; None: no LLVM IR kept)."""
+    if not isinstance(llir, str):
+        return None
+    m = _WAVES_ATTR.search(llir)
+    return m.group(1) if m else ""
 
 
 def _build(md, arch: str) -> dict | None:

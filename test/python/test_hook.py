@@ -226,3 +226,41 @@ def test_environment_variable_activates_at_interpreter_start():
     assert _python(code).stdout.split() == ["None", "False"], "unset: nothing of ours is imported"
     code = "import triton_mfma; print(triton_mfma.current().passes)"
     assert _python(code, TRITON_CODEGEN_AMD=ANALYSIS).stdout.strip() == f"('{ANALYSIS}',)"
+
+
+def test_the_reports_llvm_flags_are_the_ones_the_compile_passed(monkeypatch):
+    """The report's backend flags are what the compile handed LLVM, captured at the call, per kernel: a flag the
+    backend's helper passes on gfx942 only reads as passed there (its source names no such flag), and the
+    waves_per_eu attribute is the kernel's own."""
+    import triton.backends.amd.compiler as amd_compiler
+    from triton._C.libtriton import llvm
+
+    flag = "amdgpu-use-amdgpu-trackers=false"  # LLVM's default: the code is the same
+    monkeypatch.setattr(amd_compiler, "get_llvm_flags", lambda arch: [flag] if arch == "gfx942" else [])
+    passed = {"make_llir": [], "make_amdgcn": []}  # what LLVM's entry points were given, seen beneath ours
+    optimize, compile_amdgpu = llvm.optimize_module, amd_compiler.compile_amdgpu
+
+    def optimize_spy(*args, **kwargs):
+        passed["make_llir"].extend(args[4])
+        return optimize(*args, **kwargs)
+
+    def compile_spy(*args, **kwargs):
+        passed["make_amdgcn"].extend(kwargs["flags"])
+        return compile_amdgpu(*args, **kwargs)
+
+    monkeypatch.setattr(llvm, "optimize_module", optimize_spy)
+    monkeypatch.setattr(amd_compiler, "compile_amdgpu", compile_spy)
+    for arch, w in (("gfx942", 2), ("gfx90a", 0)):
+        for seen in passed.values():
+            seen.clear()
+        with warnings.catch_warnings(), triton_mfma.enabled():
+            warnings.simplefilter("ignore", MFMARemark)
+            r = triton_mfma.report(_compile("gemm", arch, options={"num_warps": 4, "waves_per_eu": w}))
+        assert r.llvm_flags == {m: list(dict.fromkeys(v)) for m, v in passed.items()}, (arch, r.llvm_flags, passed)
+        assert r.llvm_flags["make_amdgcn"] == ([flag] if arch == "gfx942" else [])
+        row = dict(r.rows())["backend flags"]
+        assert row == (f"LLVM {flag} passed" if arch == "gfx942" else "LLVM none passed") + \
+            (f'; amdgpu-waves-per-eu "{w},{w}"' if w else "; amdgpu-waves-per-eu not set"), row
+    assert llvm.optimize_module is optimize_spy and amd_compiler.compile_amdgpu is compile_spy  # put back
+    stock = triton_mfma.report(stock_kernel("gemm", "gfx942"))
+    assert stock.llvm_flags is None and "not recorded" in dict(stock.rows())["backend flags"]
