@@ -8,7 +8,8 @@ Compared with: the compile handed on (after every TTGIR decision and the waves_p
 the attribute set to each strategy the installed LLVM knows (`available`: its name is a string of libtriton, where
 LLVM's option parser compares it; an unknown name is ignored silently, so the version string cannot tell).
 Stakes: only where the handed-on compile has scratch spill instructions in its main loop (cost_model key 2, paid
-every iteration); elsewhere nothing compiles. Public AMD spill regressions of 2026 came with an LLVM upgrade at an
+every iteration) and can launch; elsewhere nothing compiles (held-out generated seeds 4386 and 4439 on gfx90a and
+gfx942: five strategies compiled for kernels no CU can run). Public AMD spill regressions of 2026 came with an LLVM upgrade at an
 unchanged TTGIR (bench/spill_calibration.md), which no TTGIR decision reaches.
 Order, from what each strategy's objective is (LLVM's GCNSchedStrategy): register pressure first (iterative-minreg
 schedules for the fewest registers, iterative-maxocc for the most waves, max-memory-clause keeps memory clauses
@@ -79,6 +80,10 @@ class SchedStrategy(Decision):
         loop_scratch = cost_model.rank(f_base)[1]
         if not loop_scratch:
             return None
+        if not f_base.occupancy:
+            why = f"the kernel cannot launch (LDS {f_base.lds} B per workgroup, more than a CU has): no speed to gain"
+            return Verdict("kept", why, "model", base, remark=f"kept the default: {why}",
+                           fields={"decision": "kept", "reason": why, "base": _numbers(f_base), "tried": []})
         strategies = available(libtriton_path())
         if not strategies:
             why = "no scheduling strategy but LLVM's default is known to this Triton's LLVM"
