@@ -40,14 +40,15 @@ def test_registry_declares_each_decision_once():
     assert all(k.startswith("triton_mfma_") for k in keys)
     for d in REGISTRY:
         assert callable(d.judge), d.name
-        assert d.stage in ("ttgir", "llir"), d.name
+        assert d.stage in ("ttgir", "llir", "amdgcn"), d.name
         assert d.point is None or d.point in {"accelerate_matmul", "pipeline"}, d.name
         # a pass's decision is named after the pass and has an option of that pass; the others (over Triton's own
         # options or the kernel as a whole) have an activation option
         assert d.option is None or find_option(d.option)[1] == ([d.name] if d.name in PASSES else []), d.option
-    # the TTGIR decisions before the llir one: waves_per_eu decides on the TTGIR the others chose
+    # the TTGIR decisions before the llir ones (waves_per_eu decides on the TTGIR the others chose), LLVM's
+    # scheduling strategy last, on the compile handed on
     stages = [d.stage for d in REGISTRY]
-    assert stages == sorted(stages, key=("ttgir", "llir").index)
+    assert stages == sorted(stages, key=("ttgir", "llir", "amdgcn").index)
 
 
 def test_no_decision_module_schedules():

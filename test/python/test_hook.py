@@ -47,7 +47,9 @@ def test_composed_pipeline_without_passes_is_stock(name, arch):
 def test_default_passes_are_not_worse_than_stock(name, arch):
     """`enable()` with no pass list (what TRITON_CODEGEN_AMD=1 does) runs the default passes. Kernels without a
     dot that fit the LDS come out byte-identical; a kernel with a dot is not worse than stock by the benches'
-    verdict (dot_figures.compare: the one judge's main keys), and the remark says whether our layouts were kept."""
+    verdict (dot_figures.compare: the one judge's main keys), and the remark says whether our layouts were kept
+    (or, where the compile budget ended the trials, which kernel its one comparison with Triton's handed on:
+    decisions.budget_spent)."""
     from triton_mfma import dot_figures
     from triton_mfma.passes import DEFAULT_PASSES
 
@@ -69,7 +71,8 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
         assert not decisions
         assert_same_as_stock(ours, name, arch, stages=("amdgcn",), recompile=compile_ours)
         return
-    assert len(decisions) == 1 and (": kept" in decisions[0] or ": reverted" in decisions[0]), remarks
+    assert len(decisions) == 1 and any(word in decisions[0] for word in (": kept", ": reverted", "the compile budget")), \
+        remarks
     verdict = dot_figures.compare(dot_figures.of_kernel(stock_kernel(name, arch)), dot_figures.of_kernel(ours))
     assert verdict[0] != "worse", verdict
 

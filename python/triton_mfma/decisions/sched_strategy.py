@@ -68,6 +68,7 @@ class SchedStrategy(Decision):
     stage = "amdgcn"  # decided on the compile handed on, after the llir-stage decisions
     option = NAME
     attribute = ATTRIBUTE
+    judge = staticmethod(cost_model.judge)  # (the default strategy's figures, a candidate's) -> cost_model.Judgement
 
     def present(self, ctx, interior):
         return self.verifies(ctx) and ctx.has_dot and authors_choice(ctx.triton_options) is None
@@ -100,7 +101,7 @@ class SchedStrategy(Decision):
                 continue
             f = figures_of(c)
             tried.append(f"{s}: {_figures(f)}")
-            if cost_model.judge(f_best, f).better:
+            if self.judge(f_best, f).better:
                 best, f_best = c, f
             if not any(cost_model.rank(f)[1:3]) and not ctx.trial_all:
                 break  # no scratch spill left: what was at stake is won (trial_all measures that it was)
@@ -112,7 +113,7 @@ class SchedStrategy(Decision):
             return Verdict("kept", reason, "trial" if tried else "model", base, remark=reason,
                            fields={"decision": "kept", "reason": reason, **fields})
         strategy = _strategy_of(best.llir)
-        j = cost_model.judge(f_base, f_best)
+        j = self.judge(f_base, f_best)
         n = f"{len(tried)} strateg{'y' if len(tried) == 1 else 'ies'}"
         reason = f"{strategy}: better on {j.figure}; {head}, {n} compiled"
         return Verdict("applied", reason, "trial", best, remark=reason,
