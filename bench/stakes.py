@@ -18,12 +18,11 @@ from collections import Counter
 
 from record import emit, read_json
 
-KEYS = ("occupancy", "loop copies", "loop lanes", "other loops' lanes", "dot cycles", "LDS ops", "loop scratch",
-        "scratch", "launch", "spills")
-
 
 def outcomes(rows) -> Counter:
-    """(kWidth only, outcome) -> count, outcome 'kept' or 'reverted on <key>'."""
+    """(kWidth only, outcome) -> count, outcome 'kept' or 'reverted on <key>' (a key of the one judge)."""
+    from triton_mfma.cost_model import KEYS
+
     out = Counter()
     for r in rows:
         a = ((r.get("ours") or {}).get("reasons") or {}).get("triton_mfma_accelerate_dot")
