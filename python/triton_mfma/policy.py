@@ -129,7 +129,17 @@ class Policy:
     # -- the TTGIR decisions -------------------------------------------------------------------------------------
     def ttgir(self, src, interior: set):
         """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
-        left running. `interior`: the interior points where our passes act on this kernel."""
+        left running. `interior`: the interior points where our passes act on this kernel. Where it exceeds an
+        explicit `lds_limit` (no build compared met it), the remarks say so."""
+        from .decisions import lds_limit_unmet
+
+        chosen = self._ttgir(src, interior)
+        unmet = lds_limit_unmet(self.ctx, chosen)
+        if unmet is not None:
+            self.ctx.note("lds_limit", unmet)
+        return chosen
+
+    def _ttgir(self, src, interior: set):
         ctx, engine, w = self.ctx, self.engine, self.ctx.w
         for d in self.decisions:  # decided from the kernel's options: ours is not built with it
             if d.point in interior:
@@ -204,7 +214,7 @@ class Policy:
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
         from .cost_model import cannot_launch
-        from .decisions import budget_spent
+        from .decisions import budget_spent, lds_limit_unmet
         from .lds_budget import lds_total
 
         ctx, engine = self.ctx, self.engine
@@ -218,7 +228,8 @@ class Policy:
         if isinstance(f_ref, Exception):
             return None, None
         spent = budget_spent(ctx)  # this compile is the kernel's first
-        if spent is None or cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)):
+        if spent is None or cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)) or \
+                lds_limit_unmet(ctx, reference) is not None:  # ours may meet the user's budget: the usual way
             return None, None
         if lc.demand >= lc.one_wave:
             return self._hand_on(present, reference, f"Triton's kernel handed on: its dot results need {lc.demand} "
@@ -236,7 +247,7 @@ class Policy:
         whether that variant alone decides it; where it does, ours is not built with the decision's pass (a whole
         make_ttgir saved, issue 35). The variant is built anyway where it does not: every comparison reads it.
         Returns the TTIR module left for ours' build (None once a build took it)."""
-        from .decisions import compiles_capped
+        from .decisions import compiles_capped, lds_limit_unmet
 
         ctx, engine, asked = self.ctx, self.engine, self.ctx.w
         for d in present:
@@ -248,7 +259,8 @@ class Policy:
             src = None
             engine.lower_here(theirs)  # where `before_ours` compiles it, from its own module
             self._compare_at(present, theirs, asked)  # the waves it would be compared at with ours
-            v = d.before_ours(ctx, theirs)
+            # a variant outside the user's LDS budget decides nothing alone: ours may meet it
+            v = d.before_ours(ctx, theirs) if lds_limit_unmet(ctx, theirs) is None else None
             ctx.w = asked
             if v is not None:
                 self.interior.discard(d.point)
@@ -281,12 +293,19 @@ class Policy:
         """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed
         compile hands on Triton's), each TTGIR decision of `present` recording `head` and the verdict."""
         from . import cost_model, dot_figures
-        from .decisions import first_line
+        from .decisions import first_line, outside_constraints
 
         if isinstance(f_ours, Exception):
             return self._hand_on(present, reference, f"{head}: ours does not compile ({first_line(f_ours)}): "
                                                      f"Triton's kernel handed on", evidence)
         j, shown = cost_model.judge(f_ref, f_ours), dot_figures.summary(f_ref, f_ours)
+        bound = outside_constraints(self.ctx, reference, ours) if j.worse else outside_constraints(self.ctx, ours,
+                                                                                                   reference)
+        if bound is not None:  # the user's options bound what the judge chooses
+            chosen, side = (ours, "ours") if j.worse else (reference, "Triton's kernel")
+            judged = j.figure or "a tie"
+            return self._hand_on(present, chosen, f"{head}: {side} handed on: {bound} (the judge: {judged}, {shown})",
+                                 evidence)
         if j.worse:
             return self._hand_on(present, reference, f"{head}: ours is worse on {j.figure} ({shown}): Triton's "
                                                      f"kernel handed on", evidence)
@@ -314,12 +333,15 @@ class Policy:
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""
+        from .decisions import within_constraints
+
         v, theirs = d.settled(self.ctx, ours), None
         if v is None:
             theirs = d.compared(self.ctx, ours)
             if theirs is None:
                 return ours
             v = d.identical(self.ctx, ours, theirs) if theirs.same_code(ours) else self._compare(d, ours, theirs)
+        v = within_constraints(self.ctx, v, ours, theirs)  # the user's options bound what any verdict chooses
         self.record(d, v)
         chosen = v.chosen if v is not None else ours
         if chosen is not ours and hasattr(chosen, "choice"):
@@ -403,6 +425,7 @@ class Policy:
         """The compile to hand on after the llir-stage decision (`final`: engine.Compiled of `chosen_build` at the
         waves it chose; `compared_w`: the waves the TTGIR decisions compared at): the combination check at those
         waves (decisions.combination.CombinationAtWaves) where it compares, Triton's kernel compiled there once."""
+        from .decisions import lds_limit_unmet, within_constraints
         from .decisions.combination import AT_WAVES
 
         ctx, w = self.ctx, final.waves_per_eu
@@ -418,9 +441,13 @@ class Policy:
             return final
         v = d.decide(ctx, final, c, self.figures_of(final, w, chosen_build.text), self.figures_of(c, w, reference.text),
                      compared_w)
+        v = within_constraints(ctx, v, final, c)
         self.record(d, v)
         if v.chosen is not final:
             self._supersede(d, v, chosen_build.choice - reference.choice)
+            unmet = lds_limit_unmet(ctx, v.chosen)
+            if unmet is not None:
+                ctx.note("lds_limit", unmet)
         return v.chosen
 
     def strategy(self, d, base):

@@ -170,6 +170,66 @@ def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
     return None
 
 
+def lds_limit(ctx) -> int | None:
+    """The LDS budget in bytes the user set (`lds_limit`), a constraint on every build handed on; None where none
+    is set, or where it is "occupancy" (resolved per build from its registers: not held by this rule)."""
+    value = ctx.options.get("lds_limit")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def lds_of(candidate) -> int | None:
+    """LDS bytes per workgroup of a build (the LDS model on its TTGIR) or of a compile (its metadata's shared);
+    None where unknown."""
+    from ..lds_budget import lds_total
+
+    text = getattr(candidate, "text", None)
+    if text is not None:
+        return lds_total(text)
+    md = getattr(candidate, "metadata", None)
+    return md.get("shared") if isinstance(md, dict) else None
+
+
+def outside_constraints(ctx, chosen, other) -> str | None:
+    """Why `other` is handed on instead of `chosen` (builds or compiles): `chosen` needs more LDS than an explicit
+    `lds_limit` and `other` meets it (issue 55: an option the user set is a constraint, the judge ranks only what
+    meets it); None where the choice stands."""
+    limit = lds_limit(ctx)
+    if limit is None or chosen is None or other is None:
+        return None
+    lds, lds_other = lds_of(chosen), lds_of(other)
+    if lds is None or lds <= limit or lds_other is None or lds_other > limit:
+        return None
+    return f"lds_limit={limit} B, set by the user, is a constraint: the choice needs {lds} B, the other {lds_other} B"
+
+
+def within_constraints(ctx, verdict: Verdict | None, ours, theirs) -> Verdict | None:
+    """The verdict the user's constraints leave: where `verdict` chooses one of `ours` / `theirs` outside them
+    (`outside_constraints`) and the other is within, the other, the decision's own verdict kept in the record
+    (`judged`). Every choice between two candidates passes here or through `outside_constraints` (policy.Policy),
+    so no decision, revert or combination check hands on a kernel over the budget where one it compared meets it."""
+    chosen = None if verdict is None else verdict.chosen
+    if theirs is None or not (chosen is ours or chosen is theirs):
+        return verdict
+    other = theirs if chosen is ours else ours
+    why = outside_constraints(ctx, chosen, other)
+    if why is None:
+        return verdict
+    why = f"{'ours' if other is ours else 'the variant compared'} handed on: {why} (verdict: {verdict.decision}: " \
+          f"{verdict.reason})"
+    return Verdict("constrained", why, verdict.evidence, other, details={"judged": verdict.as_metadata()},
+                   remark=f"constrained: {why}")
+
+
+def lds_limit_unmet(ctx, handed_on) -> str | None:
+    """The remark where the kernel handed on exceeds an explicit `lds_limit`: no candidate compared met it (those
+    that do are chosen, `within_constraints`); None where it is met or none is set."""
+    limit = lds_limit(ctx)
+    lds = None if limit is None else lds_of(handed_on)  # no LDS model run where no budget is set
+    if lds is None or lds <= limit:
+        return None
+    return f"{limit} B not met: the kernel handed on needs {lds} B, no build compared meets it"
+
+
 def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 

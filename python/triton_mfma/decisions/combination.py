@@ -28,7 +28,9 @@ Models (no compile):
     Triton's kernel's LDS lets run (cost_model.ties_at_best_before_dot_cycles).
 Compared with (trial): ours with every interior point and the num_stages change left out (our passes at the end of
 make_ttgir as chosen), a point ours' pass declined too: it may have declined because of another choice. Judge: the
-one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks strictly better.
+one judge (cost_model.judge); ours is replaced only where Triton's kernel ranks strictly better, and never by a
+kernel over an explicit lds_limit that ours meets (the policy's one rule for every verdict,
+decisions.within_constraints; issue 55's split-K GEMM on gfx950: Triton's kernel 68,016 B ranked better on LDS ops).
 """
 from __future__ import annotations
 
