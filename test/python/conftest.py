@@ -96,6 +96,8 @@ FAST = (
     "test_grid_order.py::test_l2model_mirrors", "test_grid_order.py::test_concurrent_programs",
     "test_occupancy.py::test_model_rules", "test_occupancy.py::test_auto_plan_at_one_wave",
     "test_split_epilogue_cvt.py::test_lds_limit_validation",
+    "test_decisions.py::test_lane_spills", "test_sched_strategy.py::test_the_attribute",
+    "test_sched_strategy.py::test_strategies_are_probed", "test_sched_strategy.py::test_the_authors_choice",
     # representative compiles
     "test_decisions.py::test_a_replaced_judge_decides", "test_decisions.py::test_a_new_decision",
     "test_engine.py::test_handed_off_compile_equals_a_plain_compile_of_the_choice[1]",
