@@ -12,8 +12,9 @@ attrs Triton's JIT would hand `triton.compile`, so a compile here is the one the
 from __future__ import annotations
 
 import dataclasses
+import os
 import statistics
-import time
+import sys
 import warnings
 from dataclasses import dataclass, field
 
@@ -26,6 +27,9 @@ from triton_mfma import dot_figures
 from triton_mfma import occupancy as occ_model
 from triton_mfma import resources
 from triton_mfma.compile import target
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/: cputime
+from cputime import Measured, population  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -272,8 +276,11 @@ class Result:
     mirrors: str
     stock: dict | None = None
     ours: dict | None = None
-    t_stock: float = 0.0
+    t_stock: float = 0.0  # wall seconds of the compile
     t_ours: float = 0.0
+    cpu_stock: float = 0.0  # CPU seconds of every thread (bench/cputime.py): what issue 53's budget counts
+    cpu_ours: float = 0.0
+    has_dot: bool = False
     error: str = ""  # stock itself failed: not the project's
     failure: str = ""  # strict compile with our passes raised while stock compiled
     fallbacks: list = field(default_factory=list)  # MFMAWarning texts (non-strict compile)
@@ -289,6 +296,15 @@ class Result:
     def ratio(self) -> float:
         return self.t_ours / self.t_stock if self.t_stock else float("nan")
 
+    @property
+    def cpu_ratio(self) -> float:
+        return self.cpu_ours / self.cpu_stock if self.cpu_stock else float("nan")
+
+    @property
+    def population(self) -> str:
+        """Issue 53's population (bench/cputime.py): hand-written, by stock's ranked spills."""
+        return population(self.has_dot, self.judge_figures.get("stock"), generated=False)
+
 
 def _short(e: BaseException) -> str:
     text = f"{type(e).__name__}: {e}"
@@ -296,9 +312,10 @@ def _short(e: BaseException) -> str:
 
 
 def _timed(fn):
-    t0 = time.perf_counter()
-    k = fn()
-    return k, time.perf_counter() - t0
+    """(fn(), wall seconds, CPU seconds of every thread, trial compiles that outlive the call included)."""
+    with Measured() as m:
+        k = fn()
+    return k, m.wall, m.cpu
 
 
 def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: set | None = None) -> Result:
@@ -316,7 +333,7 @@ def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: se
             except Exception:  # noqa: BLE001 - reported by the timed compile below
                 pass
         try:
-            stock, res.t_stock = _timed(lambda: compile_cfg(cfg, arch))
+            stock, res.t_stock, res.cpu_stock = _timed(lambda: compile_cfg(cfg, arch))
         except Exception as e:  # noqa: BLE001
             res.error = _short(e)
             return res
@@ -332,14 +349,14 @@ def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: se
             if strict:
                 with triton_mfma.enabled(passes=passes, strict=True):
                     try:
-                        ours, res.t_ours = _timed(lambda: compile_cfg(cfg, arch))
+                        ours, res.t_ours, res.cpu_ours = _timed(lambda: compile_cfg(cfg, arch))
                     except Exception as e:  # noqa: BLE001
                         res.failure = _short(e)
             if ours is None:
                 with triton_mfma.enabled(passes=passes):
                     try:
-                        ours, t = _timed(lambda: compile_cfg(cfg, arch))
-                        res.t_ours = res.t_ours or t
+                        ours, t, cpu = _timed(lambda: compile_cfg(cfg, arch))
+                        res.t_ours, res.cpu_ours = res.t_ours or t, res.cpu_ours or cpu
                     except Exception as e:  # noqa: BLE001 - non-strict should never raise
                         res.failure = (res.failure + " | " if res.failure else "") + "non-strict: " + _short(e)
                         return res
@@ -352,6 +369,7 @@ def run_one(cfg: Config, arch: str, passes=None, strict: bool = True, warmed: se
         f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(ours)
         res.worse, res.better = judged(f_stock, f_ours)
         res.judge_figures = {"stock": vars(f_stock), "ours": vars(f_ours)}
+        res.has_dot = "tt.dot" in stock.asm["ttir"]
         md = ours.metadata._asdict() if hasattr(ours.metadata, "_asdict") else vars(ours.metadata)
         res.reasons = {k: v for k, v in md.items() if k.startswith("triton_mfma")}
         res.waves_per_eu = int(getattr(stock.metadata, "waves_per_eu", 0) or 0)
@@ -374,6 +392,8 @@ def summarize(results: list[Result]) -> dict:
         "changed": sum(1 for r in ok if r.stock and r.ours and r.stock != r.ours),
         "ratio_median": statistics.median(ratios) if ratios else float("nan"),
         "ratio_max": max(ratios) if ratios else float("nan"),
+        "cpu_ratio_median": statistics.median(cpu) if (cpu := [r.cpu_ratio for r in ok if r.cpu_stock and r.cpu_ours])
+        else float("nan"),
     }
 
 

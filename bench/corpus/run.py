@@ -94,6 +94,23 @@ def summary_lines(results, archs) -> list[str]:
         lines.append(f"{arch:8} {s['configs']:>7} {s['stock_errors']:>9} {s['failures']:>8} {s['fallbacks']:>9} "
                      f"{s['worse']:>5} {s['better']:>6} {s['changed']:>7} {s['ratio_median']:>11.2f} "
                      f"{s['ratio_max']:>11.2f}  {dec_s}")
+    return lines + population_lines(results)
+
+
+def population_lines(results) -> list[str]:
+    """CPU time ours / stock by issue 53's populations (bench/cputime.py), all archs together."""
+    from cputime import BUDGET, distribution, over_every_kernel_bound, within_budget
+
+    ok = [r for r in results if not r.error and not r.failure and r.cpu_stock and r.cpu_ours and
+          r.arch.startswith("gfx")]
+    lines = ["# CPU time ours / stock (every thread, after a warm-up compile) by issue 53's populations:"]
+    for pop in BUDGET:
+        ratios = [r.cpu_ratio for r in ok if r.population == pop]
+        if ratios:
+            lines.append(f"#   {pop} ({len(ratios)}): {distribution(ratios)} ({within_budget(pop, ratios)})")
+    over = [r for r in ok if over_every_kernel_bound(r.cpu_stock, r.cpu_ours)]
+    lines.append(f"#   over the every-kernel bound (max(3x, + 10 s)): {len(over)}"
+                 + "".join(f"; {r.id} {r.arch} {r.cpu_ratio:.2f}x" for r in over))
     return lines
 
 
@@ -161,7 +178,7 @@ def main(argv=None):
                     verdict += f" FALLBACKS {len(r.fallbacks)}: " + r.fallbacks[0].replace("\n", " ")[:200]
             dec = (r.ours or {}).get("decision") or ""
             emit(f"{cfg.id:62} {arch:7} stock[{fmt(r.stock)}] ours[{fmt(r.ours)}] {dec:8} "
-                 f"t {r.t_stock:5.1f}/{r.t_ours:5.1f} {verdict}")
+                 f"t {r.t_stock:5.1f}/{r.t_ours:5.1f} cpu {r.cpu_stock:5.1f}/{r.cpu_ours:5.1f} {verdict}")
     emit()
     emit(f"# summary ({time.time() - t0:.0f} s); 'stock err' = stock Triton itself fails (not the project's);"
          " t ratio = ours/stock compile seconds")
