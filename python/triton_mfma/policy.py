@@ -364,13 +364,15 @@ class Policy:
 
     def _compare(self, d, ours, theirs):
         from . import remembered
-        from .decisions import budget_spent, neither_launches
+        from .decisions import budget_spent, cpu_capped, neither_launches
 
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
         why = neither_launches(ctx, ours, theirs)
         if why is not None:
             return d.unlaunchable(ctx, ours, theirs, why)
-        capped = bool(ctx.setting("max_compiles")) and not ctx.trial_all  # no compile ahead that may go unused
+        # no compile ahead that may go unused under a cap, or where the CPU bound on every kernel leaves no room for
+        # one beside a trial and its reserve (a speculative compile is not charged to the bound before it starts)
+        capped = (bool(ctx.setting("max_compiles")) or cpu_capped(ctx, 2) is not None) and not ctx.trial_all
         if d.model_applies(ctx, ours, theirs):
             if spec.compared_beside_model and not capped:  # the trial, if the model cannot tell, then costs no wait
                 engine.prefetch([(theirs, w)])
