@@ -721,8 +721,13 @@ class Engine:
             if remake is None:
                 raise ValueError("the waves_per_eu attribute cannot be inserted exactly")
             md, llir = remake(opts)
+        return self._make_amdgcn(llir, md, w, llir_s)
+
+    def _make_amdgcn(self, llir: str, md: dict, w: int, llir_s: float = 0.0) -> Compiled:
+        """make_amdgcn of `llir` at waves_per_eu `w`, counted as a trial and in the compile budget (`llir_s`: the
+        CPU time of the make_llir it comes from)."""
         t0 = time.thread_time()
-        amdgcn = self.backend.make_amdgcn(llir, md, opts)
+        amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
         with self._lock:
             self.trials += 1
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
@@ -744,15 +749,10 @@ class Engine:
             llir = llir_with_fn_attr(base.llir, key, value)
             if llir is None:
                 return ValueError(f"the attribute {key} cannot be inserted into the kernel's LLVM IR exactly")
-            md = dict(base.metadata)
-            t0 = time.thread_time()
             try:
-                amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, base.waves_per_eu))
+                return self._make_amdgcn(llir, dict(base.metadata), base.waves_per_eu)
             except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
                 return e
-            with self._lock:
-                self.trials += 1
-            return self.noted(Compiled(base.waves_per_eu, llir, amdgcn, md, time.thread_time() - t0))
 
         values = list(values)
         if trial_threads(len(values)) > 1:

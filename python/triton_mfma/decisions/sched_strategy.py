@@ -122,8 +122,9 @@ class SchedStrategy(Decision):
 
 
 def _figures(f) -> str:
-    return (f"loop scratch {f.loop_scratch_ops}, scratch {f.spill_mem_ops}, {f.occupancy} waves/SIMD, "
-            f"{f.vgpr_spills}+{f.sgpr_spills} spills")
+    n = _numbers(f)
+    return (f"loop scratch {n['loop_scratch']}, scratch {n['scratch']}, {n['occupancy']} waves/SIMD, "
+            f"{n['vgpr_spills']}+{n['sgpr_spills']} spills")
 
 
 def _numbers(f) -> dict:
