@@ -234,25 +234,32 @@ def test_environment_variable_activates_at_interpreter_start():
 def test_the_reports_llvm_flags_are_the_ones_the_compile_passed(monkeypatch):
     """The report's backend flags are what the compile handed LLVM, captured at the call, per kernel: a flag the
     backend's helper passes on gfx942 only reads as passed there (its source names no such flag), and the
-    waves_per_eu attribute is the kernel's own."""
+    waves_per_eu attribute is the kernel's own. Triton 3.8 has no such helper (make_amdgcn builds its flags inline
+    and hands them to translate_to_asm): there, none is passed on either arch, as captured."""
     import triton.backends.amd.compiler as amd_compiler
     from triton._C.libtriton import llvm
 
     flag = "amdgpu-use-amdgpu-trackers=false"  # LLVM's default: the code is the same
-    monkeypatch.setattr(amd_compiler, "get_llvm_flags", lambda arch: [flag] if arch == "gfx942" else [])
+    helper = hasattr(amd_compiler, "get_llvm_flags")  # Triton 3.9
+    if helper:
+        monkeypatch.setattr(amd_compiler, "get_llvm_flags", lambda arch: [flag] if arch == "gfx942" else [])
     passed = {"make_llir": [], "make_amdgcn": []}  # what LLVM's entry points were given, seen beneath ours
-    optimize, compile_amdgpu = llvm.optimize_module, amd_compiler.compile_amdgpu
+    optimize = llvm.optimize_module
+    # where make_amdgcn hands LLVM its flags: 3.9's compile_amdgpu (by keyword), 3.8's translate_to_asm (5th argument)
+    owner, name = (amd_compiler, "compile_amdgpu") if hasattr(amd_compiler, "compile_amdgpu") else \
+        (llvm, "translate_to_asm")
+    lower = getattr(owner, name)
 
     def optimize_spy(*args, **kwargs):
         passed["make_llir"].extend(args[4])
         return optimize(*args, **kwargs)
 
     def compile_spy(*args, **kwargs):
-        passed["make_amdgcn"].extend(kwargs["flags"])
-        return compile_amdgpu(*args, **kwargs)
+        passed["make_amdgcn"].extend(kwargs["flags"] if "flags" in kwargs else args[4])
+        return lower(*args, **kwargs)
 
     monkeypatch.setattr(llvm, "optimize_module", optimize_spy)
-    monkeypatch.setattr(amd_compiler, "compile_amdgpu", compile_spy)
+    monkeypatch.setattr(owner, name, compile_spy)
     for arch, w in (("gfx942", 2), ("gfx90a", 0)):
         for seen in passed.values():
             seen.clear()
@@ -260,10 +267,11 @@ def test_the_reports_llvm_flags_are_the_ones_the_compile_passed(monkeypatch):
             warnings.simplefilter("ignore", MFMARemark)
             r = triton_mfma.report(_compile("gemm", arch, options={"num_warps": 4, "waves_per_eu": w}))
         assert r.llvm_flags == {m: list(dict.fromkeys(v)) for m, v in passed.items()}, (arch, r.llvm_flags, passed)
-        assert r.llvm_flags["make_amdgcn"] == ([flag] if arch == "gfx942" else [])
+        expected = [flag] if arch == "gfx942" and helper else []
+        assert r.llvm_flags["make_amdgcn"] == expected
         row = dict(r.rows())["backend flags"]
-        assert row == (f"LLVM {flag} passed" if arch == "gfx942" else "LLVM none passed") + \
+        assert row == (f"LLVM {flag} passed" if expected else "LLVM none passed") + \
             (f'; amdgpu-waves-per-eu "{w},{w}"' if w else "; amdgpu-waves-per-eu not set"), row
-    assert llvm.optimize_module is optimize_spy and amd_compiler.compile_amdgpu is compile_spy  # put back
+    assert llvm.optimize_module is optimize_spy and getattr(owner, name) is compile_spy  # put back
     stock = triton_mfma.report(stock_kernel("gemm", "gfx942"))
     assert stock.llvm_flags is None and "not recorded" in dict(stock.rows())["backend flags"]
