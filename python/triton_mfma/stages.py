@@ -366,7 +366,9 @@ class HipCompile:
                 self.kernel_remarks.flush()
 
     def _strategy_present(self, metadata) -> bool:
-        return (self.strategy_possible and self.policy is not None and "triton_mfma_fallback" not in metadata
+        """Whether the scheduling-strategy decision runs on this compile (its option, the author's choice and a dot
+        are STRATEGY.present's; not after a fallback to stock)."""
+        return (self.policy is not None and "triton_mfma_fallback" not in metadata
                 and STRATEGY.present(self.policy.ctx, set()))
 
     def _decide_strategy(self, metadata) -> str:
