@@ -97,6 +97,9 @@ class Figures:
     # v_writelane / v_readlane in the blocks of every other loop (the asm printer's "in Loop:" marks), paid every
     # iteration of theirs as the main loop's are of its own
     other_loop_lane_ops: int = 0
+    # v_writelane / v_readlane in every block the asm printer marks as in a loop (issue 54's done-when: no more than
+    # stock's + 2 at no less main-loop scratch; bench/loop_lanes.py)
+    loop_block_lane_ops: int = 0
     loop_work: int = 0  # the main loop's dot multiply-adds per wave (MFMA table; FMA: 64 lanes each): 0 unknown
     loop_load_bytes: int = 0  # bytes per lane the main loop loads from global memory (buffer_ / global_ loads)
     # no loop holds the dots (LLVM unrolled the main loop whole): the main-loop figures are the whole kernel's
@@ -196,6 +199,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_lane_ops=sum(m in LANE_SPILL for m in loop) if lanes else 0,
         loop_acc_copies=sum(m.startswith(ACC_COPY) for m in loop),
         other_loop_lane_ops=sum(m in LANE_SPILL for m in _other_loops(blocks)) if lanes else 0,
+        loop_block_lane_ops=sum(m in LANE_SPILL for b in blocks if b[1] is not None for m in b[3]) if lanes else 0,
         loop_work=sum(macs[arch, m] for m in mfma) if mfma else
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
         loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)),

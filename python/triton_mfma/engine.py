@@ -479,6 +479,7 @@ class Engine:
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
         self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
+        self.first: Compiled | None = None  # its first compile: its stakes scale the budget (`noted`)
         self.spent_s = 0.0  # the CPU time of all its compiles so far (`noted`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
         # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
@@ -738,6 +739,7 @@ class Engine:
         with self._lock:
             self.longest_s = max(self.longest_s, c.cpu_s)
             self.first_s = self.first_s or c.cpu_s
+            self.first = self.first or c
             self.spent_s += c.cpu_s
         return c
 

@@ -55,6 +55,7 @@ class Policy:
         self.ctx = None  # decisions.context.Context, set by the stage (its callables are this policy's)
         self.interior: set = set()
         self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
+        self._stakes = None  # (the engine's first Compiled, its stakes): `stakes`
 
     # -- what decisions read -----------------------------------------------------------------------------------
     def long_compile(self) -> float | None:
@@ -63,6 +64,34 @@ class Policy:
         from .decisions import LONG_COMPILE_S
 
         return self.engine.longest_s if self.engine.longest_s > LONG_COMPILE_S else None
+
+    def stakes(self) -> str | None:
+        """What the kernel's first compile says there is to win (decisions.STAKES_CPU): "loop scratch" where its
+        main loop spills to scratch, "spills" where it has other spill traffic the judge ranks
+        (cost_model.ranked_spills), "no spill"; None before it or where its figures cannot be read."""
+        from .cost_model import ranked_spills
+
+        first = self.engine.first
+        if first is None:
+            return None
+        if self._stakes is None or self._stakes[0] is not first:
+            try:
+                spills = ranked_spills(self.figures_of(first, first.waves_per_eu))
+                self._stakes = (first, "loop scratch" if spills[0] else "spills" if any(spills) else "no spill")
+            except Exception:  # noqa: BLE001 - an amdgcn the figures cannot read: the every-kernel bound alone
+                self._stakes = (first, None)
+        return self._stakes[1]
+
+    def reserve(self) -> int:
+        """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
+        strategy where the stakes call for it and it may run (decisions.STAKES_RESERVE)."""
+        from .decisions import STAKES_RESERVE
+        from .decisions.sched_strategy import NAME as STRATEGY
+
+        extra = STAKES_RESERVE.get(self.stakes(), 0)
+        if extra and not any(d.name == STRATEGY and d.present(self.ctx, set()) for d in self.decisions):
+            extra = 0
+        return 1 + extra
 
     def figures(self, build):
         return self.figures_each([(build, self.ctx.w)])[0]
@@ -389,7 +418,7 @@ class Policy:
         if capped and needs:  # where the variant wins at other waves, it is compiled there too
             w_theirs = self._waves_for([e for e in self.decisions if e.present(ctx, self.interior)], theirs, ctx.asked_w)
             needs += w_theirs != w and engine.compiled(theirs, w_theirs) is None
-        spent = budget_spent(ctx, needs) if needs else None
+        spent = budget_spent(ctx, needs, self.reserve()) if needs else None
         if spent is not None:  # a trial would cost as much again: one comparison, _once_against_tritons
             engine.cancel([(theirs, w)])
             raise _BudgetSpent(spent)

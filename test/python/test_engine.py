@@ -749,13 +749,20 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     from triton_mfma import decisions, dot_figures, kernelgen
     from triton_mfma.compile import always_compile
 
-    def ctx(first, spent, longest, on=True):
-        return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on)
+    def ctx(first, spent, longest, on=True, stakes=None):
+        return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on, stakes=lambda: stakes)
 
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0), 1) is not None  # 9 + 2 x 3 > 13
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0, on=False), 1) is None  # option cpu_bound off
     assert decisions.cpu_capped(ctx(3.0, 6.0, 3.0), 1) is None  # 6 + 2 x 3 <= 13
     assert decisions.cpu_capped(ctx(0.3, 2.0, 0.5), 2) is None  # + 10 s for short ones
+    # the population's cap where the first compile's stakes are known (decisions.STAKES_CPU): 3.5x where it spills,
+    # 2.0x where nothing does, never past the every-kernel bound
+    assert decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="spills"), 1) is None  # 1 + 2 x 1 <= 3.5
+    assert "its first compile spills" in decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="spills"), 1)  # 4 > 3.5
+    assert decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="no spill"), 1, reserve=0) is None  # 1 + 1 <= 2.0
+    assert "2.0x" in decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="no spill"), 1)  # 1 + 2 x 1 > 2.0
+    assert decisions.cpu_capped(ctx(10.0, 10.0, 10.0, stakes="spills"), 1) is None  # 30 <= 3.0 x 10 < 3.5 x 10
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     monkeypatch.setattr(decisions, "EVERY_KERNEL_CPU", (1.0, 0.0))
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")

@@ -32,6 +32,9 @@ class Context:
     compiles: Callable = field(default=lambda: 0, repr=False)
     # () -> (CPU s of the kernel's first compile, of all its compiles so far, of the longest): decisions.budget_spent
     cpu: Callable = field(default=lambda: (0.0, 0.0, 0.0), repr=False)
+    # () -> "spills" / "no spill": whether the kernel's first compile has spill traffic the judge ranks (None: not
+    # compiled yet); decisions.STAKES_CPU scales the CPU budget with it
+    stakes: Callable = field(default=lambda: None, repr=False)
     # the choices a decision took back after others were decided with them in place (policy.Policy.decide)
     reverted: set = field(default_factory=set)
     # (the winner's choice, the loser's choice, the waves compared at) of every comparison a decision decided between
