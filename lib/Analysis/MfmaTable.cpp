@@ -157,177 +157,129 @@ std::optional<MfmaElem> mlir::triton_mfma::classifyElementType(Type t,
 
 namespace {
 using E = MfmaElem;
-using A = GfxArch;
 
-// {arch, mnemonic, a, b, m, n, k, kBase, kPerInstr, passes, scaled}
-// Within an arch and a type pair: larger tiles first, then K-doubled before
-// legacy (the order breaks cost ties).
-
-// CDNA2 (gfx90a). Passes: SIDPFullSpeedModel.
-const MfmaInstr kGfx90a[] = {
-    {A::GFX90A, "v_mfma_f32_32x32x8f16", E::F16, E::F16, 32, 32, 8, 4, 8, 16},
-    {A::GFX90A, "v_mfma_f32_16x16x16f16", E::F16, E::F16, 16, 16, 16, 4, 16, 8},
-    {A::GFX90A, "v_mfma_f32_4x4x4f16", E::F16, E::F16, 4, 64, 64, 4, 4, 2},
-    {A::GFX90A, "v_mfma_f32_4x4x4f16", E::F16, E::F16, 64, 4, 64, 4, 4, 2},
-    {A::GFX90A, "v_mfma_f32_32x32x8bf16_1k", E::BF16, E::BF16, 32, 32, 8, 4, 8,
-     16},
-    {A::GFX90A, "v_mfma_f32_16x16x16bf16_1k", E::BF16, E::BF16, 16, 16, 16, 4,
-     16, 8},
-    {A::GFX90A, "v_mfma_f32_4x4x4bf16_1k", E::BF16, E::BF16, 4, 64, 64, 4, 4,
-     2},
-    {A::GFX90A, "v_mfma_f32_4x4x4bf16_1k", E::BF16, E::BF16, 64, 4, 64, 4, 4,
-     2},
-    {A::GFX90A, "v_mfma_i32_32x32x8i8", E::I8, E::I8, 32, 32, 8, 4, 8, 16},
-    {A::GFX90A, "v_mfma_i32_16x16x16i8", E::I8, E::I8, 16, 16, 16, 4, 16, 8},
-    {A::GFX90A, "v_mfma_i32_4x4x4i8", E::I8, E::I8, 4, 64, 64, 4, 4, 2},
-    {A::GFX90A, "v_mfma_i32_4x4x4i8", E::I8, E::I8, 64, 4, 64, 4, 4, 2},
-    {A::GFX90A, "v_mfma_f32_32x32x2f32", E::F32, E::F32, 32, 32, 2, 1, 2, 16},
-    {A::GFX90A, "v_mfma_f32_16x16x4f32", E::F32, E::F32, 16, 16, 4, 1, 4, 8},
-    {A::GFX90A, "v_mfma_f32_4x4x1f32", E::F32, E::F32, 4, 64, 16, 1, 1, 2},
-    {A::GFX90A, "v_mfma_f32_4x4x1f32", E::F32, E::F32, 64, 4, 16, 1, 1, 2},
+/// Which of gfx942 and gfx950 have an instruction (a bit set).
+enum Cdna34On : unsigned {
+  On942 = 1u << unsigned(GfxArch::GFX942),
+  On950 = 1u << unsigned(GfxArch::GFX950),
 };
 
-// CDNA3 (gfx942). Passes: SIDPGFX940FullSpeedModel.
-#define FP8_942(m, n, k, pa, pb, ea, eb, passes)                               \
-  {A::GFX942, "v_mfma_f32_" #m "x" #n "x" #k "_" pa "_" pb,                    \
-   ea,        eb,                                                              \
-   m,         n,                                                               \
-   k,         8,                                                               \
-   k,         passes}
-const MfmaInstr kGfx942[] = {
-    {A::GFX942, "v_mfma_f32_32x32x8_f16", E::F16, E::F16, 32, 32, 8, 4, 8, 8},
-    {A::GFX942, "v_mfma_f32_16x16x16_f16", E::F16, E::F16, 16, 16, 16, 4, 16,
-     4},
-    {A::GFX942, "v_mfma_f32_4x4x4_16b_f16", E::F16, E::F16, 4, 64, 64, 4, 4, 2},
-    {A::GFX942, "v_mfma_f32_4x4x4_16b_f16", E::F16, E::F16, 64, 4, 64, 4, 4, 2},
-    {A::GFX942, "v_mfma_f32_32x32x8_bf16", E::BF16, E::BF16, 32, 32, 8, 4, 8,
-     8},
-    {A::GFX942, "v_mfma_f32_16x16x16_bf16", E::BF16, E::BF16, 16, 16, 16, 4, 16,
-     4},
-    {A::GFX942, "v_mfma_f32_4x4x4_16b_bf16", E::BF16, E::BF16, 4, 64, 64, 4, 4,
-     2},
-    {A::GFX942, "v_mfma_f32_4x4x4_16b_bf16", E::BF16, E::BF16, 64, 4, 64, 4, 4,
-     2},
-    {A::GFX942, "v_mfma_i32_32x32x16_i8", E::I8, E::I8, 32, 32, 16, 8, 16, 8},
-    {A::GFX942, "v_mfma_i32_16x16x32_i8", E::I8, E::I8, 16, 16, 32, 8, 32, 4},
-    {A::GFX942, "v_mfma_i32_4x4x4_16b_i8", E::I8, E::I8, 4, 64, 64, 4, 4, 2},
-    {A::GFX942, "v_mfma_i32_4x4x4_16b_i8", E::I8, E::I8, 64, 4, 64, 4, 4, 2},
-    {A::GFX942, "v_mfma_f32_32x32x4_xf32", E::XF32, E::XF32, 32, 32, 4, 2, 4,
-     8},
-    {A::GFX942, "v_mfma_f32_16x16x8_xf32", E::XF32, E::XF32, 16, 16, 8, 2, 8,
-     4},
-    {A::GFX942, "v_mfma_f32_32x32x2_f32", E::F32, E::F32, 32, 32, 2, 1, 2, 16},
-    {A::GFX942, "v_mfma_f32_16x16x4_f32", E::F32, E::F32, 16, 16, 4, 1, 4, 8},
-    {A::GFX942, "v_mfma_f32_4x4x1_16b_f32", E::F32, E::F32, 4, 64, 16, 1, 1, 2},
-    {A::GFX942, "v_mfma_f32_4x4x1_16b_f32", E::F32, E::F32, 64, 4, 16, 1, 1, 2},
-    FP8_942(32, 32, 16, "fp8", "fp8", E::F8E4M3FNUZ, E::F8E4M3FNUZ, 8),
-    FP8_942(32, 32, 16, "fp8", "bf8", E::F8E4M3FNUZ, E::F8E5M2FNUZ, 8),
-    FP8_942(32, 32, 16, "bf8", "fp8", E::F8E5M2FNUZ, E::F8E4M3FNUZ, 8),
-    FP8_942(32, 32, 16, "bf8", "bf8", E::F8E5M2FNUZ, E::F8E5M2FNUZ, 8),
-    FP8_942(16, 16, 32, "fp8", "fp8", E::F8E4M3FNUZ, E::F8E4M3FNUZ, 4),
-    FP8_942(16, 16, 32, "fp8", "bf8", E::F8E4M3FNUZ, E::F8E5M2FNUZ, 4),
-    FP8_942(16, 16, 32, "bf8", "fp8", E::F8E5M2FNUZ, E::F8E4M3FNUZ, 4),
-    FP8_942(16, 16, 32, "bf8", "bf8", E::F8E5M2FNUZ, E::F8E5M2FNUZ, 4),
+/// How one arch spells and costs an instruction; a null mnemonic: not there.
+struct Issue {
+  const char *mnemonic;
+  unsigned passes;
 };
-#undef FP8_942
 
-// CDNA4 (gfx950). Passes: llvm-mca gfx950 model; f8f6f4 with fp8 operands
-// from AMD's instruction table (see the file header).
-#define FP8_950(m, n, k, pa, pb, ea, eb, passes)                               \
-  {A::GFX950, "v_mfma_f32_" #m "x" #n "x" #k "_" pa "_" pb,                    \
-   ea,        eb,                                                              \
-   m,         n,                                                               \
-   k,         8,                                                               \
-   k,         passes}
-#define F8F6F4_950(m, n, k, ea, eb, passes)                                    \
-  {A::GFX950,                                                                  \
-   "v_mfma_f32_" #m "x" #n "x" #k "_f8f6f4",                                   \
-   ea,                                                                         \
-   eb,                                                                         \
-   m,                                                                          \
-   n,                                                                          \
-   k,                                                                          \
-   32,                                                                         \
-   k,                                                                          \
-   passes,                                                                     \
-   /*scaled=*/true}
-#define SCALE_950(m, n, k, passes)                                             \
-  {A::GFX950,                                                                  \
-   "v_mfma_scale_f32_" #m "x" #n "x" #k "_f8f6f4",                             \
-   E::F8E4M3FN,                                                                \
-   E::F8E4M3FN,                                                                \
-   m,                                                                          \
-   n,                                                                          \
-   k,                                                                          \
-   32,                                                                         \
-   k,                                                                          \
-   passes,                                                                     \
-   /*scaled=*/true,                                                            \
-   /*blockScale=*/true}
-const MfmaInstr kGfx950[] = {
-    {A::GFX950, "v_mfma_f32_32x32x16_f16", E::F16, E::F16, 32, 32, 16, 8, 16,
-     8},
-    {A::GFX950, "v_mfma_f32_32x32x8_f16", E::F16, E::F16, 32, 32, 8, 4, 8, 8},
-    {A::GFX950, "v_mfma_f32_16x16x32_f16", E::F16, E::F16, 16, 16, 32, 8, 32,
-     4},
-    {A::GFX950, "v_mfma_f32_16x16x16_f16", E::F16, E::F16, 16, 16, 16, 4, 16,
-     4},
-    {A::GFX950, "v_mfma_f32_4x4x4_16b_f16", E::F16, E::F16, 4, 64, 64, 4, 4, 2},
-    {A::GFX950, "v_mfma_f32_4x4x4_16b_f16", E::F16, E::F16, 64, 4, 64, 4, 4, 2},
-    {A::GFX950, "v_mfma_f32_32x32x16_bf16", E::BF16, E::BF16, 32, 32, 16, 8, 16,
-     8},
-    {A::GFX950, "v_mfma_f32_32x32x8_bf16", E::BF16, E::BF16, 32, 32, 8, 4, 8,
-     8},
-    {A::GFX950, "v_mfma_f32_16x16x32_bf16", E::BF16, E::BF16, 16, 16, 32, 8, 32,
-     4},
-    {A::GFX950, "v_mfma_f32_16x16x16_bf16", E::BF16, E::BF16, 16, 16, 16, 4, 16,
-     4},
-    {A::GFX950, "v_mfma_f32_4x4x4_16b_bf16", E::BF16, E::BF16, 4, 64, 64, 4, 4,
-     2},
-    {A::GFX950, "v_mfma_f32_4x4x4_16b_bf16", E::BF16, E::BF16, 64, 4, 64, 4, 4,
-     2},
-    {A::GFX950, "v_mfma_i32_32x32x32_i8", E::I8, E::I8, 32, 32, 32, 16, 32, 8},
-    {A::GFX950, "v_mfma_i32_32x32x16_i8", E::I8, E::I8, 32, 32, 16, 8, 16, 8},
-    {A::GFX950, "v_mfma_i32_16x16x64_i8", E::I8, E::I8, 16, 16, 64, 16, 64, 4},
-    {A::GFX950, "v_mfma_i32_16x16x32_i8", E::I8, E::I8, 16, 16, 32, 8, 32, 4},
-    {A::GFX950, "v_mfma_i32_4x4x4_16b_i8", E::I8, E::I8, 4, 64, 64, 4, 4, 2},
-    {A::GFX950, "v_mfma_i32_4x4x4_16b_i8", E::I8, E::I8, 64, 4, 64, 4, 4, 2},
-    {A::GFX950, "v_mfma_f32_32x32x2_f32", E::F32, E::F32, 32, 32, 2, 1, 2, 16},
-    {A::GFX950, "v_mfma_f32_16x16x4_f32", E::F32, E::F32, 16, 16, 4, 1, 4, 8},
-    {A::GFX950, "v_mfma_f32_4x4x1_16b_f32", E::F32, E::F32, 4, 64, 16, 1, 1, 2},
-    {A::GFX950, "v_mfma_f32_4x4x1_16b_f32", E::F32, E::F32, 64, 4, 16, 1, 1, 2},
-    F8F6F4_950(32, 32, 64, E::F8E4M3FN, E::F8E4M3FN, 16),
-    F8F6F4_950(32, 32, 64, E::F8E4M3FN, E::F8E5M2, 16),
-    F8F6F4_950(32, 32, 64, E::F8E5M2, E::F8E4M3FN, 16),
-    F8F6F4_950(32, 32, 64, E::F8E5M2, E::F8E5M2, 16),
-    FP8_950(32, 32, 16, "fp8", "fp8", E::F8E4M3FN, E::F8E4M3FN, 8),
-    FP8_950(32, 32, 16, "fp8", "bf8", E::F8E4M3FN, E::F8E5M2, 8),
-    FP8_950(32, 32, 16, "bf8", "fp8", E::F8E5M2, E::F8E4M3FN, 8),
-    FP8_950(32, 32, 16, "bf8", "bf8", E::F8E5M2, E::F8E5M2, 8),
-    F8F6F4_950(16, 16, 128, E::F8E4M3FN, E::F8E4M3FN, 8),
-    F8F6F4_950(16, 16, 128, E::F8E4M3FN, E::F8E5M2, 8),
-    F8F6F4_950(16, 16, 128, E::F8E5M2, E::F8E4M3FN, 8),
-    F8F6F4_950(16, 16, 128, E::F8E5M2, E::F8E5M2, 8),
-    FP8_950(16, 16, 32, "fp8", "fp8", E::F8E4M3FN, E::F8E4M3FN, 4),
-    FP8_950(16, 16, 32, "fp8", "bf8", E::F8E4M3FN, E::F8E5M2, 4),
-    FP8_950(16, 16, 32, "bf8", "fp8", E::F8E5M2, E::F8E4M3FN, 4),
-    FP8_950(16, 16, 32, "bf8", "bf8", E::F8E5M2, E::F8E5M2, 4),
-    SCALE_950(32, 32, 64, 16),
-    SCALE_950(16, 16, 128, 8),
+/// One matrix-core instruction, for every arch at once. gfx90a (CDNA2) keeps
+/// the old spellings and its own costs; gfx942 (CDNA3) and gfx950 (CDNA4)
+/// spell and cost every instruction they share alike, so one column serves
+/// both and `cdna34On` says which of the two have it.
+struct MfmaRow {
+  MfmaElem a, b;
+  unsigned m, n, k, kBase, kPerInstr;
+  Issue cdna2;
+  Issue cdna34;
+  unsigned cdna34On; ///< On942 | On950, either, or 0
+  bool scaled = false;
+  bool blockScale = false;
 };
-#undef SCALE_950
-#undef FP8_950
-#undef F8F6F4_950
+
+constexpr Issue kNone = {nullptr, 0};
+constexpr unsigned kBoth = On942 | On950;
+
+// The instructions in preference order among equal-cost choices (an arch's
+// list is this table's rows on that arch, in this order): within a type pair,
+// larger tiles first, then K-doubled (CDNA4) before legacy. Passes: gfx90a
+// SIDPFullSpeedModel, gfx942 SIDPGFX940FullSpeedModel, gfx950 the llvm-mca
+// gfx950 model and, for f8f6f4 with fp8 operands, AMD's instruction table
+// (see the file header).
+// clang-format off
+const MfmaRow kMfmaRows[] = {
+  // a            b              m   n   k    kBase kPerInstr gfx90a {mnemonic, passes}          gfx942/gfx950 {mnemonic, passes}          gfx942/gfx950 on
+  {E::F16,        E::F16,        32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_f16", 8},           On950},
+  {E::F16,        E::F16,        32, 32, 8,   4,    8,        {"v_mfma_f32_32x32x8f16", 16},     {"v_mfma_f32_32x32x8_f16", 8},            kBoth},
+  {E::F16,        E::F16,        16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_f16", 4},           On950},
+  {E::F16,        E::F16,        16, 16, 16,  4,    16,       {"v_mfma_f32_16x16x16f16", 8},     {"v_mfma_f32_16x16x16_f16", 4},           kBoth},
+  {E::F16,        E::F16,        4,  64, 64,  4,    4,        {"v_mfma_f32_4x4x4f16", 2},        {"v_mfma_f32_4x4x4_16b_f16", 2},          kBoth},
+  {E::F16,        E::F16,        64, 4,  64,  4,    4,        {"v_mfma_f32_4x4x4f16", 2},        {"v_mfma_f32_4x4x4_16b_f16", 2},          kBoth},
+  {E::BF16,       E::BF16,       32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_bf16", 8},          On950},
+  {E::BF16,       E::BF16,       32, 32, 8,   4,    8,        {"v_mfma_f32_32x32x8bf16_1k", 16}, {"v_mfma_f32_32x32x8_bf16", 8},           kBoth},
+  {E::BF16,       E::BF16,       16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_bf16", 4},          On950},
+  {E::BF16,       E::BF16,       16, 16, 16,  4,    16,       {"v_mfma_f32_16x16x16bf16_1k", 8}, {"v_mfma_f32_16x16x16_bf16", 4},          kBoth},
+  {E::BF16,       E::BF16,       4,  64, 64,  4,    4,        {"v_mfma_f32_4x4x4bf16_1k", 2},    {"v_mfma_f32_4x4x4_16b_bf16", 2},         kBoth},
+  {E::BF16,       E::BF16,       64, 4,  64,  4,    4,        {"v_mfma_f32_4x4x4bf16_1k", 2},    {"v_mfma_f32_4x4x4_16b_bf16", 2},         kBoth},
+  {E::I8,         E::I8,         32, 32, 32,  16,   32,       kNone,                             {"v_mfma_i32_32x32x32_i8", 8},            On950},
+  {E::I8,         E::I8,         32, 32, 16,  8,    16,       kNone,                             {"v_mfma_i32_32x32x16_i8", 8},            kBoth},
+  {E::I8,         E::I8,         32, 32, 8,   4,    8,        {"v_mfma_i32_32x32x8i8", 16},      kNone,                                    0},
+  {E::I8,         E::I8,         16, 16, 64,  16,   64,       kNone,                             {"v_mfma_i32_16x16x64_i8", 4},            On950},
+  {E::I8,         E::I8,         16, 16, 32,  8,    32,       kNone,                             {"v_mfma_i32_16x16x32_i8", 4},            kBoth},
+  {E::I8,         E::I8,         16, 16, 16,  4,    16,       {"v_mfma_i32_16x16x16i8", 8},      kNone,                                    0},
+  {E::I8,         E::I8,         4,  64, 64,  4,    4,        {"v_mfma_i32_4x4x4i8", 2},         {"v_mfma_i32_4x4x4_16b_i8", 2},           kBoth},
+  {E::I8,         E::I8,         64, 4,  64,  4,    4,        {"v_mfma_i32_4x4x4i8", 2},         {"v_mfma_i32_4x4x4_16b_i8", 2},           kBoth},
+  {E::XF32,       E::XF32,       32, 32, 4,   2,    4,        kNone,                             {"v_mfma_f32_32x32x4_xf32", 8},           On942},
+  {E::XF32,       E::XF32,       16, 16, 8,   2,    8,        kNone,                             {"v_mfma_f32_16x16x8_xf32", 4},           On942},
+  {E::F32,        E::F32,        32, 32, 2,   1,    2,        {"v_mfma_f32_32x32x2f32", 16},     {"v_mfma_f32_32x32x2_f32", 16},           kBoth},
+  {E::F32,        E::F32,        16, 16, 4,   1,    4,        {"v_mfma_f32_16x16x4f32", 8},      {"v_mfma_f32_16x16x4_f32", 8},            kBoth},
+  {E::F32,        E::F32,        4,  64, 16,  1,    1,        {"v_mfma_f32_4x4x1f32", 2},        {"v_mfma_f32_4x4x1_16b_f32", 2},          kBoth},
+  {E::F32,        E::F32,        64, 4,  16,  1,    1,        {"v_mfma_f32_4x4x1f32", 2},        {"v_mfma_f32_4x4x1_16b_f32", 2},          kBoth},
+  // fp8 of CDNA3: the FNUZ encodings.
+  {E::F8E4M3FNUZ, E::F8E4M3FNUZ, 32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_fp8_fp8", 8},       On942},
+  {E::F8E4M3FNUZ, E::F8E5M2FNUZ, 32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_fp8_bf8", 8},       On942},
+  {E::F8E5M2FNUZ, E::F8E4M3FNUZ, 32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_bf8_fp8", 8},       On942},
+  {E::F8E5M2FNUZ, E::F8E5M2FNUZ, 32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_bf8_bf8", 8},       On942},
+  {E::F8E4M3FNUZ, E::F8E4M3FNUZ, 16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_fp8_fp8", 4},       On942},
+  {E::F8E4M3FNUZ, E::F8E5M2FNUZ, 16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_fp8_bf8", 4},       On942},
+  {E::F8E5M2FNUZ, E::F8E4M3FNUZ, 16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_bf8_fp8", 4},       On942},
+  {E::F8E5M2FNUZ, E::F8E5M2FNUZ, 16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_bf8_bf8", 4},       On942},
+  // fp8 of CDNA4: the OCP encodings; f8f6f4 (scaled: through tt.dot_scaled) first.
+  {E::F8E4M3FN,   E::F8E4M3FN,   32, 32, 64,  32,   64,       kNone,                             {"v_mfma_f32_32x32x64_f8f6f4", 16},       On950, /*scaled=*/true},
+  {E::F8E4M3FN,   E::F8E5M2,     32, 32, 64,  32,   64,       kNone,                             {"v_mfma_f32_32x32x64_f8f6f4", 16},       On950, /*scaled=*/true},
+  {E::F8E5M2,     E::F8E4M3FN,   32, 32, 64,  32,   64,       kNone,                             {"v_mfma_f32_32x32x64_f8f6f4", 16},       On950, /*scaled=*/true},
+  {E::F8E5M2,     E::F8E5M2,     32, 32, 64,  32,   64,       kNone,                             {"v_mfma_f32_32x32x64_f8f6f4", 16},       On950, /*scaled=*/true},
+  {E::F8E4M3FN,   E::F8E4M3FN,   32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_fp8_fp8", 8},       On950},
+  {E::F8E4M3FN,   E::F8E5M2,     32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_fp8_bf8", 8},       On950},
+  {E::F8E5M2,     E::F8E4M3FN,   32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_bf8_fp8", 8},       On950},
+  {E::F8E5M2,     E::F8E5M2,     32, 32, 16,  8,    16,       kNone,                             {"v_mfma_f32_32x32x16_bf8_bf8", 8},       On950},
+  {E::F8E4M3FN,   E::F8E4M3FN,   16, 16, 128, 32,   128,      kNone,                             {"v_mfma_f32_16x16x128_f8f6f4", 8},       On950, /*scaled=*/true},
+  {E::F8E4M3FN,   E::F8E5M2,     16, 16, 128, 32,   128,      kNone,                             {"v_mfma_f32_16x16x128_f8f6f4", 8},       On950, /*scaled=*/true},
+  {E::F8E5M2,     E::F8E4M3FN,   16, 16, 128, 32,   128,      kNone,                             {"v_mfma_f32_16x16x128_f8f6f4", 8},       On950, /*scaled=*/true},
+  {E::F8E5M2,     E::F8E5M2,     16, 16, 128, 32,   128,      kNone,                             {"v_mfma_f32_16x16x128_f8f6f4", 8},       On950, /*scaled=*/true},
+  {E::F8E4M3FN,   E::F8E4M3FN,   16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_fp8_fp8", 4},       On950},
+  {E::F8E4M3FN,   E::F8E5M2,     16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_fp8_bf8", 4},       On950},
+  {E::F8E5M2,     E::F8E4M3FN,   16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_bf8_fp8", 4},       On950},
+  {E::F8E5M2,     E::F8E5M2,     16, 16, 32,  8,    32,       kNone,                             {"v_mfma_f32_16x16x32_bf8_bf8", 4},       On950},
+  // Block-scaled f8f6f4 (CDNA4): issue figures only, never a tt.dot candidate.
+  {E::F8E4M3FN,   E::F8E4M3FN,   32, 32, 64,  32,   64,       kNone,                             {"v_mfma_scale_f32_32x32x64_f8f6f4", 16}, On950, /*scaled=*/true, /*blockScale=*/true},
+  {E::F8E4M3FN,   E::F8E4M3FN,   16, 16, 128, 32,   128,      kNone,                             {"v_mfma_scale_f32_16x16x128_f8f6f4", 8}, On950, /*scaled=*/true, /*blockScale=*/true},
+};
+// clang-format on
+
+/// The table's rows on `arch`, as that arch spells and costs them.
+SmallVector<MfmaInstr, 0> instrsOn(GfxArch arch) {
+  SmallVector<MfmaInstr, 0> instrs;
+  for (const MfmaRow &r : kMfmaRows) {
+    bool cdna2 = arch == GfxArch::GFX90A;
+    const Issue &issue = cdna2 ? r.cdna2 : r.cdna34;
+    if (!issue.mnemonic || (!cdna2 && !(r.cdna34On & (1u << unsigned(arch)))))
+      continue;
+    instrs.push_back({arch, issue.mnemonic, r.a, r.b, r.m, r.n, r.k, r.kBase,
+                      r.kPerInstr, issue.passes, r.scaled, r.blockScale});
+  }
+  return instrs;
+}
 } // namespace
 
 ArrayRef<MfmaInstr> mlir::triton_mfma::getMfmaInstrs(GfxArch arch) {
+  static const SmallVector<MfmaInstr, 0> gfx90a = instrsOn(GfxArch::GFX90A);
+  static const SmallVector<MfmaInstr, 0> gfx942 = instrsOn(GfxArch::GFX942);
+  static const SmallVector<MfmaInstr, 0> gfx950 = instrsOn(GfxArch::GFX950);
   switch (arch) {
   case GfxArch::GFX90A:
-    return kGfx90a;
+    return gfx90a;
   case GfxArch::GFX942:
-    return kGfx942;
+    return gfx942;
   case GfxArch::GFX950:
-    return kGfx950;
+    return gfx950;
   }
   return {};
 }
