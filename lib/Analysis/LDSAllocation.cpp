@@ -5,6 +5,11 @@
 // scratch buffers (LDSModel.cpp: converts, reductions) over their op; offsets
 // by Triton's first-fit-then-colour scheme; the total is the largest end.
 //
+// Code: allocateLDS numbers the operations, then collectBuffers (Triton's
+// buffer order), setLiveRanges (computeAliases for the values that may alias
+// a local_alloc), and over the buffers, larger first: firstFit, then
+// colourApart until no two buffers live at once share bytes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/GenericIR.h"
@@ -185,17 +190,15 @@ int64_t LDSAllocation::explicitBytesLiveAt(Operation *op) const {
   return bytes;
 }
 
-FailureOr<LDSAllocation>
-mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
-                               std::string *error) {
-  LDSAllocation alloc;
-  // Operation ids in post-order: a parent after everything it contains.
-  func->walk<WalkOrder::PostOrder>(
-      [&](Operation *op) { alloc.opIds[op] = int64_t(alloc.opIds.size()); });
+namespace {
 
-  // Buffers in Triton's order: explicit ones (pre-order), then scratch.
-  SmallVector<LDSBuffer> explicitBufs, scratchBufs;
-  std::string err;
+/// The LDS buffers of `func` in Triton's order: explicit ones (local_alloc,
+/// pre-order), then scratch (128-byte aligned). Fails, with `err` set, at the
+/// first operation whose bytes or alignment the model cannot tell.
+LogicalResult collectBuffers(const TargetModel &target, Operation *func,
+                             SmallVectorImpl<LDSBuffer> &explicitBufs,
+                             SmallVectorImpl<LDSBuffer> &scratchBufs,
+                             std::string &err) {
   bool failedOp = false;
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (failedOp || op == func)
@@ -222,19 +225,22 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
     if (*bytes > 0)
       scratchBufs.push_back({LDSBuffer::Kind::Scratch, op, *bytes, 128});
   });
-  if (failedOp) {
-    if (error)
-      *error = err;
-    return failure();
-  }
+  return failure(failedOp);
+}
 
-  // Liveness of explicit buffers: every value aliasing them.
+/// Live ranges in operation ids: an explicit buffer over the liveness of
+/// every value that may alias it, visited in operation order (operands, then
+/// results) as Triton does; a scratch buffer over its own op.
+void setLiveRanges(Operation *func,
+                   const DenseMap<Operation *, int64_t> &opIds,
+                   MutableArrayRef<LDSBuffer> explicitBufs,
+                   MutableArrayRef<LDSBuffer> scratchBufs) {
   Liveness liveness(func);
   auto rangeOf = [&](Value v) {
     Interval r{std::numeric_limits<int64_t>::max(),
                std::numeric_limits<int64_t>::min()};
     for (Operation *live : liveness.resolveLiveness(v)) {
-      int64_t id = alloc.opIds.lookup(live);
+      int64_t id = opIds.lookup(live);
       r.start = std::min(r.start, id);
       r.end = std::max(r.end, id + 1);
     }
@@ -246,8 +252,6 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
     b.liveStart = r.start;
     b.liveEnd = r.end;
   }
-  // Values in operation order (operands, then results), as Triton visits
-  // them; each extends the range of the buffers it may alias.
   func->walk<WalkOrder::PreOrder>([&](Operation *op) {
     auto extend = [&](Value v) {
       auto it = aliases.find(v);
@@ -267,30 +271,26 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
       extend(v);
   });
   for (LDSBuffer &b : scratchBufs) {
-    b.liveStart = alloc.opIds.lookup(b.owner);
+    b.liveStart = opIds.lookup(b.owner);
     b.liveEnd = b.liveStart + 1;
   }
+}
 
-  SmallVector<LDSBuffer> &bufs = alloc.buffers;
-  bufs.append(explicitBufs.begin(), explicitBufs.end());
-  bufs.append(scratchBufs.begin(), scratchBufs.end());
-  // Larger buffers first (stable).
-  SmallVector<size_t> order(bufs.size());
-  for (size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return bufs[a].size > bufs[b].size;
-  });
-  auto live = [&](size_t i) {
-    return Interval{bufs[i].liveStart, bufs[i].liveEnd};
-  };
-  auto setOffsetAligned = [&](size_t i, int64_t off) {
-    int64_t a = std::max<int64_t>(1, bufs[i].alignment);
-    bufs[i].offset = (off + a - 1) / a * a;
-    return bufs[i].offset;
-  };
+Interval liveRange(const LDSBuffer &b) {
+  return Interval{b.liveStart, b.liveEnd};
+}
 
-  // 1. First fit over liveness: slots (offset -> live range still free).
+/// Puts `b` at `offset` rounded up to its alignment; returns where it went.
+int64_t placeAligned(LDSBuffer &b, int64_t offset) {
+  int64_t a = std::max<int64_t>(1, b.alignment);
+  b.offset = (offset + a - 1) / a * a;
+  return b.offset;
+}
+
+/// Step 1, first fit over liveness, in `order`: slots (offset -> live range
+/// still free there), the lowest first; each slot takes the first buffer
+/// live in its range and in no other slot's.
+void firstFit(MutableArrayRef<LDSBuffer> bufs, ArrayRef<size_t> order) {
   std::multimap<int64_t, Interval> slots;
   slots.insert({0, Interval{}});
   SmallVector<size_t> todo(order);
@@ -300,7 +300,7 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
     Interval range = slotIt->second;
     slots.erase(slotIt);
     auto pick = llvm::find_if(todo, [&](size_t i) {
-      Interval x = live(i);
+      Interval x = liveRange(bufs[i]);
       if (!x.intersects(range))
         return false;
       for (auto &s : slots)
@@ -311,8 +311,8 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
     if (pick == todo.end())
       continue;
     size_t i = *pick;
-    Interval x = live(i);
-    int64_t at = setOffsetAligned(i, offset);
+    Interval x = liveRange(bufs[i]);
+    int64_t at = placeAligned(bufs[i], offset);
     slots.insert({at + bufs[i].size, Interval{std::max(range.start, x.start),
                                               std::min(range.end, x.end)}});
     if (range.start < x.start)
@@ -321,25 +321,34 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
       slots.insert({offset, Interval{x.start, range.end}});
     todo.erase(pick);
   }
+}
 
-  // 2. Colour until no two live-overlapping buffers overlap in memory.
-  auto interference = [&]() {
-    DenseMap<size_t, SmallVector<size_t>> g;
-    for (size_t x : order)
-      for (size_t y : order) {
-        if (x == y)
-          continue;
-        Interval xs{bufs[x].offset, bufs[x].offset + bufs[x].size};
-        Interval ys{bufs[y].offset, bufs[y].offset + bufs[y].size};
-        if (live(x).intersects(live(y)) && xs.intersects(ys))
-          g[x].push_back(y);
-      }
-    return g;
-  };
-  DenseMap<size_t, SmallVector<size_t>> graph = interference();
+/// Buffer -> the buffers live at the same time that overlap it in memory.
+DenseMap<size_t, SmallVector<size_t>>
+interference(ArrayRef<LDSBuffer> bufs, ArrayRef<size_t> order) {
+  DenseMap<size_t, SmallVector<size_t>> g;
+  for (size_t x : order)
+    for (size_t y : order) {
+      if (x == y)
+        continue;
+      Interval xs{bufs[x].offset, bufs[x].offset + bufs[x].size};
+      Interval ys{bufs[y].offset, bufs[y].offset + bufs[y].size};
+      if (liveRange(bufs[x]).intersects(liveRange(bufs[y])) &&
+          xs.intersects(ys))
+        g[x].push_back(y);
+    }
+  return g;
+}
+
+/// Step 2, colouring until no two live-overlapping buffers overlap in
+/// memory (at most 64 rounds): a buffer of colour > 0 moves past the end of
+/// those it interferes with. Returns the largest end.
+int64_t colourApart(MutableArrayRef<LDSBuffer> bufs, ArrayRef<size_t> order) {
+  int64_t totalBytes = 0;
+  DenseMap<size_t, SmallVector<size_t>> graph = interference(bufs, order);
   int guard = 0;
   do {
-    alloc.totalBytes = 0;
+    totalBytes = 0;
     DenseMap<size_t, int> colors;
     for (size_t x : order)
       colors[x] = x == order.front() ? 0 : -1;
@@ -355,14 +364,44 @@ mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
       for (size_t y : graph.lookup(x))
         newOffset = std::max(newOffset, bufs[y].offset + bufs[y].size);
       if (colors[x] != 0)
-        setOffsetAligned(x, newOffset);
-      alloc.totalBytes =
-          std::max(alloc.totalBytes, bufs[x].offset + bufs[x].size);
+        placeAligned(bufs[x], newOffset);
+      totalBytes = std::max(totalBytes, bufs[x].offset + bufs[x].size);
     }
-    graph = interference();
+    graph = interference(bufs, order);
   } while (!graph.empty() && ++guard < 64);
-  if (order.empty())
-    alloc.totalBytes = 0;
-  (void)target;
+  return order.empty() ? 0 : totalBytes;
+}
+
+} // namespace
+
+FailureOr<LDSAllocation>
+mlir::triton_mfma::allocateLDS(const TargetModel &target, Operation *func,
+                               std::string *error) {
+  LDSAllocation alloc;
+  // Operation ids in post-order: a parent after everything it contains.
+  func->walk<WalkOrder::PostOrder>(
+      [&](Operation *op) { alloc.opIds[op] = int64_t(alloc.opIds.size()); });
+
+  SmallVector<LDSBuffer> explicitBufs, scratchBufs;
+  std::string err;
+  if (failed(collectBuffers(target, func, explicitBufs, scratchBufs, err))) {
+    if (error)
+      *error = err;
+    return failure();
+  }
+  setLiveRanges(func, alloc.opIds, explicitBufs, scratchBufs);
+
+  SmallVector<LDSBuffer> &bufs = alloc.buffers;
+  bufs.append(explicitBufs.begin(), explicitBufs.end());
+  bufs.append(scratchBufs.begin(), scratchBufs.end());
+  // Larger buffers first (stable).
+  SmallVector<size_t> order(bufs.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return bufs[a].size > bufs[b].size;
+  });
+  firstFit(bufs, order);
+  alloc.totalBytes = colourApart(bufs, order);
   return alloc;
 }
