@@ -37,6 +37,12 @@
 //     remove_layout_conversions, which follows, folds the conversions.
 //     Every decision is a remark with its cost and the runner-up.
 //
+// Code: runOnOperation checks the options, then step 1 is collectDots,
+// readArch and analyze (per dot); step 2 linkChains (findChainHead); step 3
+// decideAll: decideChain (canChain, bestChainPair, costApart against it,
+// chainRemark) for each chain, decideSingle for the rest; step 4 rewriteAll
+// (chooseTransposition, rewriteMfma or rewriteFma).
+//
 // Differences from Triton 3.9's AccelerateAMDMatmul (same result otherwise,
 // e.g. 32x32x8 / 32x32x16 with warps [2, 2] for a 128x128 GEMM tile, 16x16
 // with warps [1, 4] for M = 16, [4, 1] transposed chains for BLOCK_M = 128
@@ -502,10 +508,9 @@ struct MFMAAccelerateDot final
     return d;
   }
 
-  /// Joint choice for a (head, tail) chain. Returns false (with `why`) when
-  /// the pair cannot be kept in registers; both are then decided alone.
-  bool decideChain(DotSite &head, DotSite &tail, Decision &dh, Decision &dt,
-                   std::string &why) {
+  /// Whether a (head, tail) chain can keep P in registers at all: 2-D dots
+  /// with MFMA operand types, a 16-bit tail operand A, the same warps.
+  bool canChain(const DotSite &head, const DotSite &tail, std::string &why) {
     if (head.resTy.getRank() != 2 || tail.resTy.getRank() != 2) {
       why = "batched dots";
       return false;
@@ -520,15 +525,23 @@ struct MFMAAccelerateDot final
             "permutation of the head's result for 16-bit elements)";
       return false;
     }
-    unsigned numWarps = head.problem.numWarps;
-    if (tail.problem.numWarps != numWarps) {
+    if (tail.problem.numWarps != head.problem.numWarps) {
       why = ("different " + attrname::NumWarps).str();
       return false;
     }
+    return true;
+  }
+
+  /// The cheapest (head, tail) pair sharing instruction M (32, 16), warps
+  /// [numWarps, 1] and the tail's kWidth 4; `runnerUp` describes the other
+  /// M. None (with `why`) when no M has both.
+  std::optional<std::pair<MfmaChoice, MfmaChoice>>
+  bestChainPair(const DotSite &head, const DotSite &tail, std::string &why,
+                std::string &runnerUp) {
+    unsigned numWarps = head.problem.numWarps;
     DotProblem tp = tail.problem;
     tp.aInRegisters = true;
     std::optional<std::pair<MfmaChoice, MfmaChoice>> best;
-    std::string runnerUp;
     for (unsigned m : {32u, 16u}) {
       DotConstraints hc = baseConstraints(), tc = baseConstraints();
       hc.warps = tc.warps = {numWarps, 1};
@@ -558,58 +571,89 @@ struct MFMAAccelerateDot final
         runnerUp = llvm::formatv("M={0}: {1} cycles", m, total);
       }
     }
+    return best;
+  }
+
+  /// Each dot of a chain chosen alone, with P exchanged through LDS.
+  struct ChainApart {
+    MfmaChoice head, tail;
+    int64_t exchange; ///< cycles of the LDS exchanges
+    int64_t cycles;   ///< both dots and the exchanges
+  };
+
+  /// The alternative to a chain in registers: each dot alone and P exchanged
+  /// through LDS (a round trip; the tail's read of P from LDS is already in
+  /// its LDS cycles), plus two more round trips (row max, row sum) when the
+  /// head splits N across waves. None if either dot has no MFMA choice.
+  std::optional<ChainApart> costApart(const DotSite &head,
+                                      const DotSite &tail) {
+    MfmaSearch ha = rankMfmaChoices(head.problem, baseConstraints());
+    MfmaSearch ta = rankMfmaChoices(tail.problem, baseConstraints());
+    if (ha.ranked.empty() || ta.ranked.empty())
+      return std::nullopt;
+    unsigned numWarps = head.problem.numWarps;
+    const MfmaChoice &h = ha.ranked.front(), &t = ta.ranked.front();
+    const DotProblem &tp0 = tail.problem;
+    int64_t pBytes = tp0.m * tp0.k * getElemBits(tp0.aElem) / 8 / numWarps;
+    int64_t exchange = ldsRoundTripCycles(pBytes) - ldsCycles(pBytes);
+    if (h.warps.back() > 1)
+      exchange += 2 * ldsRoundTripCycles(head.problem.m * 4 / numWarps);
+    int64_t alone = h.cost.cycles() + t.cost.cycles() + exchange;
+    return ChainApart{h, t, exchange, alone};
+  }
+
+  /// The remark of one dot of a chain kept in registers.
+  std::string chainRemark(const DotSite &s, const MfmaChoice &c, StringRef role,
+                          const DotSite &other, int64_t pairCycles,
+                          StringRef runnerUp, StringRef alternative) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << s.typeRemark << "chain " << role << " (with the dot at "
+       << describeLoc(other.op->getLoc()) << "): " << s.shapeText() << " on "
+       << getArchName(arch) << ": " << c.str()
+       << "; result -> operand A in registers (same instruction M, warps "
+          "along M, kWidth 4)";
+    os << "; pair " << pairCycles << " cycles";
+    if (!runnerUp.empty())
+      os << ", runner-up " << runnerUp;
+    if (!alternative.empty())
+      os << ", " << alternative;
+    return os.str();
+  }
+
+  /// Joint choice for a (head, tail) chain. Returns false (with `why`) when
+  /// the pair cannot be kept in registers; both are then decided alone.
+  bool decideChain(DotSite &head, DotSite &tail, Decision &dh, Decision &dt,
+                   std::string &why) {
+    if (!canChain(head, tail, why))
+      return false;
+    std::string runnerUp;
+    std::optional<std::pair<MfmaChoice, MfmaChoice>> best =
+        bestChainPair(head, tail, why, runnerUp);
     if (!best)
       return false;
     int64_t pairCycles = best->first.cost.cycles() + best->second.cost.cycles();
-
-    // The alternative: each dot alone and P exchanged through LDS (a round
-    // trip; the tail's read of P from LDS is already in its LDS cycles), plus
-    // two more round trips (row max, row sum) when the head splits N across
-    // waves.
     std::string alternative;
-    MfmaSearch ha = rankMfmaChoices(head.problem, baseConstraints());
-    MfmaSearch ta = rankMfmaChoices(tail.problem, baseConstraints());
-    if (!ha.ranked.empty() && !ta.ranked.empty()) {
-      const MfmaChoice &h = ha.ranked.front(), &t = ta.ranked.front();
-      const DotProblem &tp0 = tail.problem;
-      int64_t pBytes = tp0.m * tp0.k * getElemBits(tp0.aElem) / 8 / numWarps;
-      int64_t exchange = ldsRoundTripCycles(pBytes) - ldsCycles(pBytes);
-      if (h.warps.back() > 1)
-        exchange += 2 * ldsRoundTripCycles(head.problem.m * 4 / numWarps);
-      int64_t alone = h.cost.cycles() + t.cost.cycles() + exchange;
-      if (alone < pairCycles) {
+    if (std::optional<ChainApart> apart = costApart(head, tail)) {
+      if (apart->cycles < pairCycles) {
         why = llvm::formatv(
             "in registers the pair costs {0} cycles per wave ({1} + {2}); "
             "each dot alone with P through LDS {3} ({4} + {5} + {6} for the "
             "LDS exchanges)",
-            pairCycles, best->first.str(), best->second.str(), alone, h.str(),
-            t.str(), exchange);
+            pairCycles, best->first.str(), best->second.str(), apart->cycles,
+            apart->head.str(), apart->tail.str(), apart->exchange);
         return false;
       }
       alternative = llvm::formatv(
-          "{0} cycles with each dot alone and P through LDS", alone);
+          "{0} cycles with each dot alone and P through LDS", apart->cycles);
     }
-    auto describe = [&](DotSite &s, const MfmaChoice &c, StringRef role,
-                        DotSite &other) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << s.typeRemark << "chain " << role << " (with the dot at "
-         << describeLoc(other.op->getLoc()) << "): " << s.shapeText() << " on "
-         << getArchName(arch) << ": " << c.str()
-         << "; result -> operand A in registers (same instruction M, warps "
-            "along M, kWidth 4)";
-      os << "; pair " << pairCycles << " cycles";
-      if (!runnerUp.empty())
-        os << ", runner-up " << runnerUp;
-      if (!alternative.empty())
-        os << ", " << alternative;
-      return os.str();
-    };
     dh.useMfma = dt.useMfma = true;
     dh.choice = best->first;
     dt.choice = best->second;
-    dh.remark = describe(head, dh.choice, "head", tail);
-    dt.remark = describe(tail, dt.choice, "tail", head);
+    dh.remark = chainRemark(head, dh.choice, "head", tail, pairCycles, runnerUp,
+                            alternative);
+    dt.remark = chainRemark(tail, dt.choice, "tail", head, pairCycles, runnerUp,
+                            alternative);
     return true;
   }
 
@@ -700,24 +744,27 @@ struct MFMAAccelerateDot final
     return changed;
   }
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    PassOutcomeScope outcome(*this, Twine("no ") + opname::Dot +
-                                        " with a blocked result layout");
+  /// The pass options: matrix-instr-nonkdim 0/4/16/32, kpack up to 2.
+  LogicalResult checkOptions(ModuleOp module) {
     if (matrixInstrNonKDim != 0 && matrixInstrNonKDim != 4 &&
         matrixInstrNonKDim != 16 && matrixInstrNonKDim != 32) {
       module.emitError("matrix-instr-nonkdim must be 0, 4, 16 or 32, not ")
           << static_cast<unsigned>(matrixInstrNonKDim);
-      return signalPassFailure();
+      return failure();
     }
     if (kPack > 2) {
       module.emitError("kpack must be 0, 1 or 2, not ")
           << static_cast<unsigned>(kPack);
-      return signalPassFailure();
+      return failure();
     }
+    return success();
+  }
 
+  /// Step 1: the dots with a blocked result layout; `declined` says why
+  /// Triton's accelerate_matmul should run instead (the first dot it cannot
+  /// lower: a tt.dot_scaled, rank other than 2 or 3, f64).
+  SmallVector<Operation *> collectDots(ModuleOp module, std::string &declined) {
     SmallVector<Operation *> dots;
-    std::string declined; // why Triton's accelerate_matmul should run instead
     auto decline = [&](Operation *op, const Twine &why) {
       if (declined.empty())
         declined = (why + " at " + describeLoc(op->getLoc())).str();
@@ -740,9 +787,12 @@ struct MFMAAccelerateDot final
             return decline(op, "an f64 dot");
       dots.push_back(op);
     });
-    if (dots.empty() && declined.empty())
-      return markAllAnalysesPreserved();
+    return dots;
+  }
 
+  /// Step 1: the module's arch; none, with `declined` set, for a target
+  /// outside the table or waves other than 64.
+  std::optional<GfxArch> readArch(ModuleOp module, std::string &declined) {
     std::optional<StringRef> target = getTarget(module);
     std::optional<GfxArch> parsed =
         target ? parseGfxArch(*target) : std::nullopt;
@@ -754,39 +804,26 @@ struct MFMAAccelerateDot final
     else if (!tpw || *tpw != 64)
       declined = "waves of " + (tpw ? std::to_string(*tpw) : std::string("?")) +
                  " threads (CDNA MFMA needs 64)";
-    if (!declined.empty()) {
-      // The whole module, so that one pass lowers all of its dots.
-      module.emitRemark() << "mfma-accelerate-dot declined: " << declined
-                          << "; Triton's accelerate_matmul lowers this "
-                             "module's dots";
-      outcome.declined(declined);
-      return markAllAnalysesPreserved();
-    }
-    arch = *parsed;
+    return parsed;
+  }
 
-    // 1. Analysis.
-    std::vector<DotSite> sites(dots.size());
-    llvm::DenseMap<Operation *, DotSite *> siteOf;
-    for (auto [i, op] : llvm::enumerate(dots)) {
-      sites[i].resultLayout = getLayout(op->getResult(0).getType());
-      if (failed(analyze(op, sites[i])))
-        return signalPassFailure();
-      siteOf[op] = &sites[i];
+  /// Step 2: pairs each dot with the chain head that feeds its operand A (a
+  /// head takes one tail).
+  void linkChains(MutableArrayRef<DotSite> sites,
+                  const llvm::DenseMap<Operation *, DotSite *> &siteOf) {
+    for (DotSite &s : sites) {
+      Operation *h = findChainHead(s.op);
+      auto it = h ? siteOf.find(h) : siteOf.end();
+      if (it == siteOf.end() || it->second->tail || it->second == &s)
+        continue;
+      s.head = it->second;
+      it->second->tail = &s;
     }
+  }
 
-    // 2. Chains.
-    if (chainDots) {
-      for (DotSite &s : sites) {
-        Operation *h = findChainHead(s.op);
-        auto it = h ? siteOf.find(h) : siteOf.end();
-        if (it == siteOf.end() || it->second->tail || it->second == &s)
-          continue;
-        s.head = it->second;
-        it->second->tail = &s;
-      }
-    }
-
-    // 3. Decisions.
+  /// Step 3: the chains kept in registers decided together (a chain that is
+  /// not is unlinked, with a remark), then every other dot alone.
+  llvm::DenseMap<DotSite *, Decision> decideAll(MutableArrayRef<DotSite> sites) {
     llvm::DenseMap<DotSite *, Decision> decisions;
     for (DotSite &s : sites) {
       if (decisions.count(&s))
@@ -811,8 +848,14 @@ struct MFMAAccelerateDot final
     for (DotSite &s : sites)
       if (!decisions.count(&s))
         decisions[&s] = decideSingle(s, baseConstraints());
+    return decisions;
+  }
 
-    // 4. Rewrite.
+  /// Step 4: each dot rewritten as decided, with its remark; reports the
+  /// pass outcome.
+  void rewriteAll(MutableArrayRef<DotSite> sites,
+                  llvm::DenseMap<DotSite *, Decision> &decisions,
+                  PassOutcomeScope &outcome) {
     unsigned numMfma = 0, numFma = 0;
     bool changed = false;
     for (DotSite &s : sites) {
@@ -840,6 +883,42 @@ struct MFMAAccelerateDot final
       outcome.applied(summary);
     else
       outcome.unchanged(summary);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    PassOutcomeScope outcome(*this, Twine("no ") + opname::Dot +
+                                        " with a blocked result layout");
+    if (failed(checkOptions(module)))
+      return signalPassFailure();
+
+    std::string declined; // why Triton's accelerate_matmul should run instead
+    SmallVector<Operation *> dots = collectDots(module, declined);
+    if (dots.empty() && declined.empty())
+      return markAllAnalysesPreserved();
+    std::optional<GfxArch> parsed = readArch(module, declined);
+    if (!declined.empty()) {
+      // The whole module, so that one pass lowers all of its dots.
+      module.emitRemark() << "mfma-accelerate-dot declined: " << declined
+                          << "; Triton's accelerate_matmul lowers this "
+                             "module's dots";
+      outcome.declined(declined);
+      return markAllAnalysesPreserved();
+    }
+    arch = *parsed;
+
+    std::vector<DotSite> sites(dots.size());
+    llvm::DenseMap<Operation *, DotSite *> siteOf;
+    for (auto [i, op] : llvm::enumerate(dots)) {
+      sites[i].resultLayout = getLayout(op->getResult(0).getType());
+      if (failed(analyze(op, sites[i])))
+        return signalPassFailure();
+      siteOf[op] = &sites[i];
+    }
+    if (chainDots)
+      linkChains(sites, siteOf);
+    llvm::DenseMap<DotSite *, Decision> decisions = decideAll(sites);
+    rewriteAll(sites, decisions, outcome);
   }
 };
 
