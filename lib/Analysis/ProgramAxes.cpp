@@ -183,9 +183,17 @@ DimMask ProgramAxes::getMask(Value v) const {
   return it == masks.end() ? 0 : it->second;
 }
 
-void ProgramAxes::propagate() {
-  bool changed = true;
-  auto orInto = [&](Value v, DimMask m) {
+namespace {
+
+/// One round of propagation over `masks`: what flows into each value is ORed
+/// into its mask (reads see this round's updates); `changed` once any grew.
+class MaskFlow {
+public:
+  explicit MaskFlow(llvm::DenseMap<Value, DimMask> &masks) : masks(masks) {}
+
+  bool changed = false;
+
+  void orInto(Value v, DimMask m) {
     if (!m)
       return;
     DimMask &slot = masks[v];
@@ -193,103 +201,143 @@ void ProgramAxes::propagate() {
       slot |= m;
       changed = true;
     }
-  };
-  auto unionOf = [&](ValueRange vs) {
+  }
+
+  /// Any operation other than a program id or a split op.
+  void flowOp(Operation *op) {
+    if (op->getNumRegions() == 0) {
+      DimMask m = unionOf(op->getOperands());
+      for (Value r : op->getResults())
+        orInto(r, m);
+      return;
+    }
+    if (isOp(op, opname::For)) {
+      if (!flowFor(op))
+        flowGeneric(op);
+    } else if (isOp(op, opname::If)) {
+      flowIf(op);
+    } else if (!isOp(op, opname::While) || !flowWhile(op)) {
+      flowGeneric(op);
+    }
+  }
+
+private:
+  llvm::DenseMap<Value, DimMask> &masks;
+
+  DimMask maskOf(Value v) const {
+    auto it = masks.find(v);
+    return it == masks.end() ? 0 : it->second;
+  }
+
+  DimMask unionOf(ValueRange vs) const {
     DimMask m = 0;
     for (Value v : vs)
-      m |= getMask(v);
+      m |= maskOf(v);
     return m;
-  };
-  auto terminatorOperands = [](Region &r) { return getTerminatorOperands(r); };
+  }
 
-  while (changed) {
-    changed = false;
+  /// scf.for: the induction variable from the bounds, each iteration
+  /// argument and result from its init and its yield. False when the loop
+  /// is not shaped so.
+  bool flowFor(Operation *op) {
+    if (op->getNumOperands() < 3 || op->getRegion(0).empty())
+      return false;
+    Block &body = op->getRegion(0).front();
+    unsigned nIter = op->getNumOperands() - 3;
+    if (body.getNumArguments() != nIter + 1 || op->getNumResults() != nIter)
+      return false;
+    ValueRange yields = getTerminatorOperands(op->getRegion(0));
+    orInto(body.getArgument(0),
+           maskOf(op->getOperand(0)) | maskOf(op->getOperand(2)));
+    for (unsigned i = 0; i < nIter; ++i) {
+      DimMask m = maskOf(op->getOperand(3 + i));
+      if (i < yields.size())
+        m |= maskOf(yields[i]);
+      orInto(body.getArgument(i + 1), m);
+      orInto(op->getResult(i), m);
+    }
+    return true;
+  }
+
+  /// scf.if: each result from what every region yields for it.
+  void flowIf(Operation *op) {
+    for (unsigned i = 0; i < op->getNumResults(); ++i) {
+      DimMask m = 0;
+      for (Region &r : op->getRegions()) {
+        ValueRange y = getTerminatorOperands(r);
+        if (i < y.size())
+          m |= maskOf(y[i]);
+      }
+      orInto(op->getResult(i), m);
+    }
+  }
+
+  /// scf.while: the before-arguments from the inits and the after-region's
+  /// yield, the after-arguments and results from the condition's values.
+  /// False when it lacks its two regions.
+  bool flowWhile(Operation *op) {
+    if (op->getNumRegions() != 2 || op->getRegion(0).empty() ||
+        op->getRegion(1).empty())
+      return false;
+    Block &before = op->getRegion(0).front();
+    Block &after = op->getRegion(1).front();
+    ValueRange cond = getTerminatorOperands(op->getRegion(0)); // cond, args
+    ValueRange yields = getTerminatorOperands(op->getRegion(1));
+    for (unsigned i = 0; i < before.getNumArguments(); ++i) {
+      DimMask m = 0;
+      if (i < op->getNumOperands())
+        m |= maskOf(op->getOperand(i));
+      if (i < yields.size())
+        m |= maskOf(yields[i]);
+      orInto(before.getArgument(i), m);
+    }
+    for (unsigned j = 0; j + 1 < cond.size(); ++j) {
+      DimMask m = maskOf(cond[j + 1]);
+      if (j < after.getNumArguments())
+        orInto(after.getArgument(j), m);
+      if (j < op->getNumResults())
+        orInto(op->getResult(j), m);
+    }
+    return true;
+  }
+
+  /// Any other op with regions (tt.reduce, tt.scan, ...): everything it
+  /// produces may depend on everything that flows in.
+  void flowGeneric(Operation *op) {
+    DimMask m = unionOf(op->getOperands());
+    DimMask inner = 0;
+    for (Region &r : op->getRegions())
+      inner |= unionOf(getTerminatorOperands(r));
+    for (Value r : op->getResults())
+      orInto(r, m | inner);
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          orInto(a, m);
+  }
+};
+
+} // namespace
+
+void ProgramAxes::propagate() {
+  MaskFlow flow(masks);
+  do {
+    flow.changed = false;
     func->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (op == func)
         return;
       if (ProgramIdOp pid{op}) {
         if (std::optional<int> axis = pid.getAxis())
-          orInto(op->getResult(0), getAxisMask(*axis));
+          flow.orInto(op->getResult(0), getAxisMask(*axis));
         return;
       }
       if (auto it = splitOps.find(op); it != splitOps.end()) {
-        orInto(op->getResult(0), it->second);
+        flow.orInto(op->getResult(0), it->second);
         return;
       }
-      if (op->getNumRegions() == 0) {
-        DimMask m = unionOf(op->getOperands());
-        for (Value r : op->getResults())
-          orInto(r, m);
-        return;
-      }
-      if (isOp(op, opname::For) && op->getNumOperands() >= 3 &&
-          !op->getRegion(0).empty()) {
-        Block &body = op->getRegion(0).front();
-        unsigned nIter = op->getNumOperands() - 3;
-        if (body.getNumArguments() != nIter + 1 || op->getNumResults() != nIter)
-          goto generic;
-        ValueRange yields = terminatorOperands(op->getRegion(0));
-        orInto(body.getArgument(0),
-               getMask(op->getOperand(0)) | getMask(op->getOperand(2)));
-        for (unsigned i = 0; i < nIter; ++i) {
-          DimMask m = getMask(op->getOperand(3 + i));
-          if (i < yields.size())
-            m |= getMask(yields[i]);
-          orInto(body.getArgument(i + 1), m);
-          orInto(op->getResult(i), m);
-        }
-        return;
-      }
-      if (isOp(op, opname::If)) {
-        for (unsigned i = 0; i < op->getNumResults(); ++i) {
-          DimMask m = 0;
-          for (Region &r : op->getRegions()) {
-            ValueRange y = terminatorOperands(r);
-            if (i < y.size())
-              m |= getMask(y[i]);
-          }
-          orInto(op->getResult(i), m);
-        }
-        return;
-      }
-      if (isOp(op, opname::While) && op->getNumRegions() == 2 &&
-          !op->getRegion(0).empty() && !op->getRegion(1).empty()) {
-        Block &before = op->getRegion(0).front();
-        Block &after = op->getRegion(1).front();
-        ValueRange cond = terminatorOperands(op->getRegion(0)); // cond, args
-        ValueRange yields = terminatorOperands(op->getRegion(1));
-        for (unsigned i = 0; i < before.getNumArguments(); ++i) {
-          DimMask m = 0;
-          if (i < op->getNumOperands())
-            m |= getMask(op->getOperand(i));
-          if (i < yields.size())
-            m |= getMask(yields[i]);
-          orInto(before.getArgument(i), m);
-        }
-        for (unsigned j = 0; j + 1 < cond.size(); ++j) {
-          DimMask m = getMask(cond[j + 1]);
-          if (j < after.getNumArguments())
-            orInto(after.getArgument(j), m);
-          if (j < op->getNumResults())
-            orInto(op->getResult(j), m);
-        }
-        return;
-      }
-    generic:
-      // Any other op with regions (tt.reduce, tt.scan, ...): everything it
-      // produces may depend on everything that flows in.
-      DimMask m = unionOf(op->getOperands());
-      DimMask inner = 0;
-      for (Region &r : op->getRegions())
-        inner |= unionOf(terminatorOperands(r));
-      for (Value r : op->getResults())
-        orInto(r, m | inner);
-      for (Region &r : op->getRegions())
-        for (Block &b : r)
-          for (BlockArgument a : b.getArguments())
-            orInto(a, m);
+      flow.flowOp(op);
     });
-  }
+  } while (flow.changed);
 
   // A split whose divisor depends on program ids is no split: undo it by
   // treating the axis as whole (rerun with the split removed).
