@@ -32,6 +32,10 @@
 //     otherwise (a convert has no fitting chain, explicit buffers alone are
 //     over budget, fragmentation) nothing changes and a remark says why.
 //
+// Code: runOnFunction does step 1; planSplits step 2 (planConvert per convert
+// over budget: findPlan over candidateLayouts, and its remark); applyIfItFits
+// step 3 (applyPlan on the clone).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TritonMFMA/GenericIR.h"
@@ -336,123 +340,160 @@ struct MFMASplitEpilogueCvt final
   /// Per function: what happened, and whether it was split.
   SmallVector<std::pair<std::string, bool>> verdicts;
 
-  void runOnFunction(const TargetModel &target, Operation *func, int64_t budget,
-                     unsigned numWarps) {
-    std::string name = FuncOp(func).getName().str();
-    auto verdict = [&](bool split, const Twine &what) {
-      verdicts.push_back({("'" + name + "': " + what).str(), split});
-    };
-    std::string error;
-    FailureOr<LDSAllocation> alloc = allocateLDS(target, func, &error);
-    if (failed(alloc)) {
-      func->emitRemark() << "LDS model does not cover this function (" << error
-                         << "); IR unchanged";
-      verdict(false, "the LDS model does not cover it (" + error + ")");
-      return;
-    }
-    if (alloc->totalBytes <= budget) {
-      func->emitRemark() << "LDS total " << alloc->totalBytes
-                         << " B within budget " << budget
-                         << " B: no convert_layout to split";
-      verdict(false, "LDS " + Twine(alloc->totalBytes) + " B within budget " +
-                         Twine(budget) + " B");
-      return;
-    }
+  void addVerdict(Operation *func, bool split, const Twine &what) {
+    verdicts.emplace_back(("'" + FuncOp(func).getName() + "': " + what).str(),
+                          split);
+  }
 
-    SmallVector<Operation *> converts = convertsOf(func);
+  /// Step 2 for one convert whose scratch is over `available` (= budget -
+  /// `live` explicit bytes): the best chain that fits, with a remark either
+  /// way.
+  std::optional<Plan> planConvert(const TargetModel &target, Operation *cvt,
+                                  const ConvertCost &cost, int64_t live,
+                                  int64_t budget, unsigned numWarps) {
+    int64_t available = budget - live;
+    unsigned steps = std::max(2u, unsigned(maxSteps));
+    FailureOr<TensorInfo> src = getTensorInfo(cvt->getOperand(0).getType());
+    FailureOr<TensorInfo> dst = getTensorInfo(cvt->getResult(0).getType());
+    int64_t smallest = 0;
+    std::optional<Plan> plan;
+    if (available > 0)
+      plan = findPlan(target, src->shape, cost.bitwidth, *src->layout,
+                      *dst->layout, numWarps, available, steps, smallest);
+    InFlightDiagnostic r = cvt->emitRemark();
+    if (!plan) {
+      r << "convert_layout needs " << cost.scratchBytes
+        << " B of LDS scratch with " << live
+        << " B of explicit buffers live, over the budget of " << budget
+        << " B; ";
+      if (available <= 0)
+        r << "the explicit buffers alone use the budget";
+      else {
+        r << "no chain of at most " << steps
+          << " converts through the candidate layouts keeps every step "
+             "within "
+          << available << " B";
+        if (smallest != std::numeric_limits<int64_t>::max())
+          r << " (smallest step over it: " << smallest << " B)";
+      }
+      return std::nullopt;
+    }
+    r << "split convert_layout (" << cost.scratchBytes << " B scratch + "
+      << live << " B live explicit > budget " << budget << " B) into "
+      << plan->intermediates.size() + 1 << " converts via";
+    for (const LayoutPtr &l : plan->intermediates)
+      r << " [" << l->getDescription() << "]";
+    r << "; step scratch";
+    for (int64_t s : plan->stepScratch)
+      r << " " << s;
+    r << " B, LDS traffic " << plan->traffic << " B (was " << cost.ldsTraffic
+      << " B)";
+    return plan;
+  }
+
+  /// Step 2 over a function: plans (by convert index) for the converts over
+  /// budget; whether any was, and whether every one of them has a plan.
+  struct SplitPlans {
     SmallVector<std::pair<size_t, Plan>> plans;
     bool allFit = true, anyOver = false;
+  };
+
+  SplitPlans planSplits(const TargetModel &target, Operation *func,
+                        const LDSAllocation &alloc, int64_t budget,
+                        unsigned numWarps) {
+    SplitPlans out;
+    std::string error;
+    SmallVector<Operation *> converts = convertsOf(func);
     for (auto [idx, cvt] : llvm::enumerate(converts)) {
       FailureOr<ConvertCost> cost = analyzeConvertOp(target, cvt, &error);
       if (failed(cost) || cost->path != ConvertPath::LDS)
         continue;
-      int64_t live = alloc->explicitBytesLiveAt(cvt);
-      int64_t available = budget - live;
-      if (cost->scratchBytes <= available)
+      int64_t live = alloc.explicitBytesLiveAt(cvt);
+      if (cost->scratchBytes <= budget - live)
         continue; // fits: left alone
-      anyOver = true;
-      FailureOr<TensorInfo> src = getTensorInfo(cvt->getOperand(0).getType());
-      FailureOr<TensorInfo> dst = getTensorInfo(cvt->getResult(0).getType());
-      int64_t smallest = 0;
-      std::optional<Plan> plan;
-      if (available > 0)
-        plan = findPlan(target, src->shape, cost->bitwidth, *src->layout,
-                        *dst->layout, numWarps, available,
-                        std::max(2u, unsigned(maxSteps)), smallest);
-      if (!plan) {
-        InFlightDiagnostic r = cvt->emitRemark();
-        r << "convert_layout needs " << cost->scratchBytes
-          << " B of LDS scratch with " << live
-          << " B of explicit buffers live, over the budget of " << budget
-          << " B; ";
-        if (available <= 0)
-          r << "the explicit buffers alone use the budget";
-        else {
-          r << "no chain of at most " << std::max(2u, unsigned(maxSteps))
-            << " converts through the candidate layouts keeps every step "
-               "within "
-            << available << " B";
-          if (smallest != std::numeric_limits<int64_t>::max())
-            r << " (smallest step over it: " << smallest << " B)";
-        }
-        allFit = false;
-        continue;
-      }
-      InFlightDiagnostic r = cvt->emitRemark();
-      r << "split convert_layout (" << cost->scratchBytes << " B scratch + "
-        << live << " B live explicit > budget " << budget << " B) into "
-        << plan->intermediates.size() + 1 << " converts via";
-      for (const LayoutPtr &l : plan->intermediates)
-        r << " [" << l->getDescription() << "]";
-      r << "; step scratch";
-      for (int64_t s : plan->stepScratch)
-        r << " " << s;
-      r << " B, LDS traffic " << plan->traffic << " B (was " << cost->ldsTraffic
-        << " B)";
-      plans.push_back({idx, std::move(*plan)});
+      out.anyOver = true;
+      if (std::optional<Plan> plan =
+              planConvert(target, cvt, *cost, live, budget, numWarps))
+        out.plans.push_back({idx, std::move(*plan)});
+      else
+        out.allFit = false;
     }
-    if (!anyOver) {
-      func->emitRemark() << "LDS total " << alloc->totalBytes
-                         << " B exceeds budget " << budget
-                         << " B, but no convert_layout's scratch is over it "
-                            "(explicit buffers, or their layout); IR unchanged";
-      verdict(false, "LDS " + Twine(alloc->totalBytes) +
-                         " B over budget, but no convert's scratch is");
-      return;
-    }
-    if (!allFit) {
-      func->emitRemark() << "LDS total " << alloc->totalBytes
-                         << " B exceeds budget " << budget
-                         << " B and not every convert can be split to fit; "
-                            "IR unchanged";
-      verdict(false, "LDS " + Twine(alloc->totalBytes) +
-                         " B over budget; not every convert can be split");
-      return;
-    }
+    return out;
+  }
 
-    // Apply on a copy, check the whole allocation, then swap.
+  /// Step 3: the plans applied to a clone of `func`, which replaces it if
+  /// the model's whole allocation of the clone is within budget.
+  void applyIfItFits(const TargetModel &target, Operation *func,
+                     int64_t totalBefore, int64_t budget,
+                     ArrayRef<std::pair<size_t, Plan>> plans) {
     Operation *clone = func->clone();
     SmallVector<Operation *> cloneConverts = convertsOf(clone);
     for (auto &[idx, plan] : plans)
       applyPlan(cloneConverts[idx], plan);
+    std::string error;
     FailureOr<LDSAllocation> after = allocateLDS(target, clone, &error);
     if (failed(after) || after->totalBytes > budget) {
       func->emitRemark() << "splitting every convert over budget still leaves "
                          << (failed(after) ? int64_t(-1) : after->totalBytes)
                          << " B of LDS, over the budget of " << budget
                          << " B; IR unchanged";
-      verdict(false, "splitting leaves LDS over budget");
+      addVerdict(func, false, "splitting leaves LDS over budget");
       clone->destroy();
       return;
     }
-    func->emitRemark() << "LDS total " << alloc->totalBytes << " B -> "
+    func->emitRemark() << "LDS total " << totalBefore << " B -> "
                        << after->totalBytes << " B, within budget " << budget
                        << " B (" << plans.size() << " convert_layout split)";
-    verdict(true, "LDS " + Twine(alloc->totalBytes) + " B -> " +
-                      Twine(after->totalBytes) + " B (" + Twine(plans.size()) +
-                      " convert_layout split)");
+    addVerdict(func, true,
+               "LDS " + Twine(totalBefore) + " B -> " +
+                   Twine(after->totalBytes) + " B (" + Twine(plans.size()) +
+                   " convert_layout split)");
     func->getBlock()->getOperations().insert(Block::iterator(func), clone);
     func->erase();
+  }
+
+  void runOnFunction(const TargetModel &target, Operation *func, int64_t budget,
+                     unsigned numWarps) {
+    std::string error;
+    FailureOr<LDSAllocation> alloc = allocateLDS(target, func, &error);
+    if (failed(alloc)) {
+      func->emitRemark() << "LDS model does not cover this function (" << error
+                         << "); IR unchanged";
+      addVerdict(func, false,
+                 "the LDS model does not cover it (" + error + ")");
+      return;
+    }
+    if (alloc->totalBytes <= budget) {
+      func->emitRemark() << "LDS total " << alloc->totalBytes
+                         << " B within budget " << budget
+                         << " B: no convert_layout to split";
+      addVerdict(func, false,
+                 "LDS " + Twine(alloc->totalBytes) + " B within budget " +
+                     Twine(budget) + " B");
+      return;
+    }
+    SplitPlans split = planSplits(target, func, *alloc, budget, numWarps);
+    if (!split.anyOver) {
+      func->emitRemark() << "LDS total " << alloc->totalBytes
+                         << " B exceeds budget " << budget
+                         << " B, but no convert_layout's scratch is over it "
+                            "(explicit buffers, or their layout); IR unchanged";
+      addVerdict(func, false,
+                 "LDS " + Twine(alloc->totalBytes) +
+                     " B over budget, but no convert's scratch is");
+      return;
+    }
+    if (!split.allFit) {
+      func->emitRemark() << "LDS total " << alloc->totalBytes
+                         << " B exceeds budget " << budget
+                         << " B and not every convert can be split to fit; "
+                            "IR unchanged";
+      addVerdict(func, false,
+                 "LDS " + Twine(alloc->totalBytes) +
+                     " B over budget; not every convert can be split");
+      return;
+    }
+    applyIfItFits(target, func, alloc->totalBytes, budget, split.plans);
   }
 };
 
