@@ -269,35 +269,34 @@ Flat computeSegment(ArrayRef<int32_t> bankSrc, ArrayRef<int32_t> bankDst,
   return segment;
 }
 
-/// Number of register<->lane transpositions Triton factors out of the
-/// (register, lane) bit permutation of a warp-local conversion.
-int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
-  GF2Layout src = srcIn.removeZeroBases(kReg),
-            dst = dstIn.removeZeroBases(kReg);
-  int nReg = std::max(src.getInDimSizeLog2(kReg), dst.getInDimSizeLog2(kReg));
-  int nLane =
-      std::max(src.getInDimSizeLog2(kLane), dst.getInDimSizeLog2(kLane));
-  SmallVector<std::string> outNames;
-  for (const GF2Layout::OutDim &o : src.getOutDims())
-    outNames.push_back(o.name);
-  auto pad = [&](const GF2Layout &l) {
-    GF2Layout s = l.sublayout({kReg, kLane}, outNames);
-    SmallVector<GF2Layout::InDim, 4> ins(s.getInDims().begin(),
-                                         s.getInDims().end());
-    for (GF2Layout::InDim &d : ins) {
-      int want = d.name == kReg ? nReg : nLane;
-      while (int(d.bases.size()) < want)
-        d.bases.push_back(GF2Layout::Basis(outNames.size(), 0));
-    }
-    return GF2Layout(std::move(ins),
-                     SmallVector<GF2Layout::OutDim, 4>(s.getOutDims().begin(),
-                                                       s.getOutDims().end()));
-  };
-  GF2Layout S = pad(src), T = pad(dst);
+/// `l` over (register, lane) -> `outNames`, with zero bases appended up to
+/// `nReg` registers and `nLane` lanes.
+GF2Layout padRegisterLane(const GF2Layout &l, ArrayRef<std::string> outNames,
+                          int nReg, int nLane) {
+  GF2Layout s = l.sublayout({kReg, kLane}, outNames);
+  SmallVector<GF2Layout::InDim, 4> ins(s.getInDims().begin(),
+                                       s.getInDims().end());
+  for (GF2Layout::InDim &d : ins) {
+    int want = d.name == kReg ? nReg : nLane;
+    while (int(d.bases.size()) < want)
+      d.bases.push_back(GF2Layout::Basis(outNames.size(), 0));
+  }
+  return GF2Layout(std::move(ins),
+                   SmallVector<GF2Layout::OutDim, 4>(s.getOutDims().begin(),
+                                                     s.getOutDims().end()));
+}
+
+/// A map of (register, lane) bits: [dim][i] = the (register value, lane
+/// value) bit i of dim (0 register, 1 lane) goes to.
+using RegisterLaneMap = SmallVector<SmallVector<std::array<int32_t, 2>>>;
+
+/// The bit map from padded source S to padded destination T, with the bits
+/// zero on both sides mapped to themselves and those zero on one side paired
+/// up in order.
+RegisterLaneMap registerLaneMap(const GF2Layout &S, const GF2Layout &T) {
   GF2Layout P = S.invertAndCompose(T);
-  // P's bases as (register value, lane value) pairs, indexed [dim][i].
   const char *dims[2] = {kReg, kLane};
-  SmallVector<SmallVector<std::array<int32_t, 2>>> p(2);
+  RegisterLaneMap p(2);
   for (int d = 0; d < 2; ++d)
     for (const GF2Layout::Basis &b : P.getBases(dims[d]))
       p[d].push_back({b[P.getOutDimIndex(kReg)], b[P.getOutDimIndex(kLane)]});
@@ -316,7 +315,11 @@ int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
     }
   for (auto [sz, dz] : llvm::zip(srcFree, dstFree))
     p[sz.first][sz.second][dz.first] = int32_t(1) << dz.second;
+  return p;
+}
 
+/// The register -> lane ... -> register runs in the cycles of `p`.
+int countMixedRuns(const RegisterLaneMap &p, int nReg, int nLane) {
   int count = 0;
   SmallVector<bool> visited(nReg + nLane, false);
   auto flat = [&](int d, int i) { return d == 0 ? i : nReg + i; };
@@ -351,6 +354,22 @@ int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
                !visited[flat(currD, currI)]);
     }
   return count;
+}
+
+/// Number of register<->lane transpositions Triton factors out of the
+/// (register, lane) bit permutation of a warp-local conversion.
+int mixedTranspositions(const GF2Layout &srcIn, const GF2Layout &dstIn) {
+  GF2Layout src = srcIn.removeZeroBases(kReg),
+            dst = dstIn.removeZeroBases(kReg);
+  int nReg = std::max(src.getInDimSizeLog2(kReg), dst.getInDimSizeLog2(kReg));
+  int nLane =
+      std::max(src.getInDimSizeLog2(kLane), dst.getInDimSizeLog2(kLane));
+  SmallVector<std::string> outNames;
+  for (const GF2Layout::OutDim &o : src.getOutDims())
+    outNames.push_back(o.name);
+  GF2Layout S = padRegisterLane(src, outNames, nReg, nLane);
+  GF2Layout T = padRegisterLane(dst, outNames, nReg, nLane);
+  return countMixedRuns(registerLaneMap(S, T), nReg, nLane);
 }
 
 } // namespace
