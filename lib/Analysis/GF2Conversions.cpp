@@ -412,42 +412,82 @@ FailureOr<GF2Layout> mlir::triton_mfma::toGF2Layout(const Layout &layout,
 
 namespace {
 
+/// A slice: its parent's layout over the shape with `dim` reinserted (size
+/// 1), without that output dimension.
+FailureOr<GF2Layout> sliceToGF2(const SliceLayout &s, ArrayRef<int64_t> shape,
+                                unsigned threadsPerWarp, std::string *error) {
+  if (!s.parent)
+    return fail(error, "slice without parent");
+  SmallVector<int64_t> parentShape(shape.begin(), shape.end());
+  parentShape.insert(parentShape.begin() + s.dim, 1);
+  FailureOr<GF2Layout> parent =
+      toGF2Layout(*s.parent, parentShape, threadsPerWarp, error);
+  if (failed(parent))
+    return failure();
+  // Drop output `dim` (all zero there), rename the rest dim0.., and drop
+  // the register bases that became zero.
+  SmallVector<std::string> parentNames =
+      standardOutDimNames(parentShape.size());
+  SmallVector<std::string> keep;
+  for (auto [i, n] : llvm::enumerate(parentNames))
+    if (i != s.dim)
+      keep.push_back(n);
+  GF2Layout sub = parent->sublayout({kReg, kLane, kWarp, kBlock}, keep);
+  SmallVector<GF2Layout::InDim, 4> ins(sub.getInDims().begin(),
+                                       sub.getInDims().end());
+  SmallVector<GF2Layout::OutDim, 4> outs;
+  SmallVector<std::string> names = standardOutDimNames(shape.size());
+  for (auto [i, o] : llvm::enumerate(sub.getOutDims()))
+    outs.push_back({names[i], o.size});
+  return GF2Layout(std::move(ins), std::move(outs)).removeZeroBases(kReg);
+}
+
+/// A linear layout: its bases as they are, checked against the tensor (and,
+/// for `#ttg.linear`, the lanes of a warp).
+FailureOr<GF2Layout> linearToGF2(const LinearLayout &l, ArrayRef<int64_t> shape,
+                                 unsigned threadsPerWarp, std::string *error) {
+  if (l.bases.getInDimSize("block") != 1)
+    return fail(error, "multi-CTA layouts are not modelled");
+  SmallVector<GF2Layout::InDim, 4> ins;
+  for (const char *name : {kReg, kLane, kWarp, kBlock}) {
+    GF2Layout::InDim d{name, {}};
+    if (const BasisList *bs = l.bases.lookup(name))
+      for (const Basis &b : *bs) {
+        if (b.size() != shape.size())
+          return fail(error, "linear: a basis of the wrong rank");
+        for (auto [v, size] : llvm::zip(b, shape))
+          if (v < 0 || v >= size)
+            return fail(error, Twine("linear: basis entry ") + Twine(v) +
+                                   " outside the tensor dimension of " +
+                                   Twine(size));
+        d.bases.push_back(GF2Layout::Basis(b.begin(), b.end()));
+      }
+    ins.push_back(std::move(d));
+  }
+  if (threadsPerWarp != 0 && l.getKind() == LayoutKind::Linear &&
+      (int64_t(1) << std::min<size_t>(ins[1].bases.size(), 62)) !=
+          threadsPerWarp)
+    return fail(error, "linear: " + Twine(ins[1].bases.size()) +
+                           " lane bases for warps of " +
+                           Twine(threadsPerWarp) + " threads");
+  SmallVector<GF2Layout::OutDim, 4> outs;
+  SmallVector<std::string> names = standardOutDimNames(shape.size());
+  for (auto [i, s] : llvm::enumerate(shape))
+    outs.push_back({names[i], int32_t(s)});
+  return GF2Layout(std::move(ins), std::move(outs));
+}
+
 FailureOr<GF2Layout> toGF2LayoutImpl(const Layout &layout,
                                      ArrayRef<int64_t> shape,
                                      unsigned threadsPerWarp,
                                      std::string *error) {
-
   if (auto *b = dyn_cast<BlockedLayout>(&layout)) {
     if (!b->cga.isTrivial())
       return fail(error, "multi-CTA layouts are not modelled");
     return blockedToGF2(*b, shape, threadsPerWarp, error);
   }
-  if (auto *s = dyn_cast<SliceLayout>(&layout)) {
-    if (!s->parent)
-      return fail(error, "slice without parent");
-    SmallVector<int64_t> parentShape(shape.begin(), shape.end());
-    parentShape.insert(parentShape.begin() + s->dim, 1);
-    FailureOr<GF2Layout> parent =
-        toGF2Layout(*s->parent, parentShape, threadsPerWarp, error);
-    if (failed(parent))
-      return failure();
-    // Drop output `dim` (all zero there), rename the rest dim0.., and drop
-    // the register bases that became zero.
-    SmallVector<std::string> parentNames =
-        standardOutDimNames(parentShape.size());
-    SmallVector<std::string> keep;
-    for (auto [i, n] : llvm::enumerate(parentNames))
-      if (i != s->dim)
-        keep.push_back(n);
-    GF2Layout sub = parent->sublayout({kReg, kLane, kWarp, kBlock}, keep);
-    SmallVector<GF2Layout::InDim, 4> ins(sub.getInDims().begin(),
-                                         sub.getInDims().end());
-    SmallVector<GF2Layout::OutDim, 4> outs;
-    SmallVector<std::string> names = standardOutDimNames(shape.size());
-    for (auto [i, o] : llvm::enumerate(sub.getOutDims()))
-      outs.push_back({names[i], o.size});
-    return GF2Layout(std::move(ins), std::move(outs)).removeZeroBases(kReg);
-  }
+  if (auto *s = dyn_cast<SliceLayout>(&layout))
+    return sliceToGF2(*s, shape, threadsPerWarp, error);
   if (auto *m = dyn_cast<AMDMfmaLayout>(&layout)) {
     if (!m->cga.isTrivial())
       return fail(error, "multi-CTA layouts are not modelled");
@@ -466,37 +506,8 @@ FailureOr<GF2Layout> toGF2LayoutImpl(const Layout &layout,
       return fail(error, "multi-CTA layouts are not modelled");
     return nvidiaMmaToGF2(*n, shape, threadsPerWarp, error);
   }
-  if (auto *l = dyn_cast<LinearLayout>(&layout)) {
-    if (l->bases.getInDimSize("block") != 1)
-      return fail(error, "multi-CTA layouts are not modelled");
-    SmallVector<GF2Layout::InDim, 4> ins;
-    for (const char *name : {kReg, kLane, kWarp, kBlock}) {
-      GF2Layout::InDim d{name, {}};
-      if (const BasisList *bs = l->bases.lookup(name))
-        for (const Basis &b : *bs) {
-          if (b.size() != shape.size())
-            return fail(error, "linear: a basis of the wrong rank");
-          for (auto [v, size] : llvm::zip(b, shape))
-            if (v < 0 || v >= size)
-              return fail(error, Twine("linear: basis entry ") + Twine(v) +
-                                     " outside the tensor dimension of " +
-                                     Twine(size));
-          d.bases.push_back(GF2Layout::Basis(b.begin(), b.end()));
-        }
-      ins.push_back(std::move(d));
-    }
-    if (threadsPerWarp != 0 && l->getKind() == LayoutKind::Linear &&
-        (int64_t(1) << std::min<size_t>(ins[1].bases.size(), 62)) !=
-            threadsPerWarp)
-      return fail(error, "linear: " + Twine(ins[1].bases.size()) +
-                             " lane bases for warps of " +
-                             Twine(threadsPerWarp) + " threads");
-    SmallVector<GF2Layout::OutDim, 4> outs;
-    SmallVector<std::string> names = standardOutDimNames(shape.size());
-    for (auto [i, s] : llvm::enumerate(shape))
-      outs.push_back({names[i], int32_t(s)});
-    return GF2Layout(std::move(ins), std::move(outs));
-  }
+  if (auto *l = dyn_cast<LinearLayout>(&layout))
+    return linearToGF2(*l, shape, threadsPerWarp, error);
   return fail(error, Twine("layout kind '") + layout.getMnemonic() +
                          "' is not modelled");
 }
