@@ -90,8 +90,25 @@ class Choice:
         tried = "; ".join(c.summary() for c in self.tried)
         skipped = "; ".join(f"w={w}: {why}" for w, why in sorted(self.skipped.items()))
         return (f"waves_per_eu=auto chose {self.chosen.waves_per_eu} "
-                f"({self.chosen.occupancy.waves_per_simd} waves/SIMD, {self.chosen.spills} spills). "
+                f"({self.chosen.occupancy.waves_per_simd} waves/SIMD, {self.chosen.spills} spills){self.decided()}. "
                 f"Compiled: {tried}." + (f" Skipped: {skipped}." if skipped else ""))
+
+    def decided(self) -> str:
+        """The figure that decided, as the judge names it: the one the chosen candidate beat the default's on, or
+        how each other candidate compiled ranked against the default kept ("" where none was compiled)."""
+        base = self.tried[0]
+        if self.chosen is not base:
+            j = cost_model.judge(base.figures, self.chosen.figures)
+            how = f"better than w={base.waves_per_eu} on {j.figure}"
+            if len(self.tried) > 2:
+                how += " and ranked first of those better"
+            return f": {how}"
+        others = [(c, cost_model.judge(base.figures, c.figures)) for c in self.tried[1:]]
+        if not others:
+            return ""
+        return ": none ranks better than the default (" + "; ".join(
+            f"w={c.waves_per_eu} " + (f"worse on {j.figure}" if j.worse else "equal on every ranked figure")
+            for c, j in others) + ")"
 
     def as_metadata(self) -> dict:
         md = {"chosen": self.chosen.waves_per_eu, "reason": self.reason(),

@@ -298,8 +298,8 @@ HOOK_OPTIONS = (
     Option("cpu_bound", None, bool, "a trial starts only where the kernel's compiles, each further one predicted at "
                                     "the longest so far, with one of Triton's kernel in reserve, stay within "
                                     "max(3x, + 10 s) of its first compile's CPU time, and within 3.5x of it where "
-                                    "that compile spills, 2.0x where it does not (issue 53's p90 rows); past "
-                                    "that, ours is compared once with Triton's kernel", default=True),
+                                    "that compile spills (issue 53's p90 row for spilling kernels); past that, "
+                                    "ours is compared once with Triton's kernel", default=True),
     Option("remember", None, bool, "a decision's trial verdict is taken again, without compiling its variant, for "
                                    "a later compile in this process of the same kernel that differs only in its "
                                    "arguments' divisibility (another specialization of it)", default=True),

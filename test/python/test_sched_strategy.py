@@ -69,7 +69,8 @@ def test_a_spilling_main_loop_gets_a_strategy_that_ranks_better(tmp_path):
     ours, stock = _compile(4594, "gfx950", tmp_path)
     d = ours.metadata.triton_mfma_sched_strategy
     assert (d["decision"], d["strategy"]) == ("applied", "iterative-minreg"), d
-    assert d["tried"] == ["iterative-minreg: loop scratch 0, scratch 0, 1 waves/SIMD, 0+0 spills"], d
+    assert len(d["tried"]) == 1 and d["tried"][0].startswith(
+        "iterative-minreg: loop scratch 0, scratch 0, 1 waves/SIMD, 0+0 spills (better on loop scratch "), d
     assert '"amdgpu-sched-strategy"="iterative-minreg"' in ours.asm["llir"]
     f_ours, f_stock = dot_figures.of_kernel(ours), dot_figures.of_kernel(stock)
     assert f_stock.loop_scratch_ops > 0 == f_ours.loop_scratch_ops and f_ours.occupancy == f_stock.occupancy

@@ -43,12 +43,15 @@ LONG_COMPILE_S = 30.0
 EVERY_KERNEL_CPU = (3.0, 10.0)
 
 
-# Issue 53's budget per population, its p90 row, held per kernel: where the kernel's first compile has spill traffic
-# the judge ranks (cost_model.ranked_spills: scratch, AGPR copies or SGPR lanes in loops), there is most to win
-# (a main loop without scratch runs 1.3-4x faster) and its compiles together may take 3.5x that compile's CPU time;
-# elsewhere 2.0x. Within the every-kernel bound above; the populations' medians are measured outcomes
-# (bench/compile_time.py, bench/compile_cpu.py). Past the cap, ours is compared once with Triton's kernel.
-STAKES_CPU = {"loop scratch": 3.5, "spills": 3.5, "no spill": 2.0}
+# Issue 53's budget for kernels that spill, its p90 row, held per kernel: where the kernel's first compile has spill
+# traffic the judge ranks (cost_model.ranked_spills: scratch, AGPR copies or SGPR lanes in loops), its compiles
+# together may take 3.5x that compile's CPU time, within the every-kernel bound above; past it, ours is compared
+# once with Triton's kernel. The median (<= 2.0x) is a measured outcome (bench/compile_time.py,
+# bench/compile_cpu.py). Kernels without spills get no cap of their own: at the row's 2.0x, ours and the one
+# comparison with Triton's kernel (2.1-2.7x on the suite with our passes' own time, bench/results/
+# compile_time_gfx942_stakes.txt) would replace every TTGIR trial, decide the passes together instead of each, and
+# meet neither of that row's bounds; that row waits for the models that tell "nothing to win" without a compile.
+STAKES_CPU = {"loop scratch": 3.5, "spills": 3.5}
 # Where the first compile's main loop spills to scratch (key 2, paid every iteration), the TTGIR decisions' trials
 # keep one compile more in reserve for the llir stage's scheduling strategy (decisions/sched_strategy.py), the one
 # decision aimed at exactly that: 40% of the generated kernels still spilling there after every other decision were
@@ -94,7 +97,7 @@ def cpu_cap(first: float, stakes: str | None) -> tuple[float, str]:
     cap = STAKES_CPU.get(stakes)
     if cap is not None and cap * first < bound:
         shown = {"loop scratch": "its first compile's main loop spills to scratch", "spills": "its first compile "
-                 "spills", "no spill": "nothing spills in its first compile"}[stakes]
+                 "spills"}[stakes]
         bound, why = cap * first, f"{cap:.1f}x its first compile's {first:.1f} s ({shown})"
     return bound, why
 

@@ -100,7 +100,9 @@ class SchedStrategy(Decision):
                 tried.append(f"{s}: failed ({first_line(c)})")
                 continue
             f = figures_of(c)
-            tried.append(f"{s}: {_figures(f)}")
+            j = self.judge(f_base, f)
+            ranked = f"better on {j.figure}" if j.better else f"worse on {j.figure}" if j.worse else "a tie"
+            tried.append(f"{s}: {_figures(f)} ({ranked})")
             if self.judge(f_best, f).better:
                 best, f_best = c, f
             if not any(cost_model.rank(f)[1:3]) and not ctx.trial_all:
@@ -109,6 +111,7 @@ class SchedStrategy(Decision):
         fields = {"base": _numbers(f_base), "tried": tried, "skipped": skipped}
         if best is base:
             reason = (f"kept the default: {head}; none of {len(tried)} compiled ranks better"
+                      + (f" ({'; '.join(tried)})" if tried else "")
                       + (f"; {skipped}" if skipped else ""))
             return Verdict("kept", reason, "trial" if tried else "model", base, remark=reason,
                            fields={"decision": "kept", "reason": reason, **fields})
