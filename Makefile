@@ -8,7 +8,7 @@ VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/
 	test/python/test_hip_num_programs.py test/python/test_grid_order.py test/python/test_builds.py \
 	test/python/test_reliability.py
 
-.PHONY: test test-fast lit pytest pytest-fast pytest-versions build
+.PHONY: test test-fast lit pytest pytest-fast pytest-versions build fbtriton
 
 test: lit pytest
 
@@ -28,6 +28,12 @@ pytest-fast:
 # The Triton-version-dependent subset (CI runs it on the second Triton version: PYTHON=<venv>/bin/python).
 pytest-versions:
 	$(PYTHON) -m pytest $(VERSION_TESTS) -q -p no:cacheprovider
+
+# The real fbtriton proof (issue 55; not in CI: its wheel is 300 MB): a virtual environment with fbtriton 3.8.0rc3
+# and this tree, the demo, a compile with the project on and off, test/python/test_fbtriton.py (docs/builds.md).
+FBT_VENV ?= /tmp/fbt-venv
+fbtriton:
+	bench/fbtriton.sh $(FBT_VENV)
 
 # Developer build without pip: C++ artifacts into python/triton_mfma/_native (see setup.py for pip).
 build:

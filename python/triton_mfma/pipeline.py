@@ -8,20 +8,24 @@ A Triton build is recognized by what its make_ttgir does, not by its version str
      become the composer's (`_tmfma_c.pm`, `_tmfma_c.mod`); before the first of the Triton calls a point
      replaces (points.py), our passes run (`at`: the pass manager built so far runs, the module crosses the bridge,
      a new pass manager continues); each replaced call is added only where ours is inactive or declined the
-     module; `ttgir_end` follows the last pass-manager run. A point whose calls are missing or out of order is not
-     derived; a make_ttgir that wraps another (no pass calls, `__wrapped__`, a closure) is not derivable;
-  3. proof at first use, for a build not in KNOWN_BUILDS: once per build and arch, the derived make_ttgir with no
-     project pass must give TTGIR byte-identical to stock's (and the same metadata); where it does not, or where
-     nothing was derived, Triton's stage is left alone (our interior points do not run) and one warning names the
-     build and the first difference.
+     module; `ttgir_end` follows the last pass-manager run. Where an `if` splits a point's calls between its
+     branches, its test is read from the compile's options (knobs, environment) and the branch taken is derived
+     (one build per branch). A point whose calls are missing or out of order is not derived; a make_ttgir that
+     wraps another (no pass calls, `__wrapped__`, a closure) is not derivable;
+  3. proof at first use, for a build not in KNOWN_BUILDS: once per build (and branch) and arch, the derived
+     make_ttgir with no project pass must give TTGIR byte-identical to stock's (and the same metadata); where it
+     does not, or where nothing was derived, Triton's stage is left alone (our interior points do not run) and one
+     warning names the build and the first difference.
 With no point active the derived function runs exactly Triton's statements on one pass manager, so its output is
 stock's. Any Triton from 3.8 on is accepted at import; a newer one works where its pipeline is known or derivable.
 """
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 import inspect
+import os
 import re
 import textwrap
 import threading
@@ -127,6 +131,14 @@ class _Composer:
         """make_ttgir's own `pm.run(mod, ...)`; skipped before the resume point."""
         if self._resume is None:
             self.pm.run(mod, *args)
+
+    def took(self, value, expected: bool, where: str) -> None:
+        """make_ttgir's test of a resolved `if` (at `where`, file:line), read again as it runs: the derivation
+        holds the branch it took when the compile's options were read (_branches); another one is not composed."""
+        if bool(value) != expected:
+            raise NotDerivable(f"make_ttgir's test at {where} reads {bool(value)} as it runs, "
+                               f"{expected} when its branch was derived (an option, knob or environment variable "
+                               "changed during the compile)")
 
     def triton_step(self, point: str) -> bool:
         """Whether Triton's steps replaced by `point` are added: the point is inactive, or ours declined there."""
@@ -299,12 +311,150 @@ def _is_run(stmt) -> bool:
                and isinstance(n.func.value, ast.Name) and n.func.value.id == _C for n in ast.walk(stmt))
 
 
-def derive(backend_name: str, fn):
+# -- make_ttgir's branches on the compile's options ----------------------------------------------------------------
+# A fork may put a point's Triton steps under if/elif/else on its options, knobs or environment (fbtriton 3.8.0rc3:
+# the pipeliner's calls, on two environment variables). Where such an `if` gives a point up (its steps are not in
+# order in one block), its test is read for each compile from the options make_ttgir is given, and the derivation
+# holds the branch taken (a check in its place reads the test again as make_ttgir runs). A test that reads anything
+# else (a helper's result, a local) is not read: the point stays given up, the message names the test.
+_BLOCKS = ("body", "orelse", "finalbody")
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _gives_up(stmts: list, backend_name: str) -> bool:
+    """Whether some point's Triton steps in `stmts` are not in order in one block."""
+    found: dict = {}
+    _insert_points(copy.deepcopy(stmts), backend_name, found)
+    return any(isinstance(v, str) for v in found.values())
+
+
+def _is_os(name: str, fn) -> bool:
+    return fn.__globals__.get(name) is os
+
+
+def _allowed_call(call: ast.Call, fn, local: set) -> bool:
+    """An environment read (`os.environ.get`, `os.getenv`, of constants) or `getattr(x, "name"[, default])`."""
+    f, consts = call.func, all(isinstance(a, ast.Constant) for a in call.args)
+    if call.keywords or not call.args:
+        return False
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Attribute) and f.attr == "get" \
+            and f.value.attr == "environ" and isinstance(f.value.value, ast.Name) and _is_os(f.value.value.id, fn):
+        return consts
+    if isinstance(f, ast.Attribute) and f.attr == "getenv" and isinstance(f.value, ast.Name) and _is_os(f.value.id, fn):
+        return consts
+    return isinstance(f, ast.Name) and f.id == "getattr" and "getattr" not in local \
+        and "getattr" not in fn.__globals__ and len(call.args) in (2, 3) and isinstance(call.args[1], ast.Constant)
+
+
+_READS = (ast.Constant, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Tuple, ast.List, ast.Set,
+          ast.Attribute, ast.Subscript, ast.Name, ast.Call, ast.expr_context, ast.cmpop, ast.boolop, ast.unaryop,
+          ast.operator)
+
+
+def _unreadable(test, params: set, local: set, fn) -> str:
+    """"" where `test` reads only make_ttgir's option parameters, modules of its module (knobs, os) and the
+    environment, with comparisons and arithmetic; else the first thing it reads that is not one of those."""
+    callees = set()
+    for n in ast.walk(test):
+        if isinstance(n, ast.Call):
+            if not _allowed_call(n, fn, local):
+                return f"a call of {ast.unparse(n.func)}"
+            callees.add(id(n.func))
+    for n in ast.walk(test):
+        if not isinstance(n, _READS):
+            return f"a {type(n).__name__} expression"
+        if isinstance(n, ast.Name) and id(n) not in callees and n.id not in params and \
+                (n.id in local or not isinstance(fn.__globals__.get(n.id), types.ModuleType)):
+            return f"the name {n.id}"
+    return ""
+
+
+@dataclass
+class _Branches:
+    """The `if`s of one make_ttgir that give a point up, by (line, column): (test, "" where it can be read from
+    the compile's options, else what it reads that cannot)."""
+    params: tuple  # make_ttgir's parameters after the module and metadata (options; cuda: options, capability)
+    tests: dict
+
+    def outcomes(self, fn, args) -> tuple:
+        """((line, column), True / False / why it is not read) for each test, from make_ttgir's arguments `args`
+        after the module and metadata (None: no compile's options)."""
+        env = dict(zip(self.params, args)) if args is not None else None
+        return tuple((pos, self._read(test, why, fn, env)) for pos, (test, why) in self.tests.items())
+
+    @staticmethod
+    def _read(test, why: str, fn, env):
+        if why:
+            return why
+        if env is None:
+            return "no compile's options to read it from"
+        try:
+            expr = ast.fix_missing_locations(ast.Expression(copy.deepcopy(test)))
+            return bool(eval(compile(expr, "<make_ttgir test>", "eval"), fn.__globals__, dict(env)))
+        except Exception as e:  # noqa: BLE001 - a test that fails to read is one not read
+            return f"reading it raised {type(e).__name__}: {e}"
+
+
+def _branches(backend_name: str, fn, node: ast.FunctionDef) -> _Branches:
+    params = tuple(a.arg for a in node.args.args[2:])
+    local = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    tests = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.If) and _gives_up([n], backend_name):
+            tests[n.lineno, n.col_offset] = (n.test, _unreadable(n.test, set(params) - local, local, fn))
+    return _Branches(params, tests)
+
+
+def _where(fn, lineno: int) -> str:
+    """file:line of line `lineno` of make_ttgir's source (as inspect.getsource gives it, decorators first)."""
+    return f"{os.path.basename(fn.__code__.co_filename)}:{fn.__code__.co_firstlineno + lineno - 1}"
+
+
+def _resolve(body: list, outcomes: dict, taken: list, fn) -> list:
+    """`body` with each `if` whose test was read replaced by its taken branch (resolved in turn), after a
+    `took` check that reads the test again; `taken` gets each test as read ("not <test>" where false)."""
+    out = []
+    for stmt in body:
+        value = outcomes.get((stmt.lineno, stmt.col_offset)) if isinstance(stmt, ast.If) else None
+        if isinstance(value, bool):
+            taken.append(ast.unparse(stmt.test if value else ast.UnaryOp(ast.Not(), stmt.test)))
+            check = ast.Call(ast.Attribute(ast.Name(_C, ast.Load()), "took", ast.Load()),
+                             [stmt.test, ast.Constant(value), ast.Constant(_where(fn, stmt.lineno))], [])
+            out.append(ast.copy_location(ast.Expr(check), stmt))
+            out.extend(_resolve(stmt.body if value else stmt.orelse, outcomes, taken, fn))
+            continue
+        if not isinstance(stmt, _NESTED):
+            for attr in _BLOCKS:
+                inner = getattr(stmt, attr, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    setattr(stmt, attr, _resolve(inner, outcomes, taken, fn))
+        out.append(stmt)
+    return out
+
+
+def _branch_note(outcomes: dict, tests: dict, taken: list, fn) -> str:
+    """What a point's reason adds where make_ttgir branches around its steps."""
+    unread = [f"`{ast.unparse(tests[pos][0])}` ({_where(fn, pos[0])}: {why})" for pos, why in outcomes.items()
+              if not isinstance(why, bool)]
+    if unread:
+        return "; make_ttgir branches on " + ", ".join(unread)
+    return f"; in the branch this compile takes ({', '.join(taken)})" if taken else ""
+
+
+def derive(backend_name: str, fn, args=None, *, outcomes=None):
     """(the composed make_ttgir, {interior point: reason it is missing}). The composed function is make_ttgir's
-    own code, called with the extra keyword `_tmfma_c` (a _Composer). NotDerivable where nothing composes."""
+    own code, called with the extra keyword `_tmfma_c` (a _Composer); where an `if` of make_ttgir gives a point
+    up, the branch that make_ttgir's arguments `args` after the module and metadata take (or `outcomes`, as
+    _Branches.outcomes gives them) is the one composed (`composed.branch`: the tests as read). NotDerivable where
+    nothing composes."""
     if fn.__code__.co_freevars:
         raise NotDerivable("make_ttgir is a closure (it wraps another function)")
     node = _function_def(fn)
+    branches = _branches(backend_name, fn, node)
+    read = dict(outcomes if outcomes is not None else branches.outcomes(fn, args))
+    taken: list = []
+    called = {_call_attr(n) for n in ast.walk(node) if isinstance(n, ast.stmt)}
+    node.body = _resolve(node.body, read, taken, fn)
     if any(not (isinstance(d, ast.Name) and d.id == "staticmethod") for d in node.decorator_list):
         raise NotDerivable("make_ttgir has a decorator (it wraps another function)")
     node.decorator_list = []
@@ -337,8 +487,11 @@ def derive(backend_name: str, fn):
     composed = types.FunctionType(made.__code__, fn.__globals__, node.name, fn.__defaults__)
     composed.__kwdefaults__ = fn.__kwdefaults__
     composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.pipeline --source`)
+    composed.branch = tuple(taken)
+    note = _branch_note(read, branches.tests, taken, fn)
     missing = {p: (found[p] if isinstance(found.get(p), str) else
                    f"its Triton steps {', '.join(POINTS[p].replaces[backend_name])} are not in make_ttgir")
+               + (note if called & set(POINTS[p].replaces[backend_name]) else "")
                for p in INTERIOR_POINTS if not isinstance(found.get(p), int)}
     return composed, missing
 
@@ -354,9 +507,12 @@ class Build:
     missing: dict  # interior point -> why it is not derived
     why: str = ""  # why nothing composes ("" where it does)
     proven: dict = field(default_factory=dict)  # arch -> "" (proven) or the first difference
+    branch: tuple = ()  # where make_ttgir's `if`s decide a point: their tests as this build's options read them
 
     def name(self) -> str:
-        return f"Triton {self.version} ({self.identity}{', ' + self.known if self.known else ', unknown pipeline'})"
+        branch = f", branch {'; '.join(self.branch)}" if self.branch else ""
+        return (f"Triton {self.version} ({self.identity}"
+                f"{', ' + self.known if self.known else ', unknown pipeline'}{branch})")
 
     def describe(self, arch: str | None = None) -> str:
         """One line for the report and the metadata."""
@@ -370,30 +526,56 @@ class Build:
             how = "derived"
         if self.missing and self.composed is not None:
             how += "; no " + ", ".join(self.missing)
+        if self.branch:
+            how += f"; branch {'; '.join(self.branch)}"
         return f"Triton {self.version}, make_ttgir {self.identity}: {how}"
 
 
 _BUILDS: dict = {}
+_BRANCHES: dict = {}  # (backend, make_ttgir) -> its _Branches (None: not derivable)
+_LAST = threading.local()  # per thread, per make_ttgir: how the last compile's options read its branch tests
 _LOCK = threading.Lock()
 _WARNED: set = set()
 
 
-def build(backend_name: str, backend=None) -> Build:
-    """The installed build of `backend_name` (cached per make_ttgir function)."""
-    fn = installed_make_ttgir(backend_name, backend)
+def _outcomes(backend_name: str, fn, args) -> tuple:
+    """How make_ttgir's arguments `args` (after the module and metadata) read its branch tests; `args` None: as
+    the last compile in this thread read them (a compile's build record follows its usable_points), else unread."""
     with _LOCK:
-        got = _BUILDS.get((backend_name, fn))
+        if (backend_name, fn) not in _BRANCHES:
+            try:
+                _BRANCHES[backend_name, fn] = _branches(backend_name, fn, _function_def(fn))
+            except NotDerivable:
+                _BRANCHES[backend_name, fn] = None
+        branches = _BRANCHES[backend_name, fn]
+    if branches is None or not branches.tests:
+        return ()
+    last = _LAST.__dict__.setdefault("outcomes", {})
+    if args is None:
+        return last.get((backend_name, fn)) or branches.outcomes(fn, None)
+    last[backend_name, fn] = got = branches.outcomes(fn, args)
+    return got
+
+
+def build(backend_name: str, backend=None, args=None) -> Build:
+    """The installed build of `backend_name` (cached per make_ttgir function, and per branch where its `if`s on
+    the compile's options decide a point: `args`, make_ttgir's arguments after the module and metadata)."""
+    fn = installed_make_ttgir(backend_name, backend)
+    outcomes = _outcomes(backend_name, fn, args)
+    key = (backend_name, fn, outcomes) if outcomes else (backend_name, fn)
+    with _LOCK:
+        got = _BUILDS.get(key)
         if got is None:
             import triton
 
             ident = identity(backend_name, fn)
             try:
-                composed, missing = derive(backend_name, fn)
+                composed, missing = derive(backend_name, fn, outcomes=outcomes)
                 why = ""
             except NotDerivable as e:
                 composed, missing, why = None, {}, str(e)
-            got = _BUILDS[backend_name, fn] = Build(backend_name, triton.__version__, ident,
-                                                    KNOWN_BUILDS.get(ident), composed, missing, why)
+            got = _BUILDS[key] = Build(backend_name, triton.__version__, ident, KNOWN_BUILDS.get(ident), composed,
+                                       missing, why, branch=getattr(composed, "branch", ()))
     return got
 
 
@@ -438,7 +620,7 @@ def usable_points(backend_name: str, ttir: str, context, stock_args: tuple, arch
     """The interior points the installed build composes for `arch`: all that were derived, once the composition
     is known or proven (the proof runs here, at first use, on the kernel's TTIR `ttir`); else none, with one
     warning naming the build."""
-    b = build(backend_name, backend)
+    b = build(backend_name, backend, stock_args)
     if b.composed is None:
         _warn_once((b.identity, "none"), f"triton-mfma: {b.name()}: make_ttgir not composed ({b.why}); Triton's "
                    "ttgir stage runs as it is (the passes at accelerate_matmul and pipeline do not run)")
@@ -451,11 +633,11 @@ def usable_points(backend_name: str, ttir: str, context, stock_args: tuple, arch
             with _LOCK:
                 b.proven.setdefault(arch, diff)
         if b.proven[arch]:
-            _warn_once((b.identity, arch), f"triton-mfma: {b.name()} on {arch}: the composed make_ttgir differs "
-                       f"from stock ({b.proven[arch]}); Triton's ttgir stage runs as it is")
+            _warn_once((b.identity, b.branch, arch), f"triton-mfma: {b.name()} on {arch}: the composed make_ttgir "
+                       f"differs from stock ({b.proven[arch]}); Triton's ttgir stage runs as it is")
             return frozenset()
     if b.missing:
-        _warn_once((b.identity, "missing"), f"triton-mfma: {b.name()}: no insertion point "
+        _warn_once((b.identity, b.branch, "missing"), f"triton-mfma: {b.name()}: no insertion point "
                    + "; ".join(f"{p} ({why})" for p, why in b.missing.items()) + "; passes there do not run")
     return frozenset(p for p in INTERIOR_POINTS if p not in b.missing)
 
@@ -533,14 +715,24 @@ def _build_record(backend_name: str, arch: str, backend=None) -> dict:
     return record
 
 
+def _composing(b: Build, active_points) -> Build:
+    """`b`, where it composes every active point (a variant's options, e.g. another num_stages, may take
+    another branch of make_ttgir than the compile's did); else NotDerivable: a point that is not derived would
+    leave Triton's steps in place of ours without a word."""
+    if b.composed is None:
+        raise NotDerivable(f"{b.name()}: make_ttgir not composed ({b.why})")
+    lost = [f"{p} ({b.missing[p]})" for p in active_points if p in b.missing]
+    if lost:
+        raise NotDerivable(f"{b.name()}: no insertion point {'; '.join(lost)}")
+    return b
+
+
 def amd_make_ttgir(mod, metadata, options, ours_at: OursAt, active_points: set, declined: set | None = None,
                    resume=None, after_step=None, backend=None):
     """The installed `HIPBackend.make_ttgir` with insertion points. `resume=(point, module)` starts at an
     insertion point from the module another build had there (`mod` is then unused): the variant engine's builds
     share the steps before the first point where they differ."""
-    b = build("hip", backend)
-    if b.composed is None:
-        raise NotDerivable(f"{b.name()}: make_ttgir not composed ({b.why})")
+    b = _composing(build("hip", backend, (options,)), active_points)
     c = _Composer(mod, ours_at, active_points, declined, resume, after_step)
     return b.composed(mod, metadata, options, _tmfma_c=c)
 
@@ -549,17 +741,32 @@ def nvidia_make_ttgir(mod, metadata, opt, capability, ours_at: OursAt, active_po
                       declined: set | None = None, backend=None):
     """The installed `CUDABackend.make_ttgir` with insertion points (`pipeline` replaces assign_latencies +
     schedule_loops + pipeline where Triton pipelines: capability 8.x-10.x; below 8.0 there is none)."""
-    b = build("cuda", backend)
-    if b.composed is None:
-        raise NotDerivable(f"{b.name()}: make_ttgir not composed ({b.why})")
+    b = _composing(build("cuda", backend, (opt, capability)), active_points)
     return b.composed(mod, metadata, opt, capability, _tmfma_c=_Composer(mod, ours_at, active_points, declined))
+
+
+def default_args(backend_name: str):
+    """make_ttgir's arguments after the module and metadata for a compile with the default options (hip:
+    gfx942; cuda: capability 90), or None where the backend cannot make them here."""
+    from triton.backends.compiler import GPUTarget
+
+    try:
+        if backend_name == "hip":
+            from triton.backends.amd.compiler import HIPBackend
+
+            return (HIPBackend(GPUTarget("hip", "gfx942", 64)).parse_options({}),)
+        from triton.backends.nvidia.compiler import CUDABackend
+
+        return CUDABackend(GPUTarget("cuda", 90, 32)).parse_options({}), 90
+    except Exception:  # noqa: BLE001 - described without the options' branch
+        return None
 
 
 if __name__ == "__main__":
     import sys
 
     for name in ("hip", "cuda"):
-        b = build(name)
+        b = build(name, args=default_args(name))
         print(b.describe())
         if "--source" in sys.argv[1:] and b.composed is not None:
             print(b.composed.source)
