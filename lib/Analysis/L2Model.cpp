@@ -176,49 +176,50 @@ static std::string parseGrid(const llvm::json::Object &grid,
   return "";
 }
 
-std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(requestJSON);
-  if (!parsed)
-    return errorJSON("bad JSON: " + llvm::toString(parsed.takeError()));
-  const llvm::json::Object *req = parsed->getAsObject();
-  if (!req)
-    return errorJSON("the request must be a JSON object");
-  std::optional<StringRef> target = req->getString("target");
-  if (!target)
-    return errorJSON("'target' (a module's target string, e.g. \"hip:gfx942\") "
-                     "is required");
-  auto getInt = [&](StringRef key, int64_t dflt) {
-    return req->getInteger(key).value_or(dflt);
-  };
+static int64_t intOr(const llvm::json::Object &req, StringRef key,
+                     int64_t dflt) {
+  return req.getInteger(key).value_or(dflt);
+}
 
-  // As mfma-grid-order does: the target's figures, then the option
-  // overrides.
-  std::optional<TargetL2Model> known = lookupL2Model(*target);
-  TargetL2Model m = known ? *known : getL2Model(*target);
-  if (int64_t v = getInt("l2_bytes", 0); v > 0)
+/// As mfma-grid-order does: the target's figures, then the request's
+/// overrides; `known` whether the target is one of TargetInfo's.
+static TargetL2Model requestedModel(const llvm::json::Object &req,
+                                    StringRef target, bool &known) {
+  std::optional<TargetL2Model> figures = lookupL2Model(target);
+  known = figures.has_value();
+  TargetL2Model m = figures ? *figures : getL2Model(target);
+  if (int64_t v = intOr(req, "l2_bytes", 0); v > 0)
     m.l2Bytes = v;
-  if (int64_t v = getInt("l2_effective_percent", 0); v > 0)
+  if (int64_t v = intOr(req, "l2_effective_percent", 0); v > 0)
     m.l2Effective = v / 100.0;
-  if (int64_t v = getInt("num_cus", 0); v > 0)
+  if (int64_t v = intOr(req, "num_cus", 0); v > 0)
     m.cus = int(v);
-  if (int64_t v = getInt("num_xcds", 0); v > 0)
+  if (int64_t v = intOr(req, "num_xcds", 0); v > 0)
     m.xcds = int(v);
-  int numWarps = int(getInt("num_warps", 4));
-  int64_t sharedBytes = getInt("shared_bytes", 0);
+  return m;
+}
+
+/// The model's figures and the programs resident per CU at the request's
+/// num_warps and shared_bytes (or its programs_per_cu); `concurrent` the
+/// programs resident on the whole device.
+static llvm::json::Object residencyFigures(const llvm::json::Object &req,
+                                           const TargetL2Model &m, bool known,
+                                           int64_t &concurrent) {
+  int numWarps = int(intOr(req, "num_warps", 4));
+  int64_t sharedBytes = intOr(req, "shared_bytes", 0);
   Residency r = m.wavesAtMost ? m.programsAtMost(numWarps, sharedBytes)
                               : m.residency(numWarps, sharedBytes);
   int64_t perCU = r.programs;
   std::string limiter = r.limiter;
-  if (int64_t v = getInt("programs_per_cu", 0); v > 0) {
+  if (int64_t v = intOr(req, "programs_per_cu", 0); v > 0) {
     perCU = v;
     limiter = "given";
   }
-  int64_t concurrent = perCU * m.cus;
-
-  llvm::json::Object out{
+  concurrent = perCU * m.cus;
+  return llvm::json::Object{
       {"target", m.target},
       {"device", m.device},
-      {"known", known.has_value()},
+      {"known", known},
       {"l2_bytes", m.l2Bytes},
       {"l2_effective", m.l2Effective},
       {"effective_l2_bytes", m.effectiveL2Bytes()},
@@ -238,32 +239,68 @@ std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
       {"programs_per_cu", perCU},
       {"concurrent_programs", concurrent},
   };
-  if (const llvm::json::Object *grid = req->getObject("grid")) {
-    SmallVector<int64_t> sizes;
-    SmallVector<L2Operand> operands;
-    std::optional<int64_t> farDim = grid->getInteger("far_dim");
-    std::string err = parseGrid(*grid, sizes, operands);
-    if (err.empty() && (!farDim || *farDim < 0 ||
-                        uint64_t(*farDim) > sizes.size()))
-      err = "needs 'far_dim' (the dimension twins differ in) in range";
-    if (!err.empty())
+}
+
+/// The request's "grid": the stock order's guard (stockOrderMisses) into
+/// `out`; an error message on failure.
+static std::string addGridFigures(const llvm::json::Object &grid,
+                                  const TargetL2Model &m, int64_t concurrent,
+                                  llvm::json::Object &out) {
+  SmallVector<int64_t> sizes;
+  SmallVector<L2Operand> operands;
+  std::optional<int64_t> farDim = grid.getInteger("far_dim");
+  std::string err = parseGrid(grid, sizes, operands);
+  if (err.empty() &&
+      (!farDim || *farDim < 0 || uint64_t(*farDim) > sizes.size()))
+    err = "needs 'far_dim' (the dimension twins differ in) in range";
+  if (!err.empty())
+    return err;
+  StockOrderGuard<int64_t> v = evaluateStockOrderMisses(
+      sizes, unsigned(*farDim), operands, concurrent, m.effectiveL2Bytes());
+  out["total_programs"] = v.totalPrograms;
+  out["streamed_bytes"] = v.streamedBytes;
+  out["misses"] = v.misses != 0;
+  return "";
+}
+
+/// The request's "xcd": sharedBytesExceedL2 into `out`; an error message on
+/// failure.
+static std::string addXcdFigures(const llvm::json::Object &xcd,
+                                 const TargetL2Model &m,
+                                 llvm::json::Object &out) {
+  SmallVector<int64_t> sizes;
+  SmallVector<L2Operand> operands;
+  if (std::string err = parseGrid(xcd, sizes, operands); !err.empty())
+    return err;
+  SharedFootprint<int64_t> v =
+      evaluateSharedBytesExceedL2(sizes, operands, m.effectiveL2Bytes());
+  out["distinct_bytes"] = v.distinctBytes;
+  out["exceeds"] = v.exceeds != 0;
+  return "";
+}
+
+std::string mlir::triton_mfma::queryL2Model(StringRef requestJSON) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(requestJSON);
+  if (!parsed)
+    return errorJSON("bad JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Object *req = parsed->getAsObject();
+  if (!req)
+    return errorJSON("the request must be a JSON object");
+  std::optional<StringRef> target = req->getString("target");
+  if (!target)
+    return errorJSON("'target' (a module's target string, e.g. \"hip:gfx942\") "
+                     "is required");
+  bool known = false;
+  TargetL2Model m = requestedModel(*req, *target, known);
+  int64_t concurrent = 0;
+  llvm::json::Object out = residencyFigures(*req, m, known, concurrent);
+  if (const llvm::json::Object *grid = req->getObject("grid"))
+    if (std::string err = addGridFigures(*grid, m, concurrent, out);
+        !err.empty())
       return errorJSON("'grid' " + err);
-    StockOrderGuard<int64_t> v = evaluateStockOrderMisses(
-        sizes, unsigned(*farDim), operands, concurrent, m.effectiveL2Bytes());
-    out["total_programs"] = v.totalPrograms;
-    out["streamed_bytes"] = v.streamedBytes;
-    out["misses"] = v.misses != 0;
-  }
-  if (const llvm::json::Object *xcd = req->getObject("xcd")) {
-    SmallVector<int64_t> sizes;
-    SmallVector<L2Operand> operands;
-    if (std::string err = parseGrid(*xcd, sizes, operands); !err.empty())
+  if (const llvm::json::Object *xcd = req->getObject("xcd"))
+    if (std::string err = addXcdFigures(*xcd, m, out); !err.empty())
       return errorJSON("'xcd' " + err);
-    SharedFootprint<int64_t> v =
-        evaluateSharedBytesExceedL2(sizes, operands, m.effectiveL2Bytes());
-    out["distinct_bytes"] = v.distinctBytes;
-    out["exceeds"] = v.exceeds != 0;
-  }
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(out));
