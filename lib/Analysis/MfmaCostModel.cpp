@@ -101,32 +101,29 @@ static SmallVector<unsigned> tritonWarpSplit(int64_t m, int64_t n,
   return w;
 }
 
-std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
-    const DotProblem &p, const DotConstraints &c, const MfmaInstr &instr,
-    ArrayRef<unsigned> warps, unsigned kPack, unsigned tableIndex) {
-  if (!nonKDimAllows(c.nonKDim, instr))
-    return std::nullopt;
-  if (c.instrM && instr.m != c.instrM)
-    return std::nullopt;
-  unsigned aBits = p.aStorageBits ? p.aStorageBits : getElemBits(instr.a);
-  unsigned bBits = p.bStorageBits ? p.bStorageBits : getElemBits(instr.b);
-  if (kPack == 2) {
-    unsigned bits = std::max(aBits, bBits);
-    if (p.arch == GfxArch::GFX950 || instr.scaled || instr.isSmallTile() ||
-        instr.kBase * bits * 2 > 128)
-      return std::nullopt;
-    // Chosen by the model only where it turns a 64-bit read of 8/16-bit
-    // elements into ds_read_b128: for 32-bit elements (xf32/f32) Triton's LDS
-    // layout for the wider run costs more ds_writes and saves no reads
-    // (bench/results/accelerate_dot.txt), and a 32-bit read gains little.
-    if (c.kPack != 2 && (instr.kBase * bits != 64 || bits > 16))
-      return std::nullopt;
-  }
-  if (p.k % (int64_t(instr.k) * kPack) != 0)
-    return std::nullopt;
-  unsigned wm = warps[warps.size() - 2], wn = warps.back();
-  unsigned wb = warps.size() == 3 ? warps[0] : 1;
+/// Whether kpack `kPack` is valid for `instr` (see the file comment) and, for
+/// 2, one the model picks unless the option asks for it.
+static bool kPackAllowed(const DotProblem &p, const DotConstraints &c,
+                         const MfmaInstr &instr, unsigned kPack,
+                         unsigned aBits, unsigned bBits) {
+  if (kPack != 2)
+    return true;
+  unsigned bits = std::max(aBits, bBits);
+  if (p.arch == GfxArch::GFX950 || instr.scaled || instr.isSmallTile() ||
+      instr.kBase * bits * 2 > 128)
+    return false;
+  // Chosen by the model only where it turns a 64-bit read of 8/16-bit
+  // elements into ds_read_b128: for 32-bit elements (xf32/f32) Triton's LDS
+  // layout for the wider run costs more ds_writes and saves no reads
+  // (bench/results/accelerate_dot.txt), and a 32-bit read gains little.
+  return c.kPack == 2 || (instr.kBase * bits == 64 && bits <= 16);
+}
 
+/// The operands' kWidth: kBase x kpack (half kBase for dot_scaled), or the
+/// constraint's where it divides that; none where it cannot.
+static std::optional<unsigned> kWidthOf(const DotConstraints &c,
+                                        const MfmaInstr &instr,
+                                        unsigned kPack) {
   unsigned kWidth = instr.kBase * kPack;
   if (instr.scaled)
     kWidth = instr.kBase / 2; // Triton's dot_scaled operands: 16 fp8 a lane
@@ -135,19 +132,20 @@ std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
       return std::nullopt;
     kWidth = c.kWidth;
   }
+  return kWidth;
+}
 
-  MfmaChoice ch;
-  ch.instr = &instr;
-  ch.warps.assign(warps.begin(), warps.end());
-  ch.kPack = kPack;
-  ch.kWidth = kWidth;
-  ch.tableIndex = tableIndex;
-
+/// One wave's figures for `instr` on warps `warps` (see MfmaCostModel.h).
+static DotCost waveCost(const DotProblem &p, const MfmaInstr &instr,
+                        ArrayRef<unsigned> warps, unsigned kWidth,
+                        unsigned aBits, unsigned bBits) {
+  unsigned wm = warps[warps.size() - 2], wn = warps.back();
+  unsigned wb = warps.size() == 3 ? warps[0] : 1;
   int64_t batchPerWarp = ceilDiv(p.batch, wb);
   int64_t tilesM = ceilDiv(p.m, int64_t(wm) * instr.m);
   int64_t tilesN = ceilDiv(p.n, int64_t(wn) * instr.n);
   int64_t kSteps = p.k / instr.k;
-  DotCost &cost = ch.cost;
+  DotCost cost;
   cost.matrixCycles =
       batchPerWarp * tilesM * tilesN * kSteps * instr.tileCycles();
 
@@ -185,6 +183,33 @@ std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
   // tensor is loaded from LDS whole before its MFMAs).
   cost.vgprs = batchPerWarp * tilesM * tilesN * instr.accVgprs() +
                ceilDiv(aElems * aBits, 32) + ceilDiv(bElems * bBits, 32);
+  return cost;
+}
+
+std::optional<MfmaChoice> mlir::triton_mfma::evaluateMfma(
+    const DotProblem &p, const DotConstraints &c, const MfmaInstr &instr,
+    ArrayRef<unsigned> warps, unsigned kPack, unsigned tableIndex) {
+  if (!nonKDimAllows(c.nonKDim, instr))
+    return std::nullopt;
+  if (c.instrM && instr.m != c.instrM)
+    return std::nullopt;
+  unsigned aBits = p.aStorageBits ? p.aStorageBits : getElemBits(instr.a);
+  unsigned bBits = p.bStorageBits ? p.bStorageBits : getElemBits(instr.b);
+  if (!kPackAllowed(p, c, instr, kPack, aBits, bBits))
+    return std::nullopt;
+  if (p.k % (int64_t(instr.k) * kPack) != 0)
+    return std::nullopt;
+  std::optional<unsigned> kWidth = kWidthOf(c, instr, kPack);
+  if (!kWidth)
+    return std::nullopt;
+
+  MfmaChoice ch;
+  ch.instr = &instr;
+  ch.warps.assign(warps.begin(), warps.end());
+  ch.kPack = kPack;
+  ch.kWidth = *kWidth;
+  ch.tableIndex = tableIndex;
+  ch.cost = waveCost(p, instr, warps, *kWidth, aBits, bBits);
   return ch;
 }
 
