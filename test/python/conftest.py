@@ -81,7 +81,7 @@ def assert_same_compiles(ours, stock, stages, compile_stock, compile_ours=None, 
 # compiles (one per decision, the hand-off, the fallback). Prefixes of node ids relative to test/python.
 FAST = (
     # no kernel compile
-    "test_passes.py", "test_native.py", "test_mfma_opt.py",
+    "test_passes.py", "test_native.py", "test_mfma_opt.py", "test_code_shape.py",
     "test_decisions.py::test_registry", "test_decisions.py::test_no_decision", "test_decisions.py::test_record",
     "test_decisions.py::test_judges",
     "test_engine.py::test_waves_attribute_insertion_refuses", "test_engine.py::test_trial_threads",
