@@ -480,7 +480,7 @@ class Engine:
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
         self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
         self.first: Compiled | None = None  # its first compile: its stakes scale the budget (`noted`)
-        self.spent_s = 0.0  # the CPU time of all its compiles so far (`noted`)
+        self.spent_s = 0.0  # the CPU time of all its compiles and variants' TTGIR builds so far (`noted`, `spend`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
         # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
         # those steps have there (`note_same_step`)
@@ -507,11 +507,14 @@ class Engine:
             return same
         md = dict(metadata)
         resume = self._resume_for(choice) if first is None else None
+        t0 = time.thread_time()
         if resume is None:
             src = first if first is not None else import_generic(self.snapshot, self.context, parsed_before=True)
             build = Build.made(choice, md, self._make_ttgir(src, md, choice))
         else:
             build = Build.made(choice, md, self._make_ttgir(None, md, choice, resume))
+        if first is None:  # a variant's build: a cost stock has not (the first is what its make_ttgir does)
+            self.spend(time.thread_time() - t0)
         self._builds[choice] = build
         self._note_declined(build)
         return build
@@ -577,9 +580,11 @@ class Engine:
 
         def job():
             try:
+                t0 = time.thread_time()
                 src = import_generic(self.snapshot, self._fresh_context(), parsed_before=True)
                 made, replay = self._make_ttgir(src, md, choice, aside=True, cut=cut)
                 build = Build.made(choice, md, made)
+                self.spend(time.thread_time() - t0)
                 if w is not None and self.lower_in_place:  # lowered below: no later build may start from its modules
                     build.spare = {}
             except BaseException as e:
@@ -732,6 +737,11 @@ class Engine:
         with self._lock:
             self.trials += 1
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
+
+    def spend(self, cpu_s: float) -> None:
+        """CPU seconds a variant's TTGIR build took, counted in the compile budget with the compiles (`spent_s`)."""
+        with self._lock:
+            self.spent_s += cpu_s
 
     def noted(self, c: Compiled) -> Compiled:
         """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`:
