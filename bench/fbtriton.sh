@@ -16,10 +16,14 @@ py=$venv/bin/python
 export TRITON_DEFAULT_FP_FUSION=1 TRITON_MFMA_STRICT=0
 unset PYTHONPATH TRITON_CODEGEN_AMD
 
-run() {  # the command as typed, its output, its exit status
-    echo "\$ $*"
-    "$@" 2>&1
-    echo "[exit $?]"
+err=$(mktemp)
+trap 'rm -f "$err"' EXIT
+run() {  # the command (shell-quoted), its stdout, then its stderr and how many lines it has, its exit status
+    printf '$'; printf ' %q' "$@"; echo
+    "$@" 2>"$err"
+    local rc=$?
+    if [ -s "$err" ]; then echo "[stderr: $(wc -l <"$err") line(s)]"; cat "$err"; fi
+    echo "[exit $rc]"
     echo
 }
 
