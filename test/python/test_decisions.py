@@ -460,7 +460,7 @@ def test_combination_compares_with_no_interior_point_at_all(tmp_path, monkeypatc
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4498), str(tmp_path), "gfx942")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with triton_mfma.enabled():
+        with triton_mfma.enabled(cpu_bound=False):  # a mechanism: no CPU caps (decisions.STAKES_CPU)
             ours = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
         stock = compile_kernel(fn, sig, cx, "gfx942", opts, attrs)
     md = ours.metadata

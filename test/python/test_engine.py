@@ -492,7 +492,7 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     def compile_with(threads):
         monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
         n = len(started)
-        with warnings.catch_warnings(), triton_mfma.enabled():
+        with warnings.catch_warnings(), triton_mfma.enabled(cpu_bound=False):  # a mechanism: no CPU caps
             warnings.simplefilter("ignore", MFMARemark)
             k = compile_kernel(fn, sig, cx, arch)
         if threads == "1":
@@ -524,7 +524,9 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
 
     def compile_with(threads):
         monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", threads)
-        with warnings.catch_warnings(), triton_mfma.enabled():
+        # the CPU caps off (as in every test of a mechanism): this kernel spills, and its cap
+        # (decisions.STAKES_CPU) would end the trials on CPU times, which move with the machine's load
+        with warnings.catch_warnings(), triton_mfma.enabled(cpu_bound=False):
             warnings.simplefilter("ignore", MFMARemark)
             return compile_kernel(fn, sig, cx, "gfx90a")
 
@@ -553,7 +555,7 @@ def test_nothing_starts_beside_a_comparison_already_done():
             _same_waves_for_any_spill(mp)
             started = _record_followups(mp)
             mp.setattr(engine.Engine, "running", lambda self, build, w: running)
-            with warnings.catch_warnings(), triton_mfma.enabled():
+            with warnings.catch_warnings(), triton_mfma.enabled(cpu_bound=False):  # a mechanism: no CPU caps
                 warnings.simplefilter("ignore", MFMARemark)
                 k = compile_kernel(fn, sig, cx, "gfx942")
         return k, list(started)
@@ -607,7 +609,7 @@ def test_variants_lowered_in_place_change_nothing(name, arch, monkeypatch):
 
     def compile_once():
         parsed.clear()
-        with warnings.catch_warnings(), triton_mfma.enabled():
+        with warnings.catch_warnings(), triton_mfma.enabled(cpu_bound=False):  # a mechanism: no CPU caps
             warnings.simplefilter("ignore", MFMARemark)
             return compile_kernel(fn, sig, cx, arch), len(parsed)
 
@@ -728,7 +730,7 @@ def test_max_compiles_caps_the_compiles_and_falls_back_on_tritons_kernel(cap, mo
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")
     with warnings.catch_warnings(), always_compile():
         warnings.simplefilter("ignore")
-        with triton_mfma.enabled(max_compiles=cap, strict=True):
+        with triton_mfma.enabled(max_compiles=cap, strict=True, cpu_bound=False):  # the cap alone, not the CPU's
             k = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)
         with triton_mfma.disabled():
             stock = compile_kernel(fn, sig, cx, "gfx950", opts, attrs)

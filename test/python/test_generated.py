@@ -112,7 +112,7 @@ def test_grid_remap_is_checked_where_ours_spills_and_dropped_where_it_costs(tmp_
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(7), str(tmp_path), "gfx90a")
 
     def compile_ours():
-        with warnings.catch_warnings(), triton_mfma.enabled(relax_waves_per_eu=False, strict=True):
+        with warnings.catch_warnings(), triton_mfma.enabled(relax_waves_per_eu=False, strict=True, cpu_bound=False):
             warnings.simplefilter("ignore")
             return compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
 
@@ -132,11 +132,13 @@ def test_grid_remap_is_checked_where_ours_spills_and_dropped_where_it_costs(tmp_
     assert "tmfma.grid_order" not in dropped.asm["ttgir"]
 
 
-def test_remap_that_decided_a_comparison_is_judged_against_the_kernel_without_it(tmp_path):
+def test_remap_that_decided_a_comparison_is_judged_against_the_kernel_without_it(tmp_path, monkeypatch):
     """Generated seed 1352 on gfx950 (fp16 256x256x16, 4 warps, 4 stages): with grid order's remap on both sides,
     Triton's pipeliner has 286 main-loop AGPR copies and ours 280, so the stream pipeliner kept ours; without the
     remap Triton's has 148. The combination check then compares with the kernel without the interior choices and
-    without the remap, reverts to it, and the remap is dropped with them: the same figures as stock."""
+    without the remap, reverts to it, and the remap is dropped with them: the same figures as stock. The CPU caps
+    are off: the kernel spills, and its cap (decisions.STAKES_CPU) would end the trials on CPU times."""
+    monkeypatch.setenv("TMFMA_DIFF_OPTIONS", json.dumps({"cpu_bound": False}))
     runner = _runner()
     row = runner.judge(1352, "gfx950", str(tmp_path), timeout=240)
     assert row["verdict"] in ("same", "better"), runner.line(row)
@@ -161,11 +163,12 @@ def test_a_stage_less_taken_under_the_remap_is_checked_without_it(tmp_path, monk
     assert "without grid order's remap" in combination["reason"], combination
 
 
-def test_choices_compared_at_other_waves_are_checked_at_the_waves_handed_on(tmp_path):
+def test_choices_compared_at_other_waves_are_checked_at_the_waves_handed_on(tmp_path, monkeypatch):
     """Held-out seed 2437 on gfx942 (dot_scaled e2m1 64x64x128, 4 warps, 4 stages, waves_per_eu=5): the TTGIR
     decisions compare at the 4 waves the LDS admits, where a stage less cuts main-loop scratch 12 -> 10; the
     relaxation keeps the 5 asked, where that stage less spills 2 ops and stock's 4 stages 1. Checked at the waves
-    handed on, Triton's kernel is handed on: stock's figures."""
+    handed on, Triton's kernel is handed on: stock's figures. The CPU caps off, as above."""
+    monkeypatch.setenv("TMFMA_DIFF_OPTIONS", json.dumps({"cpu_bound": False}))
     runner = _runner()
     row = runner.judge(2437, "gfx942", str(tmp_path), timeout=240)
     assert row["verdict"] in ("same", "better"), runner.line(row)

@@ -18,6 +18,9 @@ GEMM = (K.matmul, K._gemm_sig())
 
 
 def _compile(arch, tiles, options, **mfma_options):
+    # the mechanisms tested here act on kernels that spill: the CPU caps (decisions.STAKES_CPU) off, as they would
+    # end the trials on CPU times, which move with the machine's load
+    mfma_options.setdefault("cpu_bound", False)
     with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):
         warnings.simplefilter("ignore", MFMARemark)
         return compile_kernel(*GEMM, dict(zip(("BLOCK_M", "BLOCK_N", "BLOCK_K"), tiles)), arch, options)
@@ -105,6 +108,7 @@ def _generated(seed, arch, tmp_path, **mfma_options):
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     stock = compile_kernel(fn, sig, cx, arch, opts, attrs)
+    mfma_options.setdefault("cpu_bound", False)  # as in _compile
     with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):
         warnings.simplefilter("ignore")
         return stock, compile_kernel(fn, sig, cx, arch, opts, attrs)
@@ -140,7 +144,7 @@ def test_the_decisions_compare_at_the_waves_the_lds_admits(tmp_path, monkeypatch
 
 def test_no_stage_less_without_main_loop_scratch():
     """The model: no scratch spill in the main loop, nothing compiled for num_stages (metadata only)."""
-    with warnings.catch_warnings(), triton_mfma.enabled():
+    with warnings.catch_warnings(), triton_mfma.enabled(cpu_bound=False):  # a mechanism: no CPU caps
         warnings.simplefilter("ignore")
         k = compile_kernel(*GEMM, dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32), "gfx942", {"num_stages": 3})
     d = k.metadata.triton_mfma_num_stages

@@ -46,6 +46,7 @@ def _two_specializations(seed, arch, tmp_path):
 
 
 def _compile(fn, arch, opts, args, **options):
+    options.setdefault("cpu_bound", False)  # trials to remember: no CPU caps (decisions.STAKES_CPU) ending them
     with warnings.catch_warnings(), triton_mfma.enabled(**options):
         warnings.simplefilter("ignore")
         md = compile_kernel(fn, *args[:2], arch, opts, args[2]).metadata
