@@ -69,11 +69,12 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     header = ["kernel", "build"] + cols
     widths = [22, 11, 5, 5, 6, 7, 4, 5, 9]
     text(f"triton-mfma demo: {len(names or CORPUS)} kernels for {arch} (no GPU needed; figures from the amdgcn)")
-    text(f"extended = stock Triton {triton_version} pipeline + triton-mfma passes {ext_passes}"
-         + (f" {options}" if options else "") + f" through the generic-text bridge ({native.native_version()})")
-    if off:
-        text(f"triton-mfma is off for this Triton build ({off}): both builds below are stock Triton's "
-             "(the warning on stderr)")
+    if off:  # nothing of ours runs: the header says what the columns are, not what would have run
+        text(f"triton-mfma is off for this Triton build ({off}): both builds below are stock Triton "
+             f"{triton_version}'s (the warning on stderr)")
+    else:
+        text(f"extended = stock Triton {triton_version} pipeline + triton-mfma passes {ext_passes}"
+             + (f" {options}" if options else "") + f" through the generic-text bridge ({native.native_version()})")
     text(_fmt_row(header, widths))
     text("-" * (sum(widths) + 2 * len(widths)))
     differ, failed, decisions = 0, [], {"kept": [], "reverted": []}

@@ -144,6 +144,24 @@ def test_a_build_without_the_bridges_symbols_compiles_stock_with_one_warning(sym
     assert err.value.library == symbol_less_libtriton and err.value.version == triton.__version__
 
 
+def test_the_demo_on_a_build_without_the_bridges_symbols_says_both_columns_are_stock(symbol_less_libtriton):
+    """On such a build the demo's header says the project is off and the columns are stock Triton's, and claims no
+    passes ran; the figures of both columns are equal."""
+    import io
+
+    from triton_mfma.cli import demo
+
+    out = io.StringIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MFMAWarning)
+        rc = demo("gfx942", names=["softmax"], out=out, showcase=False)
+    text = out.getvalue()
+    assert rc == 0 and "triton-mfma is off for this Triton build" in text and "extended =" not in text, text
+    figures = [line.split()[-7:-1] for line in text.splitlines()  # VGPR .. MFMA of each table row (not the time)
+               if len(line.split()) >= 8 and all(t.replace(".", "").isdigit() for t in line.split()[-7:])]
+    assert len(figures) == 2 and figures[0] == figures[1], text
+
+
 def test_a_failure_before_our_guard_was_inside_it(monkeypatch):
     """Every call of ours in a compile falls back to stock: the stages' setup and the first print of the module."""
     from conftest import assert_same_as_stock
