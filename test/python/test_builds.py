@@ -307,6 +307,15 @@ def _branched(source, test=None):
     return source.replace(f"{SCHEDULE}\n    {PIPELINE}\n", branched)
 
 
+def _ours_and_warnings(fn, sig, cx, options):
+    """A compile with the project on (`options`) and the MFMAWarning texts it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with triton_mfma.enabled(**options):
+            k = compile_kernel(fn, sig, cx, ARCH)
+    return k, [str(w.message) for w in caught if issubclass(w.category, MFMAWarning)]
+
+
 def test_branched_make_ttgir_composes_the_branch_the_compile_takes(monkeypatch, tmp_path):
     """A make_ttgir branching on a knob, an option and the environment: the default options take upstream's
     branch (derived, proven, our passes run and compile as under upstream's make_ttgir); a compile whose
@@ -317,11 +326,7 @@ def test_branched_make_ttgir_composes_the_branch_the_compile_takes(monkeypatch, 
     fn, sig, cx = CORPUS["gemm"]
 
     def ours():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with triton_mfma.enabled(**unverified):
-                k = compile_kernel(fn, sig, cx, ARCH)
-        return k, [str(w.message) for w in caught if issubclass(w.category, MFMAWarning)]
+        return _ours_and_warnings(fn, sig, cx, unverified)
 
     upstream, _ = ours()
     _install(monkeypatch, tmp_path, _branched)
@@ -403,11 +408,7 @@ def test_a_newer_version_with_one_pass_moved_is_derived_proven_and_compiles_as_t
     fn, sig, cx = CORPUS["gemm"]
 
     def ours():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            with triton_mfma.enabled(**unverified):
-                k = compile_kernel(fn, sig, cx, ARCH)
-        return k, [str(w.message) for w in caught if issubclass(w.category, MFMAWarning)]
+        return _ours_and_warnings(fn, sig, cx, unverified)
 
     known, _ = ours()
     assert "known" in known.metadata.triton_mfma_build["pipeline"]
