@@ -481,6 +481,10 @@ class Engine:
         self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
         self.first: Compiled | None = None  # its first compile: its stakes scale the budget (`noted`)
         self.spent_s = 0.0  # the CPU time of all its compiles and variants' TTGIR builds so far (`noted`, `spend`)
+        # the thread Triton compiles on, and its CPU clock when this kernel's engine began: everything it does for
+        # the kernel (passes, the bridge's texts, reading figures) counts, beside what other threads do (`cpu_s`)
+        self._owner, self._owner_t0 = threading.get_ident(), time.thread_time()
+        self._elsewhere_s = 0.0  # CPU of compiles and builds made on other threads (`noted`, `spend`)
         self._llir_cpu: dict[str, float] = {}  # build text -> CPU seconds of its make_llir
         # (point, steps before it): Triton's step there returned what our passes did, on the module builds with
         # those steps have there (`note_same_step`)
@@ -742,6 +746,20 @@ class Engine:
         """CPU seconds a variant's TTGIR build took, counted in the compile budget with the compiles (`spent_s`)."""
         with self._lock:
             self.spent_s += cpu_s
+            self._elsewhere(cpu_s)
+
+    def _elsewhere(self, cpu_s: float) -> None:
+        if threading.get_ident() != self._owner:
+            self._elsewhere_s += cpu_s
+
+    def cpu_s(self) -> float:
+        """The CPU seconds this kernel's compile has taken since its engine began, on every thread: the compiling
+        thread's own clock, plus the compiles and builds other threads made (a speculative one still running is
+        counted once done); never less than the compiles and builds counted one by one (`spent_s`)."""
+        if threading.get_ident() != self._owner:
+            return self.spent_s
+        with self._lock:
+            return max(self.spent_s, time.thread_time() - self._owner_t0 + self._elsewhere_s)
 
     def noted(self, c: Compiled) -> Compiled:
         """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`:
@@ -751,6 +769,7 @@ class Engine:
             self.first_s = self.first_s or c.cpu_s
             self.first = self.first or c
             self.spent_s += c.cpu_s
+            self._elsewhere(c.cpu_s)
         return c
 
     def with_fn_attr(self, base: Compiled, key: str, values) -> list[Compiled | Exception]:

@@ -318,7 +318,7 @@ class HipCompile:
                              printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
                              figures_of=policy.figures_of, long_compile=policy.long_compile,
                              compiles=lambda: self.engine.trials,
-                             cpu=lambda: (self.engine.first_s, self.engine.spent_s, self.engine.longest_s),
+                             cpu=lambda: (self.engine.first_s, self.engine.cpu_s(), self.engine.longest_s),
                              stakes=policy.stakes)
         return policy
 
