@@ -372,6 +372,24 @@ def test_verification_keeps_ours_where_not_worse():
     assert after < before
 
 
+def test_kwidth_only_layouts_below_their_lds_cap_are_kept_without_a_compile():
+    """gfx942 flash attention D=64 128x64, 4 warps: only kWidth differs from Triton's layouts; ours has no spill at 3
+    waves/SIMD where Triton's layouts' LDS would let 4 run, which they could reach only with fewer VGPRs for the
+    same bytes per lane (rare: accelerate_dot.KWIDTH_MORE_WAVES). Kept by the model, Triton's layouts not compiled;
+    under trial_all the comparison compiles and finds them equal, with the same kernel."""
+    from triton_mfma.decisions.accelerate_dot import KWIDTH_MORE_WAVES
+
+    fn, sig, cx = _attn(64, False, 128, 64)
+    modeled = compile_ours(fn, sig, cx, "gfx942", verify_dot=True)
+    decision = _decision(modeled)
+    assert "only kWidth differs" in decision and KWIDTH_MORE_WAVES in decision, decision
+    assert "no spill at 3 waves/SIMD" in decision and "(not compiled)" in decision, decision
+    assert modeled.kernel.metadata.triton_mfma_trials == 1
+    tried = compile_ours(fn, sig, cx, "gfx942", verify_dot=True, trial_all=True)
+    assert "kept: equal on every ranked figure" in _decision(tried), _decision(tried)
+    assert "occupancy 3 -> 3" in _decision(tried) and tried.amdgcn == modeled.amdgcn
+
+
 def test_verification_is_off_for_kernels_without_dots_and_when_disabled():
     fn, sig, cx = K.CORPUS["softmax"]
     verification = re.compile(r"mfma-accelerate-dot: (kept|reverted)")
