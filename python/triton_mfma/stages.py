@@ -28,9 +28,10 @@ import time
 
 from . import remarks
 from .bridge import export_generic, import_generic, real_module
-from .decisions import REGISTRY as DECISIONS, Verdict, by_name, record
+from .decisions import Verdict, record
 from .decisions import first_line as _first_line
 from .decisions.context import Context
+from .decisions.registry import REGISTRY as DECISIONS, by_name
 from .decisions.sched_strategy import authors_choice
 from .engine import Engine, Made, fresh_context, with_waves_per_eu
 from .policy import Policy

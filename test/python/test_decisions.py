@@ -12,9 +12,10 @@ import triton_mfma
 from triton_mfma import MFMARemark, decisions, dot_figures, remarks
 from triton_mfma.compile import compile_kernel
 from triton_mfma.cost_model import Judgement
-from triton_mfma.decisions import REGISTRY, Decision, Verdict, record
+from triton_mfma.decisions import Decision, Verdict, record
 from triton_mfma.decisions.accelerate_dot import AccelerateDot
 from triton_mfma.decisions.grid_order import lost
+from triton_mfma.decisions.registry import REGISTRY
 from triton_mfma.dot_figures import Figures
 from triton_mfma.examples import CORPUS
 from triton_mfma.passes import REGISTRY as PASSES, find_option

@@ -337,24 +337,3 @@ def record(verdict: Verdict | None, name: str, key: str, metadata: dict, kernel_
     metadata[key] = verdict.as_metadata()
     if verdict.remark is not None:
         kernel_remarks.decide(name, verdict.remark)
-
-
-from .accelerate_dot import AccelerateDot  # noqa: E402
-from .combination import Combination, CombinationAtWaves  # noqa: E402
-from .grid_order import GridOrderCheck  # noqa: E402
-from .num_stages import NumStages  # noqa: E402
-from .register_pressure import RegisterPressure  # noqa: E402
-from .sched_strategy import SchedStrategy  # noqa: E402
-from .stream_pipeline import StreamPipeline  # noqa: E402
-from .waves_per_eu import WavesPerEu  # noqa: E402
-
-# In the order they decide: each compares the variant the ones before chose. waves_per_eu "auto" and the relaxation
-# of an explicit waves_per_eu decide in the llir stage on the chosen TTGIR (their candidates share its make_llir);
-# the combination check at the waves the relaxation hands on, after it; LLVM's scheduling strategy on the compile
-# handed on, last.
-REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
-                                  WavesPerEu(), RegisterPressure(), CombinationAtWaves(), SchedStrategy())
-
-
-def by_name(name: str) -> Decision:
-    return next(d for d in REGISTRY if d.name == name)

@@ -1,0 +1,24 @@
+"""The decisions, in the order they decide (`REGISTRY`). The list is apart from the protocol they share
+(decisions/__init__.py), which each decision's module imports: the package itself imports no decision."""
+from __future__ import annotations
+
+from . import Decision
+from .accelerate_dot import AccelerateDot
+from .combination import Combination, CombinationAtWaves
+from .grid_order import GridOrderCheck
+from .num_stages import NumStages
+from .register_pressure import RegisterPressure
+from .sched_strategy import SchedStrategy
+from .stream_pipeline import StreamPipeline
+from .waves_per_eu import WavesPerEu
+
+# In the order they decide: each compares the variant the ones before chose. waves_per_eu "auto" and the relaxation
+# of an explicit waves_per_eu decide in the llir stage on the chosen TTGIR (their candidates share its make_llir);
+# the combination check at the waves the relaxation hands on, after it; LLVM's scheduling strategy on the compile
+# handed on, last.
+REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
+                                  WavesPerEu(), RegisterPressure(), CombinationAtWaves(), SchedStrategy())
+
+
+def by_name(name: str) -> Decision:
+    return next(d for d in REGISTRY if d.name == name)
