@@ -6,8 +6,7 @@
 
 or set TRITON_CODEGEN_AMD=1 in the environment. See README.md.
 """
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .bridge import BridgeError, TritonBuildError, export_generic, import_generic  # noqa: E402
 from .hook import current, disable, disabled, enable, enabled, is_enabled  # noqa: E402
 from .native import (Diagnostic, MFMARemark, MFMAWarning, PipelineError, run_pipeline,  # noqa: E402

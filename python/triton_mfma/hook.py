@@ -41,7 +41,7 @@ import os
 import shutil
 import threading
 
-from . import __version__
+from ._version import __version__
 from .passes import BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS, find_option
 
 
@@ -118,6 +118,10 @@ class Activation:
         self.key = f"triton_mfma-{__version__}-{code_fingerprint()[:16]}-" + json.dumps(
             {"passes": self.passes, "options": code_options, "strict": self.strict}, sort_keys=True, default=str)
         self.hash = hashlib.sha256(self.key.encode()).hexdigest()
+
+    def with_options(self, **options) -> Activation:
+        """This activation with `options` set too: the same passes (listed, or the default set)."""
+        return Activation(list(self.passes) if self.explicit else None, **{**self.options, **options})
 
     def points_for(self, backend: str) -> dict:
         """Insertion point -> the enabled passes placed there that act on `backend`."""

@@ -600,10 +600,8 @@ class GenericCompile:
         """The passes at ttgir_end again, mfma-grid-order told the real programs per SM (`programs-per-cu`),
         and the result compiled: (module, steps, cubin figures)."""
         from . import resources
-        from .hook import Activation
 
-        options = {**self.act.options, "grid_programs_per_cu": real.programs_per_cu}
-        act = Activation(list(self.act.passes) if self.act.explicit else None, **options)
+        act = self.act.with_options(grid_programs_per_cu=real.programs_per_cu)
         # the same passes on the same module said what they had to say: the decision line below says what changed
         again = PointRunner(act, self.backend_name, self.options, kernel_remarks.silenced(), self._point_context)
         outcomes = []
