@@ -14,7 +14,8 @@ import warnings
 from .cli_checks import (TRITON_COMMANDS, CliError, _AlreadyReported, _as_list, _check_activation, _check_kernel_spec,
                          _check_plot, _error_line, _suggest, _triton_version_text, check_args, check_triton,
                          triton_status)
-from .cli_opt import opt_cmd, parse_triton_ir  # noqa: F401 - parse_triton_ir: for the tests
+from .cli_opt import opt_cmd
+from .triton_ir import parse_triton_ir  # noqa: F401 - a library caller's (docs/reliability.md) and the tests'
 
 PROG = "triton-mfma"
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
+from .cli_error import CliError
+from .triton_ir import DUMP_HEADER
+
 PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
-
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
 
 
 def _as_list(value, what: str) -> list[str] | None:
@@ -261,6 +260,26 @@ def check_pipeline_text(text: str) -> None:
             raise CliError(f"--pipeline {text!r}: {msg}") from None
 
 
+def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
+    """MLIR pipeline text for `passes` with `options` (the Python option names of `triton-mfma passes`)."""
+    from types import SimpleNamespace
+
+    from . import passes as passes_mod
+
+    triton_options = SimpleNamespace(num_stages=num_stages) if num_stages is not None else None
+    elements = []
+    for name in passes:
+        p = passes_mod.REGISTRY[name]
+        opts = options
+        if getattr(p, "resolve", None):
+            try:
+                opts = p.resolve(options, None)
+            except ValueError as e:
+                raise CliError(f"{name}: {e} (`opt` works on IR alone, without a compile)") from None
+        elements.append(p.pipeline_element(opts, triton_options))
+    return "builtin.module(" + ",".join(elements) + ")"
+
+
 def _check_opt(args) -> None:
     if args.passes and args.pipeline:
         raise CliError("give --passes or --pipeline, not both")
@@ -272,8 +291,6 @@ def _check_opt(args) -> None:
     if args.passes:
         passes = _as_list(args.passes, "pass")
         _check_activation(passes, options)
-        from .cli_opt import opt_pipeline
-
         opt_pipeline(passes, options, args.num_stages)
     if args.pipeline:
         check_pipeline_text(args.pipeline)
@@ -283,8 +300,6 @@ def _check_opt(args) -> None:
         raise CliError(f"no such file: {args.file}")
     if args.file != "-" and not args.dump_pass:
         with open(args.file, errors="replace") as f:
-            from .cli_opt import DUMP_HEADER
-
             split = any(ln.startswith("// -----") and not ln.startswith(DUMP_HEADER) for ln in f)
         if split:
             raise CliError(f"{args.file} holds several modules separated by '// -----' (-split-input-file input, "

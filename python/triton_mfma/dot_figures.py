@@ -30,6 +30,7 @@ from . import loop_order, native
 from .bridge import strip_locations
 from . import cost_model
 from . import occupancy as occ_model
+from .triton_ir import generic_ttgir
 from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 
 # VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction
@@ -211,8 +212,6 @@ def of_kernel(kernel) -> Figures:
     """Figures of a `triton.compile` result for a hip target, with the K-steps its main loop holds where its TTGIR
     tells them."""
     from .report import kernel_arch
-
-    from .cli_opt import generic_ttgir
 
     md = kernel.metadata
     arch = kernel_arch(md)

@@ -26,6 +26,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from .triton_ir import generic_ttgir
+
 __all__ = ["GridOrderDecision", "Residency", "grid_order_decision"]
 
 
@@ -414,8 +416,6 @@ def grid_order_decision(compiled, grid, pid=(0, 0, 0), **args) -> GridOrderDecis
     if isinstance(dropped, dict) and dropped.get("decision") == "dropped":
         return GridOrderDecision(name, target, grid3, False, "no remap", f"never remaps: {dropped.get('reason')}",
                                  residency=residency)
-    from .cli_opt import generic_ttgir
-
     generic = generic_ttgir(compiled)
     k = _find_kernel(generic, name)
     if k.attr is None:

@@ -67,6 +67,6 @@ def module_attr(generic_text: str, name: str):
 
 def kernel_generic_ttgir(kernel) -> str:
     """The TTGIR make_llir starts from (what Triton allocates), in generic form."""
-    from triton_mfma.cli_opt import generic_ttgir
+    from triton_mfma.triton_ir import generic_ttgir
 
     return generic_ttgir(kernel)
