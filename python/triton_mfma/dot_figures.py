@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import loop_order, native
+from . import dot_work, loop_order, native
 from .bridge import strip_locations
 from . import cost_model
 from . import occupancy as occ_model
@@ -38,8 +38,6 @@ from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 FMA_PREFIXES = ("v_fma_f32", "v_fmac_f32", "v_pk_fma_f32", "v_fma_mix", "v_dot2", "v_fma_f16", "v_pk_fma_f16",
                 "v_mad_", "v_fmac_f16")
 PAIRED_FMA = ("v_pk_fma", "v_dot2")  # two multiply-adds per lane
-MACS_PER_FMA_AT_MOST = 2  # per lane, of the instructions FMA_PREFIXES counts (PAIRED_FMA; CDNA3 ISA, VOP3P)
-FMA_ISSUE_CYCLES = 4  # a wave64 VALU instruction issues over 4 cycles on a SIMD16: the FMA dot's cycle figure
 WAVE_LANES = 64
 _LOAD = re.compile(r"^(?:buffer|global)_load_(?:dwordx(\d)|dword|(u?byte|sbyte)|(u?short|sshort))")
 
@@ -188,7 +186,7 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         loop_mfma=len(mfma), loop_fma=len(fma),
         # FMA-family VALU instructions are the dot's work only when the loop has no MFMA (an FMA dot);
         # next to MFMAs they are the kernel's other arithmetic (e.g. softmax), the same for both compiles.
-        loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else FMA_ISSUE_CYCLES * len(fma),
+        loop_cycles=sum(cycles[arch, m] for m in mfma) if mfma else dot_work.FMA_ISSUE_CYCLES * len(fma),
         loop_ds_read=sum(m.startswith(LDS_READ) for m in loop),
         loop_ds_write=sum(m.startswith(LDS_WRITE) for m in loop),
         loop_barriers=loop.count("s_barrier"),
@@ -232,8 +230,6 @@ def with_loop_steps(f: Figures, generic_ttgir: str | None, arch: str) -> Figures
     each K-step does, so the work ratio alone misreads an unrolled loop (held-out seeds 3929 on gfx90a and 4265 on
     gfx942: ours unrolled whole over 8 and 4 K-steps, read as 2)."""
     from dataclasses import replace
-
-    from . import dot_work
 
     step = dot_work.main_loop_cycles_of(generic_ttgir, arch) if generic_ttgir else None
     if not step or not f.loop_cycles or f.loop_cycles % step:

@@ -12,7 +12,7 @@ kernel where no loop does) are fewer, whatever LLVM's unrolling then weighs them
 A dot done on FMA (Triton's layouts where no MFMA instruction takes its operands, or its tile is too small) has a
 lower bound in place of its cycles: each lane does its accumulator elements x K multiply-adds, one FMA-family
 instruction does at most two (v_pk_fma of two elements, v_dot2 of one along K on f16 or bf16 operands:
-dot_figures.PAIRED_FMA), and the compiled figure counts dot_figures.FMA_ISSUE_CYCLES per such instruction.
+dot_figures.PAIRED_FMA), and the compiled figure counts FMA_ISSUE_CYCLES per such instruction.
 `compare` takes the bound for the other side only (its figure is then at least that), never for the side it says
 has fewer cycles; only for float operands, whose instructions the figure counts (an i8 FMA dot runs v_dot4, which
 it does not); and only where that side has no MFMA layout at all: beside an MFMA instruction the figure counts the
@@ -30,6 +30,9 @@ from dataclasses import dataclass
 _REMARK = re.compile(r"dot work: loop (-?\d+) depth (\d+), (?:mfma (\d+)x(\d+)x(\d+) (\S+) x (\S+), (\d+) per wave|"
                      r"fma (\S+) x (\S+), (\d+) elements x (\d+) per lane|not mfma)")
 _FMA_COUNTED = {"f16", "bf16", "f32"}  # operand types whose FMA dot the compiled figure counts (FMA_PREFIXES)
+# an FMA-family instruction, as the compiled figures count it too (dot_figures.FMA_PREFIXES)
+MACS_PER_FMA_AT_MOST = 2  # per lane (dot_figures.PAIRED_FMA; CDNA3 ISA, VOP3P)
+FMA_ISSUE_CYCLES = 4  # a wave64 VALU instruction issues over 4 cycles on a SIMD16: the FMA dot's cycle figure
 _MNEMONIC = re.compile(r"^v_mfma_(?:f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(.+)$")
 _FAMILY = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "i8": "i8",
            "f8E4M3FNUZ": "fp8", "f8E4M3FN": "fp8", "f8E5M2FNUZ": "bf8", "f8E5M2": "bf8"}
@@ -96,8 +99,6 @@ def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
 def fma_cycles_at_least(a: str, b: str, elements: int, k: int) -> int | None:
     """The fewest main-loop dot cycles the compiled figure can count for an FMA dot whose lanes hold `elements`
     accumulator elements over a K of `k` (the module docstring); None for operands the figure does not count."""
-    from .dot_figures import FMA_ISSUE_CYCLES, MACS_PER_FMA_AT_MOST
-
     if a not in _FMA_COUNTED or b not in _FMA_COUNTED:
         return None
     # two multiply-adds in one instruction: of one element along K (v_dot2, f16 and bf16 operands only: CDNA has no
