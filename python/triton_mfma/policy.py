@@ -309,6 +309,12 @@ class Policy:
         w = self.ctx.w
         reference = self.tritons_kernel()
         head = f"no trial, the compile budget: {spent}"
+        compiled = self._compiled_in_place_of(rest[0], ours, w)
+        if compiled is not None:  # the budget had room for Triton's kernel alone, not for ours' compile as well
+            self.ctx.reverted |= set(ours.choice - compiled.choice)
+            ours = compiled
+            head += (f"; ours with {rest[0].name} not compiled: the build with Triton's step there, compiled first, "
+                     f"stands for it")
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
         f_ref, f_ours = self.figures_each([(reference, w), (ours, w)])
@@ -317,6 +323,18 @@ class Policy:
                                              f"handed on", "trial")
         return self._the_better(rest, reference, f_ref, ours, f_ours, f"{head}; ours compared once with Triton's "
                                                                       f"kernel", "trial")
+
+    def _compiled_in_place_of(self, d, ours, w: int):
+        """Where the budget ends the trials at decision `d` before ours is compiled, the variant `d` compares ours
+        with if that one is compiled (the stream pipeliner's: Triton's pipeliner, compiled first), else None: the
+        budget left room for one compile, the reserve that compiles Triton's kernel, so ours is not compiled too."""
+        if self.engine.compiled(ours, w) is not None or d.stage != "ttgir":
+            return None
+        theirs = d.compared(self.ctx, ours)
+        if theirs is None or theirs is ours or self.engine.compiled(theirs, w) is None:
+            return None
+        self.engine.cancel([(ours, w)])
+        return theirs
 
     def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
         """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed

@@ -219,9 +219,12 @@ def test_a_new_decision_is_one_class_and_one_registry_entry(monkeypatch):
     """Registered after accelerate-dot, the new decision is run by the engine's policy, recorded in the metadata
     and the remarks, and its variant's compile is the one accelerate-dot's trial made (no trial more)."""
     from triton_mfma import stages
+    from triton_mfma.decisions import accelerate_dot
     from triton_mfma.examples import kernels as K
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    # only kWidth differs here, which accelerate-dot's model tells: off, so that its trial compiles Triton's layouts
+    monkeypatch.setattr(accelerate_dot, "widest_lds_ops", lambda *args: None)
 
     def compile_defaults():
         with warnings.catch_warnings(), triton_mfma.enabled():

@@ -146,13 +146,14 @@ def test_auto_waves_compiles_candidates_from_one_llir():
 
 
 def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
-    """A kWidth-only difference the model cannot tell (gemm, gfx942, on Triton 3.8 and 3.9; on gfx90a Triton 3.8's
-    register allocation lets the model tell): with an idle core the trial of Triton's
-    layouts compiles beside ours (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of
-    compiles are those of the sequential trial (each variant compiled once)."""
+    """A kWidth-only difference the model cannot tell (GEMM 16x64x64 on gfx942: ours' SGPRs hold its occupancy, and
+    Triton's layouts may need fewer): with an idle core the trial of Triton's layouts compiles beside ours
+    (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of compiles are those of the
+    sequential trial (each variant compiled once)."""
     from triton_mfma import engine
+    from triton_mfma.examples import kernels as K
 
-    fn, sig, cx = CORPUS["gemm"]
+    fn, sig, cx = K.matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64)
     prefetched = []
     real = engine.Engine.prefetch
 
@@ -481,9 +482,13 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
     amdgcn are those of the sequential run."""
     from triton_mfma import engine
+    from triton_mfma.decisions import accelerate_dot
 
     _same_waves_for_any_spill(monkeypatch)
     started = _record_followups(monkeypatch)
+    # split-K's layouts differ from Triton's in kWidth only, which accelerate-dot's model tells: off, so that
+    # Triton's layouts compile for the comparison the candidates start beside
+    monkeypatch.setattr(accelerate_dot, "widest_lds_ops", lambda *args: None)
     # as where Triton's layouts compile longer than ours (they start later): the comparison is still running
     monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)
     fn, sig, cx = CORPUS[name]
@@ -712,8 +717,10 @@ def test_compile_budget_keeps_the_kernels_own_choices(monkeypatch, tmp_path):
         k = compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
     d = k.metadata.triton_mfma_num_stages
     # the stream pipeliner's comparison comes first: Triton's pipeliner spills, so its model leaves it to a trial,
-    # which the budget turns into the one comparison with Triton's kernel; num_stages records that comparison
-    assert (d["decision"], d["evidence"]) == ("budget", "trial") and "Triton's kernel" in d["reason"], d
+    # which the budget turns into the one comparison with Triton's kernel; the build compiled first (Triton's
+    # pipeliner) stands for ours there, and is Triton's kernel: nothing more compiled; num_stages records it
+    assert d["decision"] == "budget" and "stands for it" in d["reason"], d
+    assert "ours is Triton's kernel (nothing else compiled)" in d["reason"] and k.metadata.triton_mfma_trials == 1, d
     assert k.metadata.num_stages == opts["num_stages"]
 
 
@@ -758,13 +765,16 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0, on=False), 1) is None  # option cpu_bound off
     assert decisions.cpu_capped(ctx(3.0, 6.0, 3.0), 1) is None  # 6 + 2 x 3 <= 13
     assert decisions.cpu_capped(ctx(0.3, 2.0, 0.5), 2) is None  # + 10 s for short ones
-    # the spilling population's cap where the first compile spills (decisions.STAKES_CPU): 3.5x, never past the
-    # every-kernel bound; none of its own where nothing spills
-    assert decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="spills"), 1) is None  # 1 + 2 x 1 <= 3.5
-    assert "its first compile spills" in decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="spills"), 1)  # 4 > 3.5
+    # the spilling population's caps by what the first compile's spills cost (decisions.STAKES_CPU): 3.5x where its
+    # main loop spills to scratch, 2.0x for other ranked spills, never past the every-kernel bound; none of its own
+    # where nothing spills
+    assert decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="loop scratch"), 1) is None  # 1 + 2 x 1 <= 3.5
     assert "main loop spills to scratch" in decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="loop scratch"), 1)
+    assert "2.0x its first compile's 1.0 s (its first compile spills)" in \
+        decisions.cpu_capped(ctx(1.0, 1.0, 1.0, stakes="spills"), 1)  # 1 + 2 x 1 > 2.0
+    assert decisions.cpu_capped(ctx(1.0, 0.5, 0.5, stakes="spills"), 1) is None  # 0.5 + 2 x 0.5 <= 2.0
     assert decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="no spill"), 1) is None  # 4 <= 11: the bound alone
-    assert decisions.cpu_capped(ctx(10.0, 10.0, 10.0, stakes="spills"), 1) is None  # 30 <= 3.0 x 10 < 3.5 x 10
+    assert decisions.cpu_capped(ctx(10.0, 10.0, 10.0, stakes="loop scratch"), 1) is None  # 30 <= 3.0 x 10 < 3.5 x 10
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     monkeypatch.setattr(decisions, "EVERY_KERNEL_CPU", (1.0, 0.0))
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")
@@ -779,6 +789,33 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     budget = [v for key, v in md._asdict().items() if key.startswith("triton_mfma_") and isinstance(v, dict)
               and v.get("decision") == "budget"]
     assert budget and all("of its first compile's" in v["reason"] for v in budget), budget
+    verdict, why = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
+    assert verdict != "worse", why
+
+
+def test_a_cap_before_ours_compiles_compares_the_build_compiled_in_its_place(monkeypatch):
+    """The suite's GEMM 128x256x32 on gfx942: the first compile (Triton's loop pipeliner, compiled first for the
+    stream pipeliner's decision) has SGPR lanes in its main loop, so the spilling cap of its stakes applies
+    (decisions.STAKES_CPU, made to end the trials at once here). The budget then has room for Triton's kernel only:
+    the build already compiled stands for ours, compared once with Triton's kernel; two compiles, ours with the
+    stream pipeliner never compiled, and not worse than stock."""
+    from triton_mfma import decisions, dot_figures
+    from triton_mfma.compile import always_compile
+    from triton_mfma.examples import kernels as K
+
+    monkeypatch.setitem(decisions.STAKES_CPU, "spills", 0.01)
+    fn, sig, cx = K.matmul, K._gemm_sig(), dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=32)
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(strict=True):
+            k = compile_kernel(fn, sig, cx, "gfx942")
+        with triton_mfma.disabled():
+            stock = compile_kernel(fn, sig, cx, "gfx942")
+    md = k.metadata
+    assert md.triton_mfma_trials == 2, md.triton_mfma_trials
+    record = md.triton_mfma_stream_pipeline
+    assert record["decision"] == "budget" and "its first compile spills" in record["reason"], record
+    assert "ours with mfma-stream-pipeline not compiled" in record["reason"], record
     verdict, why = dot_figures.compare(dot_figures.of_kernel(stock), dot_figures.of_kernel(k))
     assert verdict != "worse", why
 
