@@ -8,7 +8,7 @@ VGPR / AGPR, spills, occupancy (waves per SIMD, registers and LDS, from triton_m
 main loop (the innermost loop with the most MFMA/FMA instructions) the MFMA count, the dot's issue cycles
 (MFMA passes x 4 from the instruction table, lib/Analysis/MfmaTable.cpp, through the library's C API; for a
 dot lowered to FMA, 4 per FMA-family VALU instruction), ds_read / ds_write and s_barrier counts
-(python/triton_mfma/dot_figures.py). No GPU is needed.
+(python/triton_mfma/models/dot_figures.py). No GPU is needed.
 
 "Not worse" for a configuration means: occupancy >= stock, spills <= stock, main-loop dot cycles <= stock and
 main-loop ds_read + ds_write <= stock. The pass is compiled twice: unverified (verify_dot=False: the cost
@@ -30,9 +30,9 @@ os.environ["TRITON_MFMA_STRICT"] = "1"  # a failing pass must not silently becom
 
 import triton  # noqa: E402
 import triton_mfma  # noqa: E402
-from triton_mfma import cost_model, dot_figures  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel, compile_pair  # noqa: E402
-from triton_mfma.dot_figures import Figures  # noqa: E402
+from triton_mfma.models import cost_model, dot_figures  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel, compile_pair  # noqa: E402
+from triton_mfma.models.dot_figures import Figures  # noqa: E402
 from triton_mfma.examples import ARCHS  # noqa: E402
 from triton_mfma.examples import kernels as K  # noqa: E402
 

@@ -163,13 +163,13 @@ SHOWN = {"no_triton": "[no Triton] triton-mfma", "old_triton": "[Triton 2.1.0] t
 def _other_tritons(tmp: str, py: str) -> dict:
     """{name: the command running triton-mfma with that Triton} (FAKE_TRITONS, no Triton, a symbol-less
     libtriton compiled here)."""
-    main = "from triton_mfma.cli import main; sys.exit(main(sys.argv[1:]))"
+    main = "from triton_mfma.commands.cli import main; sys.exit(main(sys.argv[1:]))"
     subs = {"no_triton": f"{py} -c 'import sys; sys.modules[\"triton\"] = None; {main}'"}
     for name, init in FAKE_TRITONS.items():
         os.makedirs(os.path.join(tmp, name, "triton"))
         with open(os.path.join(tmp, name, "triton", "__init__.py"), "w") as f:
             f.write(init)
-        subs[name] = f"PYTHONPATH={shlex.quote(os.path.join(tmp, name))}:$PYTHONPATH {py} -m triton_mfma.cli"
+        subs[name] = f"PYTHONPATH={shlex.quote(os.path.join(tmp, name))}:$PYTHONPATH {py} -m triton_mfma.commands.cli"
     stub, lib = os.path.join(tmp, "stub.c"), os.path.join(tmp, "libtriton.so")
     with open(stub, "w") as f:
         f.write("int tmfma_the_only_export(void) { return 1; }\n")
@@ -182,7 +182,7 @@ def _other_tritons(tmp: str, py: str) -> dict:
 def _gemm_ttgir(path: str) -> None:
     checkout.use_checkout_if_built()
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
-    from triton_mfma.compile import compile_kernel
+    from triton_mfma.compiler.compile import compile_kernel
     from triton_mfma.examples import CORPUS
 
     fn, sig, cx = CORPUS["gemm"]
@@ -219,7 +219,8 @@ def main() -> int:
     ttgir = os.path.join(tmp, "matmul.ttgir")
     _gemm_ttgir(ttgir)
     py = shlex.quote(sys.executable)
-    subs = {"tm": f"{py} -m triton_mfma.cli", "mo": f"{py} -c 'from triton_mfma.cli import mfma_opt; mfma_opt()'",
+    subs = {"tm": f"{py} -m triton_mfma.commands.cli",
+            "mo": f"{py} -c 'from triton_mfma.commands.cli import mfma_opt; mfma_opt()'",
             "ttgir": ttgir, "tmp": tmp, **_other_tritons(tmp, py)}
     env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     env.pop("TRITON_MFMA_REMARKS", None)

@@ -31,10 +31,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton  # noqa: E402
 
 import triton_mfma  # noqa: E402
-from triton_mfma import dot_figures  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
-from triton_mfma.engine import trial_threads  # noqa: E402
-from triton_mfma.passes import DEFAULT_PASSES  # noqa: E402
+from triton_mfma.models import dot_figures  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.trials.engine import trial_threads  # noqa: E402
+from triton_mfma.composition.passes import DEFAULT_PASSES  # noqa: E402
 from cputime import BUDGET, Measured, distribution, over_every_kernel_bound, population, within_budget  # noqa: E402
 from suite import (ARCHS, Report, add_option_argument, configs, decisions, options_text,  # noqa: E402
                    parsed_options, without_debug_lines)

@@ -96,8 +96,8 @@ def population(has_dot: bool, stock_figures, generated: bool) -> str:
 
 
 def spills_ranked(figures) -> bool:
-    from triton_mfma import cost_model
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.models import cost_model
+    from triton_mfma.models.dot_figures import Figures
 
     f = figures if isinstance(figures, Figures) else Figures(**figures)
     return any(cost_model.ranked_spills(f))

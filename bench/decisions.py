@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton  # noqa: E402
 
 import triton_mfma  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
 from suite import ARCHS, Report, add_option_argument, configs, options_text, parsed_options  # noqa: E402
 
 

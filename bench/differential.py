@@ -1,5 +1,5 @@
-"""Stock Triton vs triton-mfma's defaults (strict) on generated kernels (triton_mfma.kernelgen), gfx90a / gfx942 /
-gfx950: one subprocess per compile, with a time limit.
+"""Stock Triton vs triton-mfma's defaults (strict) on generated kernels (triton_mfma.testing.kernelgen), gfx90a /
+gfx942 / gfx950: one subprocess per compile, with a time limit.
 
     PYTHONPATH=python python bench/differential.py --seeds 0..149 [--arch gfx942 ...] [--jobs 1] [--timeout 600]
         [--out bench/results/differential]
@@ -53,8 +53,9 @@ def child(side: str, seed: int, arch: str, kdir: str, out: str) -> None:
     from triton.compiler import ASTSource
 
     import triton_mfma
-    from triton_mfma import dot_figures, kernelgen
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile, target
     from suite import decisions
 
     s = spec_of(seed)
@@ -110,7 +111,7 @@ def _warm_up_kernel():
 
 def spec_of(seed):
     """kernelgen.spec(seed), or for "@file.json" the Spec in that file (a reproducer: kernelgen.from_dict)."""
-    from triton_mfma import kernelgen
+    from triton_mfma.testing import kernelgen
 
     if isinstance(seed, str) and seed.startswith("@"):
         return kernelgen.from_dict(json.load(open(seed[1:])))
@@ -161,14 +162,15 @@ def run_child(side: str, seed: int, arch: str, kdir: str, timeout: float) -> dic
 
 
 def figures(d: dict):
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.models.dot_figures import Figures
 
     return Figures(**d)
 
 
 def judge(seed: int, arch: str, kdir: str, timeout: float) -> dict:
     """One kernel x arch: both compiles and the verdict."""
-    from triton_mfma import dot_figures, kernelgen
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
 
     s = spec_of(seed)
     row = {"seed": seed, "arch": arch, "what": s.describe(), "spec": kernelgen.as_dict(s)}
@@ -286,7 +288,7 @@ def main():
                                                       "(its <out>.json) with this tree's dot_figures.compare")
     args = ap.parse_args()
     if args.rejudge:
-        from triton_mfma import dot_figures
+        from triton_mfma.models import dot_figures
 
         rows = read_json(args.rejudge)
         for r in rows:

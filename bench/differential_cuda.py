@@ -1,4 +1,4 @@
-"""Generated kernels (triton_mfma.kernelgen) on the H200 (cuda:90): stock Triton vs the passes that run on cuda,
+"""Generated kernels (triton_mfma.testing.kernelgen) on the H200 (cuda:90): stock Triton vs the passes that run on cuda,
 results compared on the GPU.
 
     PYTHONPATH=python python bench/differential_cuda.py build --seeds 0..249 OUTDIR   # here: Triton 3.9, no GPU
@@ -29,7 +29,7 @@ VARIANTS = ("defaults", "mfma-grid-order", "mfma-stream-pipeline", "mfma-split-e
 
 def launch_plan(s) -> dict:
     """Sizes, argument values and tensors for one launch of kernel `s` (a kernelgen.Spec): what `run` needs."""
-    from triton_mfma import kernelgen
+    from triton_mfma.testing import kernelgen
 
     args, cx = kernelgen.signature_spec(s)
     if s.family == "nodot":
@@ -92,8 +92,8 @@ def build(seeds, outdir: str) -> None:
     from triton.compiler import ASTSource
 
     import triton_mfma
-    from triton_mfma import kernelgen
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile, target
 
     os.makedirs(outdir, exist_ok=True)
     manifest = {"triton": triton.__version__, "variants": VARIANTS, "kernels": []}

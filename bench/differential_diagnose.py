@@ -22,7 +22,7 @@ import differential  # noqa: E402  (puts the checkout's python/ first where it i
 
 
 def variants() -> dict:
-    from triton_mfma.passes import DEFAULT_OPTIONS, DEFAULT_PASSES
+    from triton_mfma.composition.passes import DEFAULT_OPTIONS, DEFAULT_PASSES
 
     out = {"defaults": None}
     for p in DEFAULT_PASSES:
@@ -40,7 +40,7 @@ def main():
     ap.add_argument("--kernels", default="/tmp/tmfma-diagnose")
     args = ap.parse_args()
     seed = differential.parse_seeds(args.seed)[0]
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
 
     print(differential.spec_of(seed).describe())
     stock = differential.run_child("stock", seed, args.arch, args.kernels, args.timeout)

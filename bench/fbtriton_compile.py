@@ -15,7 +15,7 @@ import triton  # noqa: E402
 from triton import knobs  # noqa: E402
 
 import triton_mfma  # noqa: E402
-from triton_mfma.compile import compile_kernel  # noqa: E402
+from triton_mfma.compiler.compile import compile_kernel  # noqa: E402
 from triton_mfma.examples import CORPUS  # noqa: E402
 
 

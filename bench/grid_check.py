@@ -23,8 +23,8 @@ os.environ["TRITON_MFMA_STRICT"] = "1"
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import triton_mfma  # noqa: E402
-from triton_mfma import policy  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.trials import policy  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
 from suite import ARCHS, Report, configs  # noqa: E402
 
 

@@ -107,7 +107,7 @@ def _compile(label, name, with_pass, tiles, options, dump, pass_options=None):
     from triton.compiler import ASTSource
 
     import triton_mfma
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.compiler.compile import always_compile, target
 
     fn, sig, cx, attrs, params = _specialise(name, tiles)
     t0 = time.perf_counter()
@@ -138,8 +138,8 @@ def build(out):
     import shutil
 
     import triton_mfma
-    from triton_mfma import l2model
-    from triton_mfma.remarks import body
+    from triton_mfma.models import l2model
+    from triton_mfma.composition.remarks import body
 
     os.makedirs(out, exist_ok=True)
     shutil.copy(__file__, os.path.join(out, "grid_order.py"))  # the folder runs on its own
@@ -198,7 +198,7 @@ def variant(out, label, what="the decode kernel compiled by another build", *pas
     grid_guard_body=shared) to a built folder; timed beside the others."""
     meta_path = os.path.join(out, "meta.json")
     meta = json.load(open(meta_path))
-    from triton_mfma.compile import parse_value
+    from triton_mfma.compiler.compile import parse_value
 
     opts = {k: parse_value(v) for k, v in (o.split("=", 1) for o in pass_options)}
     k, params, cx, remarks, seconds = _compile(label, "splitk_decode_slow", True, None, {}, os.path.join(out, "dump"),
@@ -278,7 +278,7 @@ def guard_cost(out):
 
 
 def predict_ratio_decode(target, c):
-    from triton_mfma import l2model
+    from triton_mfma.models import l2model
 
     return l2model.predict_decode(target, c, False) / l2model.predict_decode(target, c, True)
 

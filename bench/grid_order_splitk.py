@@ -20,7 +20,7 @@ EXTRA_MODES = {"on": dict(grid_order="on"), "g4": dict(grid_group_size=4), "g16"
 def build(out):
     import triton_mfma
     from triton.compiler import ASTSource
-    from triton_mfma.compile import target
+    from triton_mfma.compiler.compile import target
     from triton_mfma.examples.kernels import splitk_gemm, splitk_store, _splitk_sig
     os.makedirs(out, exist_ok=True)
     warnings.simplefilter("ignore")

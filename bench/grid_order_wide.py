@@ -152,7 +152,7 @@ def _compile(fn, ints, tiles, options, with_pass):
     from triton.compiler import ASTSource
 
     import triton_mfma
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.compiler.compile import always_compile, target
 
     sig, cx, attrs, params = _signature(fn, ints, _constexprs(fn, tiles))
     with always_compile(), warnings.catch_warnings():

@@ -42,8 +42,8 @@ def captured_trials(spec: dict, arch: str, directory: str) -> list[tuple]:
     """(ours' TTGIR, Triton's TTGIR, ours' Figures, Triton's Figures, verdict) of every accelerate-dot trial one compile
     of `spec` with the defaults made."""
     import triton_mfma
-    from triton_mfma import kernelgen
-    from triton_mfma.compile import always_compile, compile_kernel
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile, compile_kernel
     from triton_mfma.decisions import accelerate_dot
 
     got, real = [], accelerate_dot.AccelerateDot.trial
@@ -69,7 +69,7 @@ def captured_trials(spec: dict, arch: str, directory: str) -> list[tuple]:
 def per_iteration(f_ours, f_theirs) -> tuple:
     """(reads, writes) of ours and of Triton's, ours per Triton's loop iteration where LLVM unrolled them apart (the
     judge's own scaling, cost_model.unrolled)."""
-    from triton_mfma.cost_model import unrolled
+    from triton_mfma.models.cost_model import unrolled
 
     u = unrolled(f_theirs, f_ours)
     return ((f_ours.loop_ds_read / u, f_ours.loop_ds_write / u), (f_theirs.loop_ds_read, f_theirs.loop_ds_write))
@@ -80,7 +80,7 @@ def _order(a, b) -> str:
 
 
 def main() -> int:
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
     from triton_mfma.decisions.accelerate_dot import layouts_bound
 
     ap = argparse.ArgumentParser()

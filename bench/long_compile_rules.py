@@ -36,9 +36,9 @@ def ttir(spec: dict, arch: str, directory: str) -> str:
     import triton
     from triton import knobs
 
-    from triton_mfma import kernelgen
-    from triton_mfma.bridge import export_generic
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.ir.bridge import export_generic
+    from triton_mfma.compiler.compile import always_compile, target
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.from_dict(spec), directory, arch)
     box = {}
@@ -70,7 +70,7 @@ def ttir(spec: dict, arch: str, directory: str) -> str:
 
 def main() -> int:
     from triton_mfma.decisions import LONG_COMPILE_S
-    from triton_mfma.policy import LONG_COMPILE_RULES, long_compile
+    from triton_mfma.trials.policy import LONG_COMPILE_RULES, long_compile
 
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")

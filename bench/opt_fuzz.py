@@ -15,7 +15,7 @@ they were not written for, mutations of lines (deleted, duplicated, swapped) and
 interesting value, an identifier or value name replaced by another of the file, a token deleted, a bracket
 inserted). Its arguments: no pass, or one of our passes (`--passes`), sometimes `--generic` / `--no-locations`.
 
-Each input runs through `triton_mfma.cli.main(["opt", ...])` (what the `triton-mfma` entry point runs) in a
+Each input runs through `triton_mfma.commands.cli.main(["opt", ...])` (what the `triton-mfma` entry point runs) in a
 worker process, its stderr captured at the file descriptor; `--cli` runs a fresh interpreter per input instead.
 Outcomes: ok (exit 0), user error (exit 2 and exactly one stderr line, `triton-mfma opt: error: ...`), and the
 failures: a signal (the worker or the process dying), a hang (past --timeout), any other exit status, or an error
@@ -79,7 +79,7 @@ def compiled_seeds(seed_dir: Path, kernels=None, archs=None) -> list[str]:
         for name in kernels:
             files = [seed_dir / f"{name}-{arch}.{ext}" for ext in ("ttgir", "ttir")]
             if not all(f.is_file() for f in files):
-                from triton_mfma.compile import compile_kernel
+                from triton_mfma.compiler.compile import compile_kernel
 
                 fn, sig, cx = CORPUS[name]
                 k = compile_kernel(fn, sig, cx, arch)
@@ -195,7 +195,7 @@ def _alarm(signum, frame):
 
 def run_in_process(path: str, args: list[str], timeout: float):
     """(rc, stderr) of cli.main(["opt", path, *args]) in this process (stderr read at fd 2)."""
-    from triton_mfma import cli
+    from triton_mfma.commands import cli
 
     sys.stdout.flush()
     with tempfile.TemporaryFile() as err:
@@ -223,7 +223,7 @@ def run_in_process(path: str, args: list[str], timeout: float):
 def run_cli(path: str, args: list[str], timeout: float):
     env = checkout.child_env(TRITON_DEFAULT_FP_FUSION="1")
     try:
-        r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "opt", path, *args], capture_output=True,
+        r = subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", "opt", path, *args], capture_output=True,
                            text=True, timeout=timeout, env=env, preexec_fn=_no_core)
     except subprocess.TimeoutExpired:
         return "hang", ""

@@ -35,7 +35,7 @@ from record import emit, read_json  # noqa: E402
 
 checkout.use_checkout_if_built()
 
-from triton_mfma.occupancy import occupancy  # noqa: E402
+from triton_mfma.models.occupancy import occupancy  # noqa: E402
 
 ACTING = {  # metadata key -> decision values that changed the kernel
     "triton_mfma_num_stages": ("reduced",), "triton_mfma_waves_relax": ("relaxed",),
@@ -45,7 +45,7 @@ ACTING = {  # metadata key -> decision values that changed the kernel
 
 
 def classify(s, o, row) -> tuple[str, list[str]]:
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
 
     verdict, why = dot_figures.compare(s, o)
     if verdict == "worse":
@@ -91,7 +91,7 @@ def rows_of(run) -> list[dict]:
 
 
 def main() -> int:
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.models.dot_figures import Figures
 
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")

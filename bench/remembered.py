@@ -1,5 +1,5 @@
-"""Remembered trial verdicts (python/triton_mfma/remembered.py) on a second specialization of generated kernels: what
-they save and how often they differ from the verdicts a fresh compile of that specialization takes.
+"""Remembered trial verdicts (python/triton_mfma/trials/remembered.py) on a second specialization of generated kernels:
+what they save and how often they differ from the verdicts a fresh compile of that specialization takes.
 
     PYTHONPATH=python python bench/remembered.py --seeds 4544..4573 [--arch gfx942 ...] [--timeout 600] [--out F]
 
@@ -40,8 +40,10 @@ def child(seed: int, arch: str, kdir: str, out: str) -> None:
     import triton
     import triton_mfma
     from triton.compiler import ASTSource
-    from triton_mfma import dot_figures, kernelgen, remembered
-    from triton_mfma.compile import always_compile, aot_signature, target
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.trials import remembered
+    from triton_mfma.compiler.compile import always_compile, aot_signature, target
 
     s = kernelgen.spec(seed)
     res = {"seed": seed, "arch": arch, "what": s.describe()}
@@ -109,8 +111,8 @@ def run_child(seed: int, arch: str, kdir: str, timeout: float) -> dict:
 
 def _judge(reference: dict, candidate: dict) -> str:
     """"better" / "worse" / "same": `candidate`'s figures against `reference`'s by the one judge (MAIN_KEYS)."""
-    from triton_mfma import cost_model
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.models import cost_model
+    from triton_mfma.models.dot_figures import Figures
 
     j = cost_model.judge(Figures(**reference), Figures(**candidate), cost_model.MAIN_KEYS)
     return "better" if j.better else "worse" if j.worse else "same"

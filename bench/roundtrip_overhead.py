@@ -24,11 +24,11 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 from triton import knobs  # noqa: E402
 
 import triton_mfma  # noqa: E402
-from triton_mfma.bridge import export_generic, import_generic  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.ir.bridge import export_generic, import_generic  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.examples import ARCHS, CORPUS  # noqa: E402
-from triton_mfma.native import MFMARemark, run_pipeline  # noqa: E402
-from triton_mfma.pipeline import amd_make_ttgir  # noqa: E402
+from triton_mfma.ir.native import MFMARemark, run_pipeline  # noqa: E402
+from triton_mfma.composition.pipeline import amd_make_ttgir  # noqa: E402
 
 
 def _noop_roundtrip(point, mod):

@@ -32,7 +32,7 @@ def spilling(runs) -> list[dict]:
 
 def main() -> int:
     import differential
-    from triton_mfma.dot_figures import Figures, compare
+    from triton_mfma.models.dot_figures import Figures, compare
 
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+")

@@ -7,7 +7,7 @@
 `amd` compiles every config for each arch with stock Triton and with the pass at each budget (through
 the hook, as users run it) and reads the real amdgcn: LDS bytes (metadata.shared), VGPRs, spills,
 register occupancy (waves/SIMD), workgroups per CU allowed by LDS, the resulting occupancy and its
-limiter (python/triton_mfma/occupancy.py), and the pass's own verdict (its final remark).
+limiter (python/triton_mfma/models/occupancy.py), and the pass's own verdict (its final remark).
 
 Configs: flash-attention fwd D=128 (BLOCK_M, BLOCK_N) = (256, 32), (128, 64), causal and not; split-K
 GEMMs 256x128 and 128x128 (SPLIT_K=4), whose atomic epilogue converts the accumulator from the MFMA
@@ -46,8 +46,8 @@ def _configs():
 def _compile(fn, sig, cx, arch, lds_limit=None, with_pass=False):
     import triton_mfma
     from triton_mfma import MFMARemark
-    from triton_mfma.compile import always_compile, compile_kernel
-    from triton_mfma.remarks import body
+    from triton_mfma.compiler.compile import always_compile, compile_kernel
+    from triton_mfma.composition.remarks import body
 
     with warnings.catch_warnings(record=True) as caught, always_compile():
         warnings.simplefilter("always")
@@ -64,8 +64,8 @@ def _compile(fn, sig, cx, arch, lds_limit=None, with_pass=False):
 
 
 def _figures(k, arch):
-    from triton_mfma import occupancy
-    from triton_mfma.resources import of_kernel
+    from triton_mfma.models import occupancy
+    from triton_mfma.models.resources import of_kernel
 
     r = of_kernel(k)
     occ = occupancy.occupancy(arch, k.metadata.num_warps, r.vgpr_total, r.sgpr, k.metadata.shared)

@@ -19,7 +19,7 @@ import warnings
 from suite import ARCHS, configs
 
 import triton_mfma
-from triton_mfma.compile import always_compile, compile_kernel
+from triton_mfma.compiler.compile import always_compile, compile_kernel
 
 _WAVES = re.compile(r'"amdgpu-waves-per-eu"="(\d+)')
 

@@ -21,7 +21,7 @@ from record import emit, read_json
 
 def outcomes(rows) -> Counter:
     """(kWidth only, outcome) -> count, outcome 'kept' or 'reverted on <key>' (a key of the one judge)."""
-    from triton_mfma.cost_model import KEYS
+    from triton_mfma.models.cost_model import KEYS
 
     out = Counter()
     for r in rows:

@@ -5,8 +5,8 @@ compiled to hsaco here for gfx90a, gfx942 and gfx950, side by side from the real
 
 Per kernel: LDS bytes per workgroup (and the LDS buffers of the main loop: count x bytes, with a check
 that ours has exactly one per pipelined operand), VGPR / AGPR / total, spills, occupancy (waves per
-SIMD and workgroups per CU, from triton_mfma.occupancy), MFMA count, and the main loop's instruction
-order (triton_mfma.loop_order): its global loads per iteration, how many are issued before the
+SIMD and workgroups per CU, from triton_mfma.models.occupancy), MFMA count, and the main loop's instruction
+order (triton_mfma.models.loop_order): its global loads per iteration, how many are issued before the
 iteration's first MFMA (per copy of the body where LLVM unrolled it), and a run-length summary (G global
 load, B barrier, R/W LDS read/write, M MFMA).
 
@@ -49,9 +49,9 @@ def compile_one(kernel, spec, arch, ours):
 
     import triton_mfma
     from triton_mfma import MFMARemark
-    from triton_mfma.compile import target
+    from triton_mfma.compiler.compile import target
     from triton_mfma.examples import CORPUS
-    from triton_mfma.remarks import body
+    from triton_mfma.composition.remarks import body
 
     fn, sig0, cx0 = CORPUS[kernel]
     sig, cx, attrs = _specialise(sig0, cx0, spec, kernel)
@@ -69,9 +69,9 @@ def compile_one(kernel, spec, arch, ours):
 
 
 def row(kernel, spec, arch, mode, k, remarks):
-    from triton_mfma import dot_figures
-    from triton_mfma.loop_order import main_loop_order
-    from triton_mfma.report import report
+    from triton_mfma.models import dot_figures
+    from triton_mfma.models.loop_order import main_loop_order
+    from triton_mfma.models.report import report
 
     rep = report(k)
     r, o = rep.res, rep.occupancy
@@ -101,9 +101,9 @@ def fmt(x):
 
 
 def main():
-    from triton_mfma.compile import always_compile
-    from triton_mfma.cost_model import judge
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.compiler.compile import always_compile
+    from triton_mfma.models.cost_model import judge
+    from triton_mfma.models.dot_figures import Figures
 
     p = argparse.ArgumentParser()
     p.add_argument("--json")

@@ -89,9 +89,9 @@ def build(outdir):
 
     import triton_mfma
     from triton_mfma import MFMARemark
-    from triton_mfma.compile import always_compile, target
-    from triton_mfma.loop_order import main_loop_order
-    from triton_mfma.remarks import body
+    from triton_mfma.compiler.compile import always_compile, target
+    from triton_mfma.models.loop_order import main_loop_order
+    from triton_mfma.composition.remarks import body
 
     os.makedirs(outdir, exist_ok=True)
     kernels = _kernels()

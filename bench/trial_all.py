@@ -4,7 +4,7 @@ on >= 97% of configurations; each difference listed with why").
     PYTHONPATH=python python bench/trial_all.py --seeds A..B [--arch gfx942 ...] [--timeout 300]
         [--out bench/results/trial_all_seedsA-B]
 
-Per generated kernel (triton_mfma.kernelgen, the differential runner's generator) and arch, in a child process
+Per generated kernel (triton_mfma.testing.kernelgen, the differential runner's generator) and arch, in a child process
 with a time limit: one compile with the defaults (strict), one with `trial_all=True` (every verified decision
 taken by trial compiles, never by a model alone). Equal where the chosen amdgcn is the same (up to debug line
 directives, which Triton's own compiles of some kernels vary in); where it differs and the decisions are the
@@ -38,8 +38,8 @@ def _records(md) -> dict:
 def one(seed: int, arch: str, kernels: str) -> dict:
     """The child's work: both compiles of one generated kernel."""
     import triton_mfma
-    from triton_mfma import kernelgen
-    from triton_mfma.compile import always_compile, compile_kernel
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile, compile_kernel
 
     spec = kernelgen.spec(seed)
     fn, sig, cx, attrs, opts = kernelgen.compile_args(spec, kernels, arch)
@@ -47,7 +47,7 @@ def one(seed: int, arch: str, kernels: str) -> dict:
     with always_compile(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            from triton_mfma import hook
+            from triton_mfma.compiler import hook
             with hook.disabled():
                 stock = compile_kernel(fn, sig, cx, arch, opts, attrs)
         except Exception as e:  # noqa: BLE001 - Triton rejects it: not counted

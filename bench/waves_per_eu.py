@@ -16,7 +16,7 @@ os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
 
 import triton_mfma  # noqa: E402
 from triton_mfma import MFMARemark, report  # noqa: E402
-from triton_mfma.compile import always_compile, compile_kernel  # noqa: E402
+from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.examples.kernels import _attn, _splitk_sig, splitk_gemm  # noqa: E402
 
 

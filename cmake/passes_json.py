@@ -1,5 +1,5 @@
 """passes_json.py RECORDS OUT: distill `llvm-tblgen --dump-json` of include/TritonMFMA/Passes.td into the pass registry
-Python reads (python/triton_mfma/_native/passes.json, `triton_mfma.native.pass_registry()`).
+Python reads (python/triton_mfma/_native/passes.json, `triton_mfma.ir.native.pass_registry()`).
 
 OUT is a JSON object keyed by pass argument ("mfma-grid-order"), in Passes.td order:
   {"argument", "name" (the TableGen def), "summary", "description" (dedented),

@@ -46,7 +46,7 @@ def on_gpu() -> int:
 
 def without_gpu(arch: str = "gfx942") -> int:
     """What the autotuner compiles, one config at a time, for `arch` (no driver asked)."""
-    from triton_mfma.compile import aot_signature, compile_kernel
+    from triton_mfma.compiler.compile import aot_signature, compile_kernel
 
     sig = "*fp16:16,*fp16:16,*fp16:16,*fp16:16,i32:16,i32:16,i32:16,i32:16,i32:1,i32:16,i32:1,i32:16,i32:1"
     for cfg in CONFIGS:

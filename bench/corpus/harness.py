@@ -23,10 +23,10 @@ from triton import knobs
 from triton.compiler import ASTSource
 
 import triton_mfma
-from triton_mfma import dot_figures
-from triton_mfma import occupancy as occ_model
-from triton_mfma import resources
-from triton_mfma.compile import target
+from triton_mfma.models import dot_figures
+from triton_mfma.models import occupancy as occ_model
+from triton_mfma.models import resources
+from triton_mfma.compiler.compile import target
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/: cputime
 from cputime import Measured, population  # noqa: E402

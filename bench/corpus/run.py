@@ -6,18 +6,18 @@
 The kernels are imported at run time from the installed libraries (bench/corpus/requirements.txt); each
 configuration mirrors the library's own launch (bench/corpus/<lib>.py says which file and function). For every
 configuration and target: a stock compile, then the project's defaults (`triton_mfma.enabled()` with no
-arguments: whatever triton_mfma.passes.DEFAULT_PASSES holds at run time; on cuda the cuda-capable ones) in
+arguments: whatever triton_mfma.composition.passes.DEFAULT_PASSES holds at run time; on cuda the cuda-capable ones) in
 strict mode (a failing pass raises: a failure caused by the project), repeated non-strict only where strict
 raised (a fallback: MFMAWarning). Each compile is fresh (knobs.compilation.always_compile), stock and ours
 one after the other (interleaved), after one untimed warm-up compile per kernel function.
 
-Figures, read from the amdgcn (triton_mfma.resources.of_kernel) and the occupancy model (triton_mfma.occupancy):
-VGPR+AGPR (.vgpr_count), SGPR, VGPR/SGPR spills, LDS bytes, waves per SIMD and workgroups per CU (registers and
-LDS). On cuda:90 from the cubin (cuobjdump --dump-resource-usage: registers, local-memory spills) and
-metadata.shared; warps per SM modelled from them. The verdict on AMD is the one judge's (dot_figures.compare, as
-in bench/differential.py: main-loop scratch, scratch, occupancy, main-loop AGPR copies and SGPR lane spills, dot
-cycles, LDS ops); on cuda worse = fewer warps or blocks, more shared memory, more spills (a change that removes
-spills at lower occupancy counts as a gain); better = not worse and better on one.
+Figures, read from the amdgcn (triton_mfma.models.resources.of_kernel) and the occupancy model
+(triton_mfma.models.occupancy): VGPR+AGPR (.vgpr_count), SGPR, VGPR/SGPR spills, LDS bytes, waves per SIMD and
+workgroups per CU (registers and LDS). On cuda:90 from the cubin (cuobjdump --dump-resource-usage: registers,
+local-memory spills) and metadata.shared; warps per SM modelled from them. The verdict on AMD is the one judge's
+(dot_figures.compare, as in bench/differential.py: main-loop scratch, scratch, occupancy, main-loop AGPR copies and SGPR
+lane spills, dot cycles, LDS ops); on cuda worse = fewer warps or blocks, more shared memory, more spills (a change that
+removes spills at lower occupancy counts as a gain); better = not worse and better on one.
 """
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def main(argv=None):
 
     import triton
     import triton_mfma
-    from triton_mfma.passes import DEFAULT_PASSES
+    from triton_mfma.composition.passes import DEFAULT_PASSES
 
     out_f = open(args.out, "w") if args.out else None
 

@@ -2,8 +2,8 @@
 //
 // The model mfma-grid-order decides with (lib/Analysis/L2Model.cpp), the only
 // one: Python reaches it through the C API (tmfma_l2_query;
-// python/triton_mfma/l2model.py), and the pass emits the same formula as its
-// run-time guard (stockOrderMisses below, written once for both).
+// python/triton_mfma/models/l2model.py), and the pass emits the same formula
+// as its run-time guard (stockOrderMisses below, written once for both).
 //
 // Programs are dispatched in linear order and about P = (programs per CU) x
 // CUs of them run at once. A tile read by two programs is served from L2 the

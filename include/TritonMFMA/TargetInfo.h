@@ -11,10 +11,10 @@
 //    fraction a shared tile can count on, LDS per CU and its granule,
 //    workgroup slots, the register file and the most registers a wave may
 //    have (waves resident whatever their registers);
-//  - python/triton_mfma/occupancy.py: register files and granules, waves
+//  - python/triton_mfma/models/occupancy.py: register files and granules, waves
 //    per SIMD, LDS per CU and granule, workgroup slots, SIMDs (through the C
 //    API, tmfma_target_info);
-//  - python/triton_mfma/l2model.py: the bench's predictions (DRAM and
+//  - python/triton_mfma/models/l2model.py: the bench's predictions (DRAM and
 //    Infinity Cache bandwidth, fp16 peak, achievable fraction).
 //
 // The MFMA instruction table (MfmaTable.h) is per CDNA target too; it stays
@@ -80,7 +80,8 @@ struct TargetInfo {
   int maxWavesPerSIMD = 0;
   int waveSize = 64;
 
-  // Bench predictions only (python/triton_mfma/l2model.py), never a pass.
+  // Bench predictions only (python/triton_mfma/models/l2model.py), never a
+  // pass.
   double dramBandwidth = 0; ///< bytes/s
   int64_t mallBytes = 0;    ///< Infinity Cache (MALL), shared by all XCDs
   double mallBandwidth = 0; ///< bytes/s

@@ -73,7 +73,7 @@
 //     figure where the caller knows it (a compiled kernel's registers).
 //     On cuda:90 P is an UPPER bound instead (registers at their fewest:
 //     the warp slots; L2Model.h says why); the compiled check
-//     (python/triton_mfma/stages.py) rebuilds the guard with the real
+//     (python/triton_mfma/compiler/stages.py) rebuilds the guard with the real
 //     figure from ptxas's registers where that is lower.
 //     Trip counts come from the loop bounds when they can be computed at the
 //     top of the kernel (cloned pure arith on arguments), else the default.
@@ -88,7 +88,7 @@
 //  A remark states the decision and why. A remapped kernel's tt.func gets
 //  `tmfma.grid_order` (what the guard is and the figures it was built with)
 //  and the guard's values `tmfma.grid_value` tags, which
-//  python/triton_mfma/grid.py reads to answer, for a launch, whether the
+//  python/triton_mfma/models/grid.py reads to answer, for a launch, whether the
 //  compiled kernel remaps and why.
 //
 // Code: MFMAGridOrder::runOnKernel (this file) runs these steps in order:
@@ -133,7 +133,7 @@ using namespace mlir::triton_mfma::grid_order;
 namespace {
 
 /// `tmfma.grid_order` on the remapped kernel: what its guard is and the
-/// figures it was built with (python/triton_mfma/grid.py).
+/// figures it was built with (python/triton_mfma/models/grid.py).
 void recordDecision(const ProgramAxes &pa, const Plan &plan,
                     const TargetL2Model &model, StringRef mode,
                     int64_t guardUnit) {

@@ -110,7 +110,7 @@ public:
     return g.hipNumPrograms(implicitArgs, axis);
   }
   /// Adds `role` to the `tmfma.grid_value` tags of the op defining `v` (the
-  /// values python/triton_mfma/grid.py reads from the compiled TTGIR).
+  /// values python/triton_mfma/models/grid.py reads from the compiled TTGIR).
   void tag(Value v, StringRef role) {
     Operation *def = v.getDefiningOp();
     if (!def)

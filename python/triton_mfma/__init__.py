@@ -7,13 +7,13 @@
 or set TRITON_CODEGEN_AMD=1 in the environment. See README.md.
 """
 from ._version import __version__
-from .bridge import BridgeError, TritonBuildError, export_generic, import_generic  # noqa: E402
-from .hook import current, disable, disabled, enable, enabled, is_enabled  # noqa: E402
-from .native import (Diagnostic, MFMARemark, MFMAWarning, PipelineError, run_pipeline,  # noqa: E402
+from .ir.bridge import BridgeError, TritonBuildError, export_generic, import_generic  # noqa: E402
+from .compiler.hook import current, disable, disabled, enable, enabled, is_enabled  # noqa: E402
+from .ir.native import (Diagnostic, MFMARemark, MFMAWarning, PipelineError, run_pipeline,  # noqa: E402
                      run_pipeline_with_diagnostics)
-from .report import KernelReport, report  # noqa: E402
-from .grid import GridOrderDecision, grid_order_decision  # noqa: E402
-from .remarks import apply_warnoptions as _apply_warnoptions  # noqa: E402
+from .models.report import KernelReport, report  # noqa: E402
+from .models.grid import GridOrderDecision, grid_order_decision  # noqa: E402
+from .composition.remarks import apply_warnoptions as _apply_warnoptions  # noqa: E402
 
 _apply_warnoptions()
 

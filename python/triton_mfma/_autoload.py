@@ -17,7 +17,7 @@ def _activate():
         return
     try:
         import triton_mfma
-        from triton_mfma import remarks
+        from triton_mfma.composition import remarks
 
         problems = [p for p in remarks.environment_problems() if p.startswith("TRITON_CODEGEN_AMD=")]
         if problems:

@@ -7,7 +7,7 @@ os.environ["TRITON_MFMA_REMARKS"] = "all"  # tests read the passes' own remarks,
 import pytest  # noqa: E402
 from triton import knobs  # noqa: E402
 
-from triton_mfma.compile import compile_kernel  # noqa: E402
+from triton_mfma.compiler.compile import compile_kernel  # noqa: E402
 from triton_mfma.examples import ARCHS, CORPUS  # noqa: E402
 
 CASES = [(name, arch) for arch in ARCHS for name in CORPUS]

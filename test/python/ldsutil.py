@@ -12,8 +12,8 @@ from irutil import parse
 from mlir import ir as mir
 from triton._C.libtriton import amd, ir
 
-from triton_mfma.bridge import import_generic
-from triton_mfma.native import run_pipeline_with_diagnostics
+from triton_mfma.ir.bridge import import_generic
+from triton_mfma.ir.native import run_pipeline_with_diagnostics
 
 
 def triton_context():
@@ -67,6 +67,6 @@ def module_attr(generic_text: str, name: str):
 
 def kernel_generic_ttgir(kernel) -> str:
     """The TTGIR make_llir starts from (what Triton allocates), in generic form."""
-    from triton_mfma.triton_ir import generic_ttgir
+    from triton_mfma.ir.triton_ir import generic_ttgir
 
     return generic_ttgir(kernel)

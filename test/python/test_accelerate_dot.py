@@ -21,11 +21,12 @@ from mlir import ir
 from triton import knobs
 
 import triton_mfma
-from triton_mfma import MFMARemark, cost_model
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMARemark
+from triton_mfma.models import cost_model
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import ARCHS
 from triton_mfma.examples import kernels as K
-from triton_mfma.passes import REGISTRY
+from triton_mfma.composition.passes import REGISTRY
 
 PASS = "mfma-accelerate-dot"
 
@@ -401,7 +402,8 @@ def test_verification_is_off_for_kernels_without_dots_and_when_disabled():
 def test_verification_falls_back_to_stock_when_ours_does_not_compile(monkeypatch):
     """If our layouts' trial compile fails, a user's compile warns and uses Triton's layouts (strict: raises).
     The failure is simulated in the figures of every compile that is not stock's (ours)."""
-    from triton_mfma import MFMAWarning, dot_figures
+    from triton_mfma import MFMAWarning
+    from triton_mfma.models import dot_figures
 
     cx = dict(BLOCK_M=32, BLOCK_N=32, BLOCK_K=64)
     stock = compile_kernel(matmul, K._gemm_sig(), cx, "gfx942").asm["amdgcn"]
@@ -456,7 +458,7 @@ def test_declined_module_gets_tritons_accelerate_matmul(arch):
 def test_verification_compares_against_stock_with_the_other_passes_declining():
     """With mfma-stream-pipeline on as well, a loop it declines gets Triton's pipeliner in both compiles the
     verification makes; the stock side of its comparison is then stock Triton's kernel, figure for figure."""
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
     from triton_mfma.examples.pipeline_kernels import PIPELINE_CORPUS
 
     fn, sig, cx = PIPELINE_CORPUS["gemm_store_in_loop"]

@@ -9,8 +9,9 @@ import pytest
 from triton import knobs
 
 import triton_mfma
-from triton_mfma import MFMARemark, MFMAWarning, runner
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMARemark, MFMAWarning
+from triton_mfma.ir import runner
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 from triton_mfma.examples import kernels as K
 
@@ -114,7 +115,7 @@ def test_an_option_no_enabled_pass_uses_is_an_error():
 
 
 def test_option_values_reach_the_pipeline_only_checked():
-    from triton_mfma.passes import REGISTRY
+    from triton_mfma.composition.passes import REGISTRY
 
     p = REGISTRY["mfma-grid-order"]
     assert p.pipeline_element({"grid_order": "on", "grid_group_size": 4}) == "mfma-grid-order{mode=on group-size=4}"
@@ -123,16 +124,16 @@ def test_option_values_reach_the_pipeline_only_checked():
 
 
 def test_a_pass_list_given_as_a_string_is_split_on_commas():
-    act = triton_mfma.hook.Activation("mfma-print-layouts,mfma-lds-usage")
+    act = triton_mfma.compiler.hook.Activation("mfma-print-layouts,mfma-lds-usage")
     assert act.passes == ("mfma-print-layouts", "mfma-lds-usage")
 
 
 def test_defaults_act_on_hip_only_unless_cuda_is_asked_for():
-    default = triton_mfma.hook.Activation()
+    default = triton_mfma.compiler.hook.Activation()
     assert default.points_for("cuda") == {} and default.points_for("hip")
-    named = triton_mfma.hook.Activation(passes=["mfma-grid-order", "mfma-stream-pipeline"])
+    named = triton_mfma.compiler.hook.Activation(passes=["mfma-grid-order", "mfma-stream-pipeline"])
     assert set(named.points_for("cuda")) == {"ttgir_end", "pipeline"}
-    asked = triton_mfma.hook.Activation(backends=["hip", "cuda"])
+    asked = triton_mfma.compiler.hook.Activation(backends=["hip", "cuda"])
     assert "pipeline" not in asked.points_for("cuda"), "the stream pipeliner acts on cuda only when named"
 
 
@@ -143,7 +144,7 @@ def _run(code, **env):
 
 
 SCRIPT = ("import os, triton_mfma; from triton import knobs; knobs.compilation.always_compile = True\n"
-          "from triton_mfma.compile import compile_kernel\nfrom triton_mfma.examples import CORPUS\n"
+          "from triton_mfma.compiler.compile import compile_kernel\nfrom triton_mfma.examples import CORPUS\n"
           "fn, sig, cx = CORPUS['gemm']\nwith triton_mfma.enabled(passes=['mfma-print-layouts']):\n"
           "    compile_kernel(fn, sig, cx, 'gfx942')\n")
 

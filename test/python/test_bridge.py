@@ -9,7 +9,7 @@ from triton import knobs
 
 import triton_mfma
 from triton_mfma import BridgeError, export_generic, import_generic, run_pipeline
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
 
@@ -140,7 +140,7 @@ def test_import_of_a_copy_needs_no_capture_and_still_reports_a_failure():
 
 def test_version_and_native_library():
     assert triton_mfma.__version__
-    from triton_mfma.native import native_version
+    from triton_mfma.ir.native import native_version
 
     assert "22.1.8" in native_version()
 
@@ -159,7 +159,7 @@ def test_corpus_covers_the_constructs_the_fidelity_claim_names():
 def test_import_parses_an_aliased_text_that_is_the_same_module():
     """import_generic hands Triton each layout once (bridge.with_aliases): the same module as the inline text,
     quoted strings left as they are, and diagnostics that point into the text as it was given."""
-    from triton_mfma.bridge import with_aliases
+    from triton_mfma.ir.bridge import with_aliases
 
     seen = _capture("attn_fwd_d128", "gfx942", "ttgir")
     text, ctx = seen["generic"], seen["module"].context
@@ -190,7 +190,7 @@ def test_probe_names_every_missing_symbol_and_binding(monkeypatch):
     from triton._C import libtriton
     from triton._C.libtriton import ir
 
-    from triton_mfma import bridge
+    from triton_mfma.ir import bridge
 
     assert bridge.probe() is bridge.probe()  # the installed build has all: probed once per file
     monkeypatch.delattr(ir, "parse_mlir_module")

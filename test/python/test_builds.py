@@ -18,8 +18,9 @@ from triton.backends.amd.compiler import HIPBackend
 from conftest import assert_same_compiles
 
 import triton_mfma
-from triton_mfma import MFMARemark, MFMAWarning, pipeline
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMARemark, MFMAWarning
+from triton_mfma.composition import pipeline
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
 ARCH = "gfx942"

@@ -12,8 +12,8 @@ from conftest import stock_kernel
 
 import triton_mfma
 from triton_mfma import MFMARemark
-from triton_mfma.cli import main as cli_main
-from triton_mfma.compile import SignatureError, aot_signature, compile_kernel, target
+from triton_mfma.commands.cli import main as cli_main
+from triton_mfma.compiler.compile import SignatureError, aot_signature, compile_kernel, target
 from triton_mfma.examples import CORPUS
 from triton_mfma.examples.kernels import matmul
 
@@ -38,7 +38,7 @@ def _env():
 
 def run_cli(*args, prelude: str = "", timeout: int = 600):
     """`triton-mfma ARGS` in a fresh interpreter (prelude: Python run first, e.g. to hide a module)."""
-    code = f"import sys\n{prelude}\nfrom triton_mfma.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = f"import sys\n{prelude}\nfrom triton_mfma.commands.cli import main\nsys.exit(main(sys.argv[1:]))"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout,
                           env=_env())
 
@@ -121,11 +121,11 @@ def test_user_errors_are_one_line_with_status_2(args, fragments):
 ])
 def test_environment_values_are_checked(name, value, fragment):
     env = dict(_env(), **{name: value})
-    code = "import sys\nfrom triton_mfma.cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = "import sys\nfrom triton_mfma.commands.cli import main\nsys.exit(main(sys.argv[1:]))"
     r = subprocess.run([sys.executable, "-c", code, "demo", "--kernel", "gemm"], capture_output=True, text=True,
                        env=env, timeout=600)
     assert_user_error(r, name, fragment)
-    from triton_mfma import remarks
+    from triton_mfma.composition import remarks
 
     with pytest.MonkeyPatch.context() as mp, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -140,9 +140,9 @@ def test_environment_values_are_checked(name, value, fragment):
 def test_default_remark_is_one_short_line(tmp_path):
     """At the default verbosity a kernel's remark is one line of at most 160 characters (message), and the
     warning prints on one line; remarks='all' keeps the reasons."""
-    from triton_mfma import remarks
+    from triton_mfma.composition import remarks
 
-    code = ("import triton_mfma\nfrom triton_mfma.compile import compile_kernel\n"
+    code = ("import triton_mfma\nfrom triton_mfma.compiler.compile import compile_kernel\n"
             "from triton_mfma.examples import CORPUS\nfn, sig, cx = CORPUS['gemm']\n"
             "with triton_mfma.enabled():\n    compile_kernel(fn, sig, cx, 'gfx942')\n")
     env = {k: v for k, v in _env().items() if k != "TRITON_MFMA_REMARKS"}
@@ -156,7 +156,7 @@ def test_default_remark_is_one_short_line(tmp_path):
 
 
 def test_mfma_opt_help_into_a_closed_pipe_is_quiet():
-    code = "from triton_mfma.cli import mfma_opt; mfma_opt()"
+    code = "from triton_mfma.commands.cli import mfma_opt; mfma_opt()"
     r = subprocess.run(f"{sys.executable} -c '{code}' --help | head -2", shell=True, capture_output=True, text=True,
                        env=_env(), timeout=120)
     assert r.returncode == 0 and r.stderr == "" and r.stdout.startswith("OVERVIEW"), r.stderr
@@ -179,7 +179,7 @@ def test_debug_shows_the_traceback():
 def test_plot_without_matplotlib_fails_before_compiling():
     """No matplotlib: one line naming it, and nothing compiled (compile_kernel would fail the test)."""
     prelude = ("sys.modules['matplotlib'] = None\n"
-               "import triton_mfma.compile as c\n"
+               "import triton_mfma.compiler.compile as c\n"
                "def _no(*a, **k): raise SystemExit('compiled before checking matplotlib')\n"
                "c.compile_kernel = _no")
     r = run_cli("report", f"{KERNELS_PY}:matmul", "--signature", MATMUL_SIG, *MATMUL_CX, "--plot", "x.png",
@@ -305,7 +305,7 @@ def test_report_json_with_aot_signature_and_option(capsys):
 
 
 def test_report_help_lists_the_aot_syntax():
-    from triton_mfma import passes
+    from triton_mfma.composition import passes
 
     r = run_cli("report", "--help")
     assert r.returncode == 0 and "*fp16:16" in r.stdout and "i32:1" in r.stdout
@@ -314,7 +314,7 @@ def test_report_help_lists_the_aot_syntax():
 
 
 def test_passes_command_lists_passes_points_options_and_defaults():
-    from triton_mfma import passes
+    from triton_mfma.composition import passes
 
     r = run_cli("passes")
     assert r.returncode == 0, r.stderr
@@ -340,7 +340,7 @@ def test_demo_json_and_string_arguments():
     --json gives every figure; the footer mentions the verification only when it ran."""
     import io
 
-    from triton_mfma.cli import demo
+    from triton_mfma.commands.cli import demo
 
     out = io.StringIO()
     assert demo("gfx942", "masked_relu", out=out, passes_="mfma-print-layouts") == 0
@@ -413,7 +413,7 @@ def test_opt_prints_a_dump_in_triton_form(tmp_path):
 
 def test_opt_reads_mlir_enable_dump_output(tmp_path):
     """MLIR_ENABLE_DUMP=1 prints a module before each of Triton's passes; opt takes one of them."""
-    code = ("from triton_mfma.compile import compile_kernel\nfrom triton_mfma.examples import CORPUS\n"
+    code = ("from triton_mfma.compiler.compile import compile_kernel\nfrom triton_mfma.examples import CORPUS\n"
             "fn, sig, cx = CORPUS['gemm']\ncompile_kernel(fn, sig, cx, 'gfx942')")
     env = {**_env(), "MLIR_ENABLE_DUMP": "1", "TRITON_ALWAYS_COMPILE": "1"}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, env=env)
@@ -459,7 +459,7 @@ def test_plot_says_which_direction_is_better(tmp_path, monkeypatch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from triton_mfma import cli
+    from triton_mfma.commands import cli
 
     figs = []
     monkeypatch.setattr(plt, "close", lambda fig=None: figs.append(fig))
@@ -508,7 +508,7 @@ def test_example_pytorch_without_an_amd_gpu_says_so():
 
 def test_supported_triton_versions():
     """A version string only refuses a Triton older than 3.8: a newer one is judged by its make_ttgir."""
-    from triton_mfma import pipeline
+    from triton_mfma.composition import pipeline
 
     assert pipeline.TRITON_VERSION >= pipeline.MIN_TRITON
     assert pipeline.check_triton_version("3.8.0") == (3, 8)
@@ -547,15 +547,15 @@ def _with_fake_triton(tmp_path, name):
 def test_an_unusable_triton_is_one_line_with_status_2(tmp_path, name):
     env, fragments = _with_fake_triton(tmp_path, name), FAKE_TRITONS[name][1]
     for command in TRITON_COMMANDS:
-        r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", *command], capture_output=True, text=True,
+        r = subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", *command], capture_output=True, text=True,
                            env=env, timeout=600)
         line = assert_user_error(r, f"triton-mfma {command[0]}: error:", str(tmp_path / "triton"), *fragments)
         assert r.stdout == "", line
-    r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "--version"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", "--version"], capture_output=True, text=True,
                        env=env, timeout=600)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert "unsupported (" in r.stdout and all(f in r.stdout for f in fragments), r.stdout
-    r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "passes"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", "passes"], capture_output=True, text=True,
                        env=env, timeout=600)
     assert r.returncode == 0, r.stderr  # needs no Triton
 
@@ -570,7 +570,8 @@ def test_no_triton_is_one_line_with_status_2():
 
 
 def test_version_says_supported_and_the_minimum_is_pipelines():
-    from triton_mfma import cli_checks, pipeline
+    from triton_mfma.commands import cli_checks
+    from triton_mfma.composition import pipeline
 
     assert cli_checks.MIN_TRITON == pipeline.MIN_TRITON
     r = run_cli("--version")

@@ -10,8 +10,8 @@ import pytest
 
 import triton_mfma
 from triton_mfma import MFMARemark
-from triton_mfma.compile import aot_signature, compile_kernel
-from triton_mfma.cost_model import Judgement
+from triton_mfma.compiler.compile import aot_signature, compile_kernel
+from triton_mfma.models.cost_model import Judgement
 from triton_mfma.decisions import Verdict, within_constraints
 from triton_mfma.decisions.stream_pipeline import StreamPipeline
 from triton_mfma.examples import CORPUS

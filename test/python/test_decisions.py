@@ -9,16 +9,18 @@ import warnings
 import pytest
 
 import triton_mfma
-from triton_mfma import MFMARemark, decisions, dot_figures, remarks
-from triton_mfma.compile import compile_kernel
-from triton_mfma.cost_model import Judgement
+from triton_mfma import MFMARemark, decisions
+from triton_mfma.models import dot_figures
+from triton_mfma.composition import remarks
+from triton_mfma.compiler.compile import compile_kernel
+from triton_mfma.models.cost_model import Judgement
 from triton_mfma.decisions import Decision, Verdict, record
 from triton_mfma.decisions.accelerate_dot import AccelerateDot
 from triton_mfma.decisions.grid_order import lost
 from triton_mfma.decisions.registry import REGISTRY
-from triton_mfma.dot_figures import Figures
+from triton_mfma.models.dot_figures import Figures
 from triton_mfma.examples import CORPUS
-from triton_mfma.passes import REGISTRY as PASSES, find_option
+from triton_mfma.composition.passes import REGISTRY as PASSES, find_option
 
 # what only the engine's policy calls (engine.Engine / policy.Policy): a decision declares, never schedules
 SCHEDULING = {"prefetch", "cancel", "release", "aside", "llir_here", "settle", "compile", "compile_each",
@@ -139,7 +141,7 @@ def test_lane_spills_are_read_in_every_loop():
 \ts_cbranch_scc1 .LBB0_2
 \ts_endpgm
 """
-    from triton_mfma import loop_order
+    from triton_mfma.models import loop_order
 
     blocks = loop_order._blocks(asm)
     assert dot_figures._main_header(blocks) == "BB0_2"
@@ -151,7 +153,7 @@ def test_lane_spills_are_read_in_every_loop():
 def test_the_lds_bound_settles_only_what_no_register_count_could_change():
     """cost_model.wins_on_occupancy: ours (4 warps, gfx942) at 4 waves/SIMD without scratch beats any variant whose
     LDS admits 2 (two 32 KiB workgroups per CU); not one whose LDS admits 4, nor where ours spills to scratch."""
-    from triton_mfma.cost_model import wins_on_occupancy
+    from triton_mfma.models.cost_model import wins_on_occupancy
 
     assert "more than the other variant's LDS (32768 B) lets run with any registers (2)" in \
         wins_on_occupancy(_figures(occupancy=4), 32768, "gfx942", 4)
@@ -171,7 +173,7 @@ def test_grid_order_check_compiles_where_the_remaps_registers_can_cost(vgpr, sgp
     from types import SimpleNamespace
 
     from triton_mfma.decisions.grid_order import registers_can_be_its_cost
-    from triton_mfma.resources import Printed
+    from triton_mfma.models.resources import Printed
 
     ctx = SimpleNamespace(arch="gfx950", num_warps=8, w=w)
     printed = Printed(vgpr, sgpr, scratch // 4, 0, scratch, 0, False, False)
@@ -218,7 +220,7 @@ class _DotCycles(Decision):
 def test_a_new_decision_is_one_class_and_one_registry_entry(monkeypatch):
     """Registered after accelerate-dot, the new decision is run by the engine's policy, recorded in the metadata
     and the remarks, and its variant's compile is the one accelerate-dot's trial made (no trial more)."""
-    from triton_mfma import stages
+    from triton_mfma.compiler import stages
     from triton_mfma.decisions import accelerate_dot
     from triton_mfma.examples import kernels as K
 
@@ -247,7 +249,8 @@ def test_printed_figures_agree_with_the_parsed_ones(seed, spills, tmp_path):
     """What the models read without parsing instructions (resources.Printed) is the parsed figures' own: the same
     registers and LDS, and `spill_free` only where no spill class the judge ranks is there (generated seeds on
     gfx90a, stock: 150 spills 129 VGPRs to scratch in its main loop, 152 spills nothing)."""
-    from triton_mfma import cost_model, dot_figures, kernelgen, resources
+    from triton_mfma.models import cost_model, dot_figures, resources
+    from triton_mfma.testing import kernelgen
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), "gfx90a")
     k = compile_kernel(fn, sig, cx, "gfx90a", opts, attrs)
@@ -264,7 +267,7 @@ def test_an_unrolled_loop_is_compared_per_iteration():
     twice): compared as it is."""
     from fractions import Fraction
 
-    from triton_mfma.cost_model import judge, unrolled
+    from triton_mfma.models.cost_model import judge, unrolled
 
     once = _figures(loop_cycles=256, loop_ds_read=16, loop_ds_write=6, loop_work=131072, loop_load_bytes=96)
     twice = _figures(loop_cycles=512, loop_ds_read=16, loop_ds_write=12, loop_work=262144, loop_load_bytes=192)
@@ -307,7 +310,7 @@ def test_an_unrolled_loop_is_compared_per_iteration():
     whole = _figures(loop_cycles=640, loop_ds_read=119, loop_ds_write=24, loop_work=163840, loop_load_bytes=192,
                      occupancy=1, vgpr_total=58, loop_whole=True)
     assert unrolled(stock, whole) == 1 and judge(stock, whole).order == 0 == judge(whole, stock).order
-    from triton_mfma.dot_figures import compare
+    from triton_mfma.models.dot_figures import compare
 
     assert compare(stock, whole) == ("better", ["registers 126->58"])
     # where a whole multiple tells, it is used whatever unrolled (seed 945 above, our loop unrolled whole)
@@ -321,7 +324,7 @@ def test_two_whole_kernels_are_compared_as_they_are():
     """No loop holds the dots in either compile (held-out seed 4612, K one tile: no scf.for): both figures count the
     whole kernel. Triton's 4 warps repeat each other's blocks (4x our dot work) at 5x our loads, which the work and
     load ratios read as our kernel holding a fifth of an iteration: 32 dot cycles as 160 against 128."""
-    from triton_mfma.cost_model import judge, unrolled
+    from triton_mfma.models.cost_model import judge, unrolled
 
     stock = _figures(loop_cycles=128, loop_ds_read=18, loop_ds_write=2, loop_work=32768, loop_load_bytes=140,
                      loop_whole=True)
@@ -337,7 +340,7 @@ def test_k_steps_from_the_ttgirs_decide_the_unroll():
     (fp32 64x64x64, K=256, 8 warps): Triton's warps repeat each other's blocks (512 cycles per K-step), ours split
     them (256) and LLVM unrolled ours whole over 4 K-steps (3 in the loop, one peeled by Triton's pipeliner); the
     work ratio read 2, and the LDS ops "per iteration" 22 -> 38 where per K-step they are 22 -> 19."""
-    from triton_mfma.cost_model import judge, unrolled
+    from triton_mfma.models.cost_model import judge, unrolled
 
     stock = _figures(loop_cycles=512, loop_ds_read=16, loop_ds_write=6, loop_work=65536, loop_load_bytes=64,
                      loop_steps=1)
@@ -353,8 +356,9 @@ def test_k_steps_from_the_ttgirs_decide_the_unroll():
 def test_a_loop_unrolled_whole_is_judged_per_k_step(tmp_path, monkeypatch):
     """Held-out seed 4265 on gfx942, compiled: the K-steps come from each kernel's TTGIR (stock 1, ours 4), and the
     verdict against stock is the decision's, not "worse on LDS ops"."""
-    from triton_mfma import dot_figures, kernelgen
-    from triton_mfma.compile import always_compile
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4265), str(tmp_path), "gfx942")
@@ -375,7 +379,7 @@ def test_k_steps_are_read_where_the_dots_tell_them():
     the steps unread; so does a loop that did not unroll whole, whatever is outside."""
     from test_dot_work import _two_dots
 
-    from triton_mfma.dot_figures import with_loop_steps
+    from triton_mfma.models.dot_figures import with_loop_steps
 
     mfma = ("mfma", (8, 1), (16, 16, 16))  # 16x16x16 over 8 warps: one instruction a wave, 32 cycles
     peeled = _two_dots(mfma, mfma)
@@ -405,7 +409,8 @@ def test_stream_pipeliner_with_no_loop_to_pipeline_is_not_built(seed, arch, why,
     """Where the TTIR shows the pass would decline every loop, ours is not built with it (its variant, Triton's
     pipeliner, would be the same TTGIR built twice): the first decision that compares is accelerate-dot's, and no
     build of the compile has the pipeline point."""
-    from triton_mfma import engine, kernelgen
+    from triton_mfma.trials import engine
+    from triton_mfma.testing import kernelgen
 
     built = []
     real = engine.Engine.ttgir
@@ -430,9 +435,9 @@ def test_combination_counts_no_declined_point_as_a_choice(tmp_path, monkeypatch)
     compiled, against 384 an iteration of Triton's MFMA layouts; a trial before that model). One interior choice
     changed the kernel, and its comparison was with Triton's kernel: the combination compares nothing (it built a
     third TTGIR, the same as Triton's layouts, and judged the same two compiles again)."""
-    from triton_mfma import kernelgen
+    from triton_mfma.testing import kernelgen
     from triton_mfma.decisions.combination import choices_made
-    from triton_mfma.engine import Build
+    from triton_mfma.trials.engine import Build
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(3018), str(tmp_path), "gfx950")
     with warnings.catch_warnings(), triton_mfma.enabled():
@@ -458,7 +463,8 @@ def test_combination_compares_with_no_interior_point_at_all(tmp_path, monkeypatc
     ours ranked better than that and was kept, 6 main-loop scratch ops where stock's kernel has none. The reference
     is now Triton's kernel (every interior point left out): the combination reverts to it, and the kernel handed on
     is not worse than stock's."""
-    from triton_mfma import cost_model, dot_figures, kernelgen
+    from triton_mfma.models import cost_model, dot_figures
+    from triton_mfma.testing import kernelgen
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4498), str(tmp_path), "gfx942")

@@ -3,8 +3,8 @@ import io
 import subprocess
 import sys
 
-from triton_mfma import resources
-from triton_mfma.cli import demo
+from triton_mfma.models import resources
+from triton_mfma.commands.cli import demo
 
 from conftest import stock_kernel
 
@@ -21,7 +21,7 @@ def test_demo_table():
 
 
 def test_demo_console_command_runs():
-    r = subprocess.run([sys.executable, "-m", "triton_mfma.cli", "demo", "--arch", "gfx90a", "--kernel",
+    r = subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", "demo", "--arch", "gfx90a", "--kernel",
                         "masked_relu"], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "masked_relu" in r.stdout
@@ -46,7 +46,7 @@ def test_demo_with_a_transforming_pass():
 
 def test_demo_showcase_shows_each_pass_at_work():
     """Part 2 of the demo: every transforming pass on a case where it acts, figures from the real amdgcn."""
-    from triton_mfma import passes
+    from triton_mfma.composition import passes
 
     out = io.StringIO()
     assert demo("gfx942", ["softmax"], out=out, showcase=True) == 0

@@ -8,8 +8,9 @@ import warnings
 import pytest
 
 import triton_mfma
-from triton_mfma import dot_work, native
-from triton_mfma.compile import compile_kernel
+from triton_mfma.models import dot_work
+from triton_mfma.ir import native
+from triton_mfma.compiler.compile import compile_kernel
 
 
 @pytest.mark.parametrize("arch,shape,types,mnemonic", [
@@ -35,7 +36,7 @@ def test_no_instruction_no_cycles(arch, shape, types):
 
 
 def _generated(seed, arch, tmp_path, **mfma_options):
-    from triton_mfma import kernelgen
+    from triton_mfma.testing import kernelgen
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     with warnings.catch_warnings(), triton_mfma.enabled(**mfma_options):

@@ -11,8 +11,8 @@ from conftest import stock_kernel
 
 import triton_mfma
 from triton_mfma import MFMARemark
-from triton_mfma.compile import compile_kernel
-from triton_mfma.engine import llir_with_waves, trial_threads
+from triton_mfma.compiler.compile import compile_kernel
+from triton_mfma.trials.engine import llir_with_waves, trial_threads
 from triton_mfma.examples import CORPUS
 from ldsutil import kernel_generic_ttgir
 
@@ -67,7 +67,7 @@ def test_other_load_counts_other_processes_not_this_ones_threads(monkeypatch):
     import subprocess
     import sys
 
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     samples = iter([(0.0, 10.0, 5.0), (1.0, 11.9, 6.9), (1.1, 12.0, 6.9), (2.0, 13.0, 7.1)])
     load = engine._OtherLoad()
@@ -150,7 +150,7 @@ def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
     Triton's layouts may need fewer): with an idle core the trial of Triton's layouts compiles beside ours
     (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of compiles are those of the
     sequential trial (each variant compiled once)."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
     from triton_mfma.examples import kernels as K
 
     fn, sig, cx = K.matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64)
@@ -183,7 +183,7 @@ def test_gated_compile_stops_before_amdgcn_where_the_model_declines(monkeypatch)
     sequential compile's."""
     from triton.backends.amd.compiler import HIPBackend
 
-    from triton_mfma import pipeline
+    from triton_mfma.composition import pipeline
     from triton_mfma.examples import kernels as K
 
     calls, finishes = [], []
@@ -220,7 +220,7 @@ def test_identical_dot_layouts_stop_the_comparison_build_after_its_step(monkeypa
     """Where mfma-accelerate-dot chooses Triton's own layouts (gemm on gfx950), the build with Triton's
     accelerate_matmul is compared right after that step with what ours returned there (the ops are built in
     Triton's order) and ends there: Triton's remaining TTGIR passes run once, in our build only."""
-    from triton_mfma import pipeline
+    from triton_mfma.composition import pipeline
 
     finished = []
     real = pipeline._Composer.finish
@@ -239,7 +239,7 @@ def test_identical_dot_layouts_stop_the_comparison_build_after_its_step(monkeypa
 
 
 def test_same_code_ignores_names_and_locations_only():
-    from triton_mfma.engine import same_code
+    from triton_mfma.trials.engine import same_code
 
     a = ('%a_1 = "tt.load"(%arg0) : (tensor<4x!tt.ptr<f16>>) -> tensor<4xf16> loc("k.py":3:4)\n'
          '%b_2 = "arith.addf"(%a_1, %c0) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc(#loc3)\n')
@@ -262,7 +262,7 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
     TTIR gives (up to value names and locations). gfx950 attention: Triton's dot layouts are ours, which the
     resumed build finds at the pipeline point (no more steps); gfx90a gemm: they differ (resumed builds run to
     the end)."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     real_ttgir, real_resume = engine.Engine.ttgir, engine.Engine._resume_for
     resumed, checked, builds = [], [], []
@@ -308,7 +308,7 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
     compiling thread, policy.Policy._variant_first) is built from the TTIR on another thread while ours is built:
     it is the TTGIR the resumed build gives on one thread (up to value names and locations), and the compile is the
     same: the amdgcn Triton gets and every decision line (its remarks are replayed after ours')."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     real_adopt = engine.Engine._adopt
     adopted = []
@@ -346,7 +346,9 @@ def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
     Triton's accelerate_matmul, where its module is what our pass returned (engine.SameAsOurs), instead of building
     a whole TTGIR for nothing; the variant is then resumed on the compiling thread. The compile is what one thread
     gives: every decision line and the amdgcn."""
-    from triton_mfma import engine, kernelgen, stages
+    from triton_mfma.trials import engine
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler import stages
 
     stopped = []
     real = stages.HipCompile._build_ttgir_steps
@@ -377,7 +379,7 @@ def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
 
 
 def test_point_board_hands_a_waiting_build_what_another_returned_or_nothing():
-    from triton_mfma.engine import PointBoard
+    from triton_mfma.trials.engine import PointBoard
 
     board, ours = PointBoard(), frozenset({"accelerate_matmul"})
     got = []
@@ -404,8 +406,9 @@ def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(mon
     launches) leaves it there, and settling drops it: no make_llir of theirs ran, no trial counted. A cancelled job
     stops before make_amdgcn, and the same job compiled later gives what a compile without the speculation
     gives."""
-    from triton_mfma import kernelgen
-    from triton_mfma import engine, stages
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.trials import engine
+    from triton_mfma.compiler import stages
 
     lowered, engines = [], []
     real_lower, real_decide = engine.Engine._lower, stages.HipCompile._decide
@@ -453,7 +456,7 @@ def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(mon
 def _record_followups(mp, pick=lambda job: True) -> list:
     """The (build, w) jobs the engine's policy starts as follow-ups (those `pick` keeps), appended to the list
     returned, while `mp` (a pytest MonkeyPatch) holds."""
-    from triton_mfma import policy
+    from triton_mfma.trials import policy
 
     started = []
     real = policy.Policy._followups
@@ -471,7 +474,7 @@ def _same_waves_for_any_spill(mp) -> None:
     """waves_per_eu "auto" compiles its same-waves candidate for any spill of the base, as before issue 53's rule:
     attention D=128 causal on gfx942 has SGPR spills outside every loop only, so by default no candidate is
     compiled there, and the scheduling tests below need one to start beside the comparison."""
-    from triton_mfma import autowaves
+    from triton_mfma.models import autowaves
 
     mp.setattr(autowaves.Candidate, "ranked_spills", property(lambda self: bool(self.spills)))
 
@@ -481,7 +484,7 @@ def test_waves_candidates_started_beside_the_comparison_change_nothing(name, arc
     """With waves_per_eu "auto" and an idle core, ours' candidates start while Triton's layouts still compile for
     accelerate-dot's comparison (cancelled where ours is reverted: attention D=128 causal): the decisions and the
     amdgcn are those of the sequential run."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
     from triton_mfma.decisions import accelerate_dot
 
     _same_waves_for_any_spill(monkeypatch)
@@ -520,7 +523,7 @@ def test_grid_check_variant_starts_beside_the_comparison_and_changes_nothing(mon
     without it too. With an idle core that compile starts as soon as ours is compiled, while Triton's layouts
     still compile for accelerate-dot's comparison, instead of after that decision: the decisions and the
     amdgcn are those of the sequential run."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     started = _record_followups(monkeypatch, lambda job: "skip:mfma-grid-order" in job[0].choice)
     monkeypatch.setattr(engine.Engine, "running", lambda self, build, w: True)  # Triton's layouts still compile
@@ -550,7 +553,7 @@ def test_nothing_starts_beside_a_comparison_already_done():
     Triton's layouts win), the decision is taken before anything else starts: ours' follow-ups are not started
     (on the bench suite's D=128 causal, the variant without the remap: a make_llir that, started, cost the stage
     1.4 s of waiting after the revert). The kernel is the one compiled with the follow-ups started beside."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     fn, sig, cx = CORPUS["attn_fwd_d128_causal"]
 
@@ -578,7 +581,7 @@ def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_com
     ran instead) has its compile dropped: the other build's compile of that text is the one waited for."""
     from concurrent.futures import Future
 
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     eng = engine.Engine(None, None, "", None, None)
     ours = engine.Build(frozenset({"pipeline"}), None, "module text", {})
@@ -599,7 +602,7 @@ def test_variants_lowered_in_place_change_nothing(name, arch, monkeypatch):
     """Ours (on the compiling thread) and the aside build (on its own) are lowered by make_llir in place, no copy
     parsed for them: the kernel Triton caches is what compiling parsed copies gives — the TTGIR text (printed
     before the lowering, no LLVM dialect in it), the LLVM IR, the amdgcn and every decision line."""
-    from triton_mfma import engine
+    from triton_mfma.trials import engine
 
     fn, sig, cx = CORPUS[name]
     parsed = []
@@ -638,8 +641,8 @@ def test_lowered_module_gives_its_text_and_a_parsed_module_for_anything_else():
     from triton.backends.amd.compiler import HIPBackend
     from triton.backends.compiler import GPUTarget
 
-    from triton_mfma import engine
-    from triton_mfma.bridge import LoweredModule, export_generic, real_module
+    from triton_mfma.trials import engine
+    from triton_mfma.ir.bridge import LoweredModule, export_generic, real_module
 
     kernel = stock_kernel("gemm", "gfx942")
     backend = HIPBackend(GPUTarget("hip", "gfx942", 64))
@@ -667,7 +670,7 @@ def test_a_later_hook_that_replaces_the_llir_stage_gets_a_module_it_can_compile(
     built aside (Triton's layouts, chosen where accelerate-dot reverts), and the compile goes through."""
     from triton import knobs
 
-    from triton_mfma.bridge import LoweredModule
+    from triton_mfma.ir.bridge import LoweredModule
 
     given = []
 
@@ -700,7 +703,8 @@ def test_compile_budget_keeps_the_kernels_own_choices(monkeypatch, tmp_path):
     a stage less is not tried where the main loop spills (generated seed 26 on gfx90a, 40 main-loop scratch ops):
     the kernel is compared once with Triton's instead.
     Each compile's CPU time is counted."""
-    from triton_mfma import decisions, kernelgen
+    from triton_mfma import decisions
+    from triton_mfma.testing import kernelgen
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.0)
@@ -730,8 +734,9 @@ def test_max_compiles_caps_the_compiles_and_falls_back_on_tritons_kernel(cap, mo
     pipeliner spills) took 4 compiles under the defaults (the stream pipeliner's and grid order's trials, the
     relaxation's). Capped, a trial runs only where one compile of Triton's kernel stays in reserve: at 2, ours and
     that one; at 3, one trial first. The kernel is never ranked below Triton's own by the one judge."""
-    from triton_mfma import dot_figures, kernelgen
-    from triton_mfma.compile import always_compile
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")
@@ -755,8 +760,10 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     held at run time: a trial starts only where its compiles, predicted at the longest so far, and one of Triton's
     kernel in reserve fit. Shrunk to the first compile itself, the same kernel as above (4 compiles under the
     defaults) takes ours and the one comparison with Triton's kernel, and is not ranked below it."""
-    from triton_mfma import decisions, dot_figures, kernelgen
-    from triton_mfma.compile import always_compile
+    from triton_mfma import decisions
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile
 
     def ctx(first, spent, longest, on=True, stakes=None):
         return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on, stakes=lambda: stakes)
@@ -799,8 +806,9 @@ def test_a_cap_before_ours_compiles_compares_the_build_compiled_in_its_place(mon
     (decisions.STAKES_CPU, made to end the trials at once here). The budget then has room for Triton's kernel only:
     the build already compiled stands for ours, compared once with Triton's kernel; two compiles, ours with the
     stream pipeliner never compiled, and not worse than stock."""
-    from triton_mfma import decisions, dot_figures
-    from triton_mfma.compile import always_compile
+    from triton_mfma import decisions
+    from triton_mfma.models import dot_figures
+    from triton_mfma.compiler.compile import always_compile
     from triton_mfma.examples import kernels as K
 
     monkeypatch.setitem(decisions.STAKES_CPU, "spills", 0.01)
@@ -824,7 +832,7 @@ def test_choices_differing_only_where_the_steps_are_the_same_share_one_build():
     """Engine._canonical_choice: a point is left out of a choice where Triton's step there was seen to return what
     our passes did on the module of the same earlier steps; other earlier steps or another num_stages are another
     module there, which nothing said."""
-    from triton_mfma.engine import Engine
+    from triton_mfma.trials.engine import Engine
 
     e = Engine(None, None, "", None, None)
     acc, pipe = "accelerate_matmul", "pipeline"
@@ -845,7 +853,9 @@ def test_a_variant_equal_to_a_build_made_is_not_built_again(monkeypatch, tmp_pat
     built aside for the stream pipeliner (our layouts, Triton's pipeliner): it is not built a third time (a whole
     make_ttgir, 0.2x of this kernel's stock compile). The compile is the one made without the memo: every decision
     line and the amdgcn."""
-    from triton_mfma import engine, kernelgen, stages
+    from triton_mfma.trials import engine
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler import stages
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(3642), str(tmp_path), "gfx90a")
     built = []

@@ -16,7 +16,7 @@ import pytest
 
 import triton_mfma
 from triton_mfma import MFMAWarning
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
 ARCH = "gfx942"
@@ -58,7 +58,7 @@ def test_a_compile_with_the_project_on_is_tritons_own(monkeypatch):
 
 
 def test_strict_mode_raises_our_error_not_attribute_error(monkeypatch):
-    from triton_mfma.bridge import TritonBuildError
+    from triton_mfma.ir.bridge import TritonBuildError
 
     monkeypatch.setenv("TRITON_MFMA_STRICT", "1")
     with pytest.raises(TritonBuildError, match="LLVMParseCommandLineOptions") as err:
@@ -68,7 +68,7 @@ def test_strict_mode_raises_our_error_not_attribute_error(monkeypatch):
 
 def _cli(*args):
     env = {**os.environ, "TRITON_MFMA_STRICT": "0", "TRITON_DEFAULT_FP_FUSION": "1"}
-    return subprocess.run([sys.executable, "-m", "triton_mfma.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", *args], capture_output=True, text=True,
                           timeout=600, env=env)
 
 

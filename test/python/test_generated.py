@@ -1,7 +1,7 @@
-"""A fixed sample of generated kernels (triton_mfma.kernelgen) through the differential runner (bench/differential.py)
-on gfx90a, gfx942 and gfx950: stock vs the defaults in strict mode, one child process per compile with a time
-limit. Required: no failure, no hang, not worse (dot_figures.compare); kernels stock Triton rejects are dropped.
-The large runs are bench/results/differential_seeds150-485.txt and differential_seeds486-649.txt."""
+"""A fixed sample of generated kernels (triton_mfma.testing.kernelgen) through the differential runner
+(bench/differential.py) on gfx90a, gfx942 and gfx950: stock vs the defaults in strict mode, one child process per
+compile with a time limit. Required: no failure, no hang, not worse (dot_figures.compare); kernels stock Triton rejects
+are dropped. The large runs are bench/results/differential_seeds150-485.txt and differential_seeds486-649.txt."""
 import json
 import importlib.util
 import sys
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from triton_mfma import kernelgen
+from triton_mfma.testing import kernelgen
 
 ROOT = Path(__file__).resolve().parents[2]
 ARCHS = ("gfx90a", "gfx942", "gfx950")
@@ -56,8 +56,8 @@ def test_lane_reads_are_spills_only_where_sgprs_spill(tmp_path):
     import warnings
 
     import triton_mfma
-    from triton_mfma import dot_figures
-    from triton_mfma.compile import always_compile, compile_kernel
+    from triton_mfma.models import dot_figures
+    from triton_mfma.compiler.compile import always_compile, compile_kernel
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4050), str(tmp_path), "gfx942")
     with warnings.catch_warnings(), always_compile(), triton_mfma.enabled(strict=True):
@@ -77,7 +77,7 @@ def test_compare_is_the_one_judge():
     waves (bench/spill_calibration.md), except below the noise floor; lanes in the main loop are."""
     from dataclasses import replace
 
-    from triton_mfma.dot_figures import Figures, compare
+    from triton_mfma.models.dot_figures import Figures, compare
 
     base = Figures(instrs="v_mfma_f32_32x32x8_f16", vgpr=128, agpr=0, vgpr_total=128, sgpr=100, vgpr_spills=0,
                    sgpr_spills=0, spills=0, occupancy=4, lds=32768, loop_mfma=16, loop_fma=0, loop_cycles=512,
@@ -105,7 +105,7 @@ def test_grid_remap_is_checked_where_ours_spills_and_dropped_where_it_costs(tmp_
     import warnings
 
     import triton_mfma
-    from triton_mfma.compile import compile_kernel
+    from triton_mfma.compiler.compile import compile_kernel
     from triton_mfma.decisions.grid_order import GridOrderCheck
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
@@ -213,7 +213,7 @@ _LOAD = ('%c = "ttg.local_load"(%b) : (!ttg.memdesc<64x32xf16, #ttg.swizzled_sha
 
 
 def test_lds_chunks_read_runs_from_layouts():
-    from triton_mfma.lds_chunks import op_chunk
+    from triton_mfma.models.lds_chunks import op_chunk
 
     assert op_chunk(_STORE) == ("write", 8)  # 4 f16 registers along the shared layout's fastest dimension
     assert op_chunk(_STORE.replace("vec = 4", "vec = 2")) == ("write", 4)  # cut at the swizzle's vec
@@ -241,7 +241,7 @@ def test_lds_writes_count_what_llvm_pairs():
     (vec 4) the chunks apart in the register bit the swizzle does not reach have a lane-invariant distance, and
     LLVM pairs them into 8 ds_write2_b64; into ours (vec 8) that bit meets a lane's phase bit and none pair: 16
     (its loop: 12 -> 18 writes). A 16-byte chunk is one instruction; a layout not read here, no count."""
-    from triton_mfma.lds_writes import write_instructions
+    from triton_mfma.models.lds_writes import write_instructions
 
     assert write_instructions(_ROTATING) == 8
     assert write_instructions(_ROTATING.replace("vec = 4", "vec = 8")) == 16
@@ -254,7 +254,7 @@ def test_lds_writes_count_what_llvm_pairs():
 
 
 def test_lds_chunks_bound_pairs_ops_in_text_order():
-    from triton_mfma.lds_chunks import no_more_instructions, no_more_lds_ops
+    from triton_mfma.models.lds_chunks import no_more_instructions, no_more_lds_ops
 
     assert no_more_instructions(16, 8) and no_more_instructions(8, 4) and no_more_instructions(2, 2)
     assert not no_more_instructions(8, 8) and not no_more_instructions(4, 4)  # LLVM pairs these by address
@@ -274,7 +274,7 @@ def test_lds_chunks_bound_pairs_ops_in_text_order():
 
 
 def test_kwidths_pair_up_in_text_order():
-    from triton_mfma.dot_figures import converts_to_dot_operand, kwidths_no_smaller, only_kwidth_differs
+    from triton_mfma.models.dot_figures import converts_to_dot_operand, kwidths_no_smaller, only_kwidth_differs
 
     a = ("%1 = x : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, kWidth = 8}>> "
          "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>")
@@ -288,7 +288,7 @@ def test_kwidths_pair_up_in_text_order():
 
 
 def test_lds_bytes_per_instruction():
-    from triton_mfma.dot_figures import LDS_WIDEST_BYTES, lds_bytes
+    from triton_mfma.models.dot_figures import LDS_WIDEST_BYTES, lds_bytes
 
     widest = ("ds_read_b128", "ds_read2_b64", "ds_read2st64_b64", "ds_write_b128", "ds_write2_b64", "ds_load_b128")
     assert all(lds_bytes(m) == LDS_WIDEST_BYTES for m in widest)
@@ -304,7 +304,7 @@ def _stock_and_ours_under_budget(seed: int, arch: str, budget_s: float, tmp_path
 
     import triton_mfma
     import triton_mfma.decisions as decisions
-    from triton_mfma.compile import always_compile, compile_kernel
+    from triton_mfma.compiler.compile import always_compile, compile_kernel
 
     monkeypatch.setattr(decisions, "LONG_COMPILE_S", budget_s)
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
@@ -323,7 +323,7 @@ def test_long_compile_of_a_kernel_that_must_spill_hands_on_tritons(tmp_path, mon
     here for the 30 s of decisions.LONG_COMPILE_S: held-out seeds 1825, 1847 take 32-324 s of stock CPU) it is
     handed on: one compile, stock's figures, each decision's record says why. Under the real budget the decisions
     go on as usual (7 compiles, that first one among them)."""
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
 
     stock, ours = _stock_and_ours_under_budget(1153, "gfx942", 0.5, tmp_path, monkeypatch)
     md = ours.metadata
@@ -343,7 +343,7 @@ def test_budget_spent_by_ours_compares_once_with_tritons(tmp_path, monkeypatch):
     kWidth differs, and ours' B store, counted, needs 16 LDS writes to Triton's 8) compares ours once with Triton's
     kernel instead of its trial; the decisions left record that one comparison; two compiles, not worse than
     stock."""
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
 
     stock, ours = _stock_and_ours_under_budget(3380, "gfx942", 0.1, tmp_path, monkeypatch)
     md = ours.metadata
@@ -365,7 +365,7 @@ def test_long_fma_compile_compares_ours_once_with_tritons(seed, need, tmp_path, 
     Triton's kernel is compiled first. Under a budget its compile exceeds (0.1 s for decisions.LONG_COMPILE_S's
     30 s: held-out seed 1999 on gfx90a, Triton's FMA kernel 33 s, ours 19 s) ours is compiled once, every pass in
     place, and the one judge hands on the better: ours (MFMA), two compiles."""
-    from triton_mfma import dot_figures
+    from triton_mfma.models import dot_figures
 
     stock, ours = _stock_and_ours_under_budget(seed, "gfx90a", 0.1, tmp_path, monkeypatch)
     md = ours.metadata

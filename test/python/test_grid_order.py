@@ -17,7 +17,8 @@ from irutil import ops, parse
 from mlir import ir
 
 import triton_mfma
-from triton_mfma import MFMARemark, MFMAWarning, PipelineError, l2model, occupancy, run_pipeline_with_diagnostics
+from triton_mfma import MFMARemark, MFMAWarning, PipelineError, run_pipeline_with_diagnostics
+from triton_mfma.models import l2model, occupancy
 from triton_mfma.examples.kernels import _splitk_tile
 
 LIT = os.path.join(os.path.dirname(__file__), "..", "lit", "mfma-grid-order.mlir")
@@ -255,7 +256,7 @@ def _compile(name, arch):
     import triton
     from triton.compiler import ASTSource
 
-    from triton_mfma.compile import target
+    from triton_mfma.compiler.compile import target
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
     fn, sig, cx = GRID_ORDER_KERNELS[name]
@@ -342,7 +343,7 @@ def _compile_decode(name, arch, split_k, block_k=128, **mfma_options):
     import triton
     from triton.compiler import ASTSource
 
-    from triton_mfma.compile import target
+    from triton_mfma.compiler.compile import target
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
     fn, sig, cx = GRID_ORDER_KERNELS[name]
@@ -487,7 +488,7 @@ def test_atomic_epilogue_keeps_its_order_unless_forced(arch):
     import triton
     from triton.compiler import ASTSource
 
-    from triton_mfma.compile import target
+    from triton_mfma.compiler.compile import target
     from triton_mfma.examples import CORPUS
 
     fn, sig, cx = CORPUS["splitk_gemm"]
@@ -532,7 +533,7 @@ def _compile_splitk_store(aligned: bool, mode: str, fn=None, tiles=None, **mfma_
     `tiles`: other constexprs."""
     from triton.compiler import ASTSource
 
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.compiler.compile import always_compile, target
     from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
     default, sig, cx = GRID_ORDER_KERNELS["splitk_store"]
@@ -559,7 +560,7 @@ def test_cuda_remap_dropped_where_ptxas_spills():
     divisibility hints on cuda:90 (255 registers, 272 B of stack in stock Triton too; H200: the remap ran 0.95x
     there, bench/results/grid_order_splitk.txt). The decision says why, in the metadata and a remark, and
     grid_order_decision answers that the compiled kernel has no remap."""
-    from triton_mfma import resources
+    from triton_mfma.models import resources
 
     stock, _ = _compile_splitk_store(False, "stock")
     ours, remarks = _compile_splitk_store(False, "defaults")
@@ -582,7 +583,7 @@ def test_cuda_printf_buffer_is_not_a_spill():
     """A `tl.device_print` makes stack (its argument buffer, declared by the PTX), not register spills: the aligned
     split-K GEMM with one (64x64x32 tiles: at 128x128x32 the remap costs a real spill of 8 B at 255 registers)
     keeps its remap on cuda:90: the check compiled it (the stack is there) and found nothing ptxas added."""
-    from triton_mfma import resources
+    from triton_mfma.models import resources
 
     tiles = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
     stock, _ = _compile_splitk_store(True, "stock", splitk_store_printing, tiles)
@@ -603,8 +604,8 @@ def test_unverified_grid_order_keeps_the_remap_without_a_check_compile(monkeypat
     would have compiled one, runs fewer make_amdgcn."""
     from triton.backends.amd.compiler import HIPBackend
 
-    from triton_mfma import stages
-    from triton_mfma.compile import compile_kernel
+    from triton_mfma.compiler import stages
+    from triton_mfma.compiler.compile import compile_kernel
     from triton_mfma.decisions.grid_order import GridOrderCheck
     from triton_mfma.examples import CORPUS
 
@@ -664,8 +665,8 @@ def test_cuda_remap_kept_without_spills_is_handed_on(monkeypatch):
     copies); what Triton hands on is what it compiles from the same TTGIR without the check."""
     import triton.backends.nvidia.compiler as nv
 
-    from triton_mfma import resources
-    from triton_mfma.stages import GenericCompile
+    from triton_mfma.models import resources
+    from triton_mfma.compiler.stages import GenericCompile
 
     calls = []
     for name in ("make_llir", "make_ptx", "make_cubin"):
@@ -692,7 +693,7 @@ def test_cuda_remap_asked_for_by_name_is_dropped_only_where_it_costs_spills():
     guarded remap do not (H200: 0.41x, bench/results/grid_order_splitk.txt), so it is dropped, as on the
     unaligned one, where it spills more than stock (272 -> 408 B/thread with Triton 3.9). Where it spills no more than the kernel
     without it, the remap asked for by name stays (the atomic split-K GEMM: test_atomic_epilogue_...)."""
-    from triton_mfma import resources
+    from triton_mfma.models import resources
 
     for aligned in (True, False):
         stock, _ = _compile_splitk_store(aligned, "stock")
@@ -710,7 +711,7 @@ def _compile_atomic_splitk(arch, **mfma_options):
     import triton
     from triton.compiler import ASTSource
 
-    from triton_mfma.compile import always_compile, target
+    from triton_mfma.compiler.compile import always_compile, target
     from triton_mfma.examples import CORPUS
 
     fn, sig, cx = CORPUS["splitk_gemm"]
@@ -725,7 +726,7 @@ def test_cuda_grid_check_failure_keeps_the_remap_with_a_warning(monkeypatch):
     """A failure of the check itself (here: the cubin's figures cannot be read) is not the user's problem: the
     remapped kernel goes on, compiled as before, with a warning and the fallback in its metadata; strict mode
     raises it."""
-    from triton_mfma import resources
+    from triton_mfma.models import resources
 
     def unreadable(cubin, ptx=""):
         raise ValueError("cuobjdump -res-usage printed no REG/STACK figures")

@@ -9,7 +9,7 @@ import triton
 from triton.compiler import ASTSource
 
 import triton_mfma
-from triton_mfma.compile import always_compile, target
+from triton_mfma.compiler.compile import always_compile, target
 from triton_mfma.examples.kernels import GRID_ORDER_KERNELS
 
 NAME = "matmul_1d_grouped_grid"  # num_pid_m = tl.num_programs(0) // num_pid_n

@@ -10,11 +10,11 @@ from triton import knobs
 
 import triton_mfma
 from triton_mfma import MFMARemark, MFMAWarning, PipelineError
-from triton_mfma import hook as hook_mod
-from triton_mfma import runner
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler import hook as hook_mod
+from triton_mfma.ir import runner
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
-from triton_mfma.pipeline import amd_make_ttgir, nvidia_make_ttgir
+from triton_mfma.composition.pipeline import amd_make_ttgir, nvidia_make_ttgir
 
 ANALYSIS = "mfma-print-layouts"
 
@@ -50,8 +50,8 @@ def test_default_passes_are_not_worse_than_stock(name, arch):
     verdict (dot_figures.compare: the one judge's main keys), and the remark says whether our layouts were kept
     (or, where the compile budget ended the trials, which kernel its one comparison with Triton's handed on:
     decisions.budget_spent)."""
-    from triton_mfma import dot_figures
-    from triton_mfma.passes import DEFAULT_PASSES
+    from triton_mfma.models import dot_figures
+    from triton_mfma.composition.passes import DEFAULT_PASSES
 
     assert set(DEFAULT_PASSES) == {"mfma-accelerate-dot", "mfma-stream-pipeline", "mfma-split-epilogue-cvt",
                                    "mfma-grid-order", "mfma-hip-num-programs"}
@@ -143,7 +143,7 @@ def test_cache_key_tracks_the_code_not_only_the_version(tmp_path):
     shutil.copytree(pkg, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = hook_mod.code_fingerprint(str(copy))
     assert before == hook_mod.code_fingerprint(pkg), "the same files give the same fingerprint"
-    with open(copy / "stages.py", "a") as f:
+    with open(copy / "compiler" / "stages.py", "a") as f:
         f.write("\n# changed\n")
     hook_mod.code_fingerprint.cache_clear()
     assert hook_mod.code_fingerprint(str(copy)) != before
@@ -225,7 +225,7 @@ def _python(code, **env):
 def test_environment_variable_activates_at_interpreter_start():
     code = ("import sys; from triton import knobs; h = knobs.runtime.add_stages_inspection_hook;"
             "print(getattr(h, '__module__', None), 'triton_mfma' in sys.modules)")
-    assert _python(code, TRITON_CODEGEN_AMD="1").stdout.split() == ["triton_mfma.hook", "True"]
+    assert _python(code, TRITON_CODEGEN_AMD="1").stdout.split() == ["triton_mfma.compiler.hook", "True"]
     assert _python(code).stdout.split() == ["None", "False"], "unset: nothing of ours is imported"
     code = "import triton_mfma; print(triton_mfma.current().passes)"
     assert _python(code, TRITON_CODEGEN_AMD=ANALYSIS).stdout.strip() == f"('{ANALYSIS}',)"

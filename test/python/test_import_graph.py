@@ -16,6 +16,17 @@ pytestmark = pytest.mark.fast
 
 PYTHON = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "python")
 
+# The package's folders (and its top-level modules) by layer, in the order they import (docs/development.md): a
+# module imports from its own layer or an earlier one. "triton_mfma" is the package's __init__.
+LAYERS = (
+    ("ir", "_version", "examples"),
+    ("composition", "models"),
+    ("decisions",),
+    ("trials",),
+    ("compiler", "triton_mfma"),
+    ("commands", "testing", "_autoload"),
+)
+
 
 def modules(root: str, package: str) -> dict:
     """Dotted module name -> (path, whether it is a package's __init__) for every .py file under root/package."""
@@ -158,9 +169,31 @@ def cycles(root: str, package: str) -> list:
     return lines
 
 
+def layer_violations(root: str, package: str, layers) -> list:
+    """One line per import of a module in a later layer than the importer's: `a -> b (file:line)`; a top-level
+    folder or module that no layer names is one too."""
+    edges, where = graph(root, package)
+    rank = {name: i for i, layer in enumerate(layers) for name in layer}
+
+    def top(module):  # the top-level folder or module a module is in; the package's __init__ is the package
+        return module.split(".")[1] if "." in module else module
+
+    found = sorted(f"{top(m)}: in no layer" for m in {top(m) for m in edges} - set(rank))
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            if top(a) in rank and top(b) in rank and rank[top(b)] > rank[top(a)]:
+                found.append(f"{a[len(package) + 1:] or package} -> {b[len(package) + 1:] or package} ({where[a, b]})")
+    return found
+
+
 def test_no_import_cycle():
     found = cycles(PYTHON, "triton_mfma")
     assert not found, "import cycles in triton_mfma (an import inside a function counts):\n  " + "\n  ".join(found)
+
+
+def test_folders_import_in_layer_order():
+    found = layer_violations(PYTHON, "triton_mfma", LAYERS)
+    assert not found, "imports against the layers' order (LAYERS, docs/development.md):\n  " + "\n  ".join(found)
 
 
 def test_the_checker_finds_a_cycle(tmp_path):
@@ -181,5 +214,18 @@ def test_the_checker_finds_a_cycle(tmp_path):
                                             "a -> b -> a (pkg/a.py:2, pkg/b.py:8)"]
 
 
+def test_the_checker_finds_a_layer_violation(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "low").mkdir(parents=True)
+    (pkg / "high").mkdir()
+    for d in (pkg, pkg / "low", pkg / "high"):
+        (d / "__init__.py").write_text("")
+    (pkg / "high" / "h.py").write_text("from ..low import l\n")
+    (pkg / "low" / "l.py").write_text("def f():\n    from pkg.high import h\n")
+    assert layer_violations(str(tmp_path), "pkg", [("low",), ("high", "pkg")]) == ["low.l -> high.h (pkg/low/l.py:2)"]
+    assert layer_violations(str(tmp_path), "pkg", [("low", "high")]) == ["pkg: in no layer"]
+
+
 if __name__ == "__main__":
     print("\n".join(cycles(PYTHON, "triton_mfma")) or "no import cycle")
+    print("\n".join(layer_violations(PYTHON, "triton_mfma", LAYERS)) or "no import against the layers' order")

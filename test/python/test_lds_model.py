@@ -16,7 +16,7 @@ import pytest
 from conftest import stock_kernel
 from ldsutil import kernel_generic_ttgir, model, single_convert_module, triton_shared_bytes
 
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import ARCHS, CORPUS
 from triton_mfma.examples.kernels import _attn
 

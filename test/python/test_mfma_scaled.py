@@ -4,13 +4,15 @@ on an MFMA instruction missing from the table)."""
 
 import pytest
 
-from triton_mfma import dot_figures, kernelgen, native
-from triton_mfma.compile import always_compile
+from triton_mfma.models import dot_figures
+from triton_mfma.testing import kernelgen
+from triton_mfma.ir import native
+from triton_mfma.compiler.compile import always_compile
 
 import triton
 import triton_mfma
 from triton.compiler import ASTSource
-from triton_mfma.compile import target
+from triton_mfma.compiler.compile import target
 
 SCALED = ("v_mfma_scale_f32_32x32x64_f8f6f4", "v_mfma_scale_f32_16x16x128_f8f6f4")
 

@@ -45,7 +45,7 @@ def test_diagnostics_are_returned_structured():
 
 
 def test_run_pipeline_full_reports_each_pass_outcome():
-    from triton_mfma.native import Outcome, run_pipeline_full
+    from triton_mfma.ir.native import Outcome, run_pipeline_full
 
     result = run_pipeline_full(SMALL, "builtin.module(mfma-print-layouts,mfma-accelerate-dot,mfma-stream-pipeline,"
                                       "mfma-grid-order)")
@@ -65,7 +65,7 @@ def test_run_pipeline_full_reports_each_pass_outcome():
 
 
 def test_run_pipeline_full_declined_target_and_errors():
-    from triton_mfma.native import run_pipeline_full
+    from triton_mfma.ir.native import run_pipeline_full
 
     lit = os.path.join(os.path.dirname(__file__), "..", "lit", "mfma-accelerate-dot-declines.mlir")
     gfx1100 = next(c for c in open(lit).read().split("// -----") if "hip:gfx1100" in c)
@@ -81,7 +81,8 @@ def test_run_pipeline_full_declined_target_and_errors():
 
 
 def test_target_info_is_the_cpp_description():
-    from triton_mfma import l2model, native, occupancy
+    from triton_mfma.models import l2model, occupancy
+    from triton_mfma.ir import native
 
     targets = {t["target"]: t for t in native.target_info()}
     assert set(targets) == {"hip:gfx90a", "hip:gfx942", "hip:gfx950", "cuda:90"}
@@ -96,7 +97,7 @@ def test_target_info_is_the_cpp_description():
 
 
 def test_l2_query_is_the_pass_model():
-    from triton_mfma import native
+    from triton_mfma.ir import native
 
     a = native.l2_query({"target": "cuda:90", "num_warps": 4, "shared_bytes": 0,
                          "grid": {"sizes": [300, 8, 2], "far_dim": 2,
@@ -113,7 +114,7 @@ def test_l2_query_is_the_pass_model():
 
 
 def test_pass_registry_is_generated_from_passes_td():
-    from triton_mfma import native
+    from triton_mfma.ir import native
 
     registry = native.pass_registry()
     assert set(registry) == {"mfma-print-layouts", "mfma-grid-order", "mfma-stream-pipeline", "mfma-lds-usage",

@@ -6,12 +6,13 @@ import pytest
 from conftest import CASE_IDS, CASES, stock_kernel
 
 import triton_mfma
-from triton_mfma import MFMARemark, dot_figures, occupancy, report
-from triton_mfma.cli import main as cli_main
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMARemark, report
+from triton_mfma.models import dot_figures, occupancy
+from triton_mfma.commands.cli import main as cli_main
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 from triton_mfma.examples.kernels import _attn
-from triton_mfma.resources import of_kernel
+from triton_mfma.models.resources import of_kernel
 
 
 @pytest.mark.parametrize("name,arch", CASES, ids=CASE_IDS)
@@ -42,7 +43,7 @@ def test_model_rules():
 
 
 def _figures_with(**kw):
-    from triton_mfma.dot_figures import Figures
+    from triton_mfma.models.dot_figures import Figures
 
     base = dict(instrs="", vgpr=256, agpr=64, vgpr_total=320, sgpr=100, vgpr_spills=0, sgpr_spills=26, spills=26,
                 occupancy=1, lds=32768, loop_mfma=8, loop_fma=0, loop_cycles=128, loop_ds_read=8, loop_ds_write=4,
@@ -55,8 +56,8 @@ def test_auto_plan_at_one_wave():
     on every arch where a spill of the base is one the judge ranks (here SGPR lane spills in the main loop): on
     held-out generated seed 1686 on gfx950 it cut VGPR spills 677 -> 391. Where its spills are all outside the main
     loop (lane spills the judge counts free), the same waves could win only the tie-breaker: not compiled."""
-    from triton_mfma import autowaves
-    from triton_mfma.resources import Resources
+    from triton_mfma.models import autowaves
+    from triton_mfma.models.resources import Resources
 
     for arch in ("gfx90a", "gfx942", "gfx950"):
         res = Resources(vgpr=256, agpr=64, vgpr_total=320, sgpr=100, vgpr_spill=0, sgpr_spill=26, scratch=0,
@@ -76,8 +77,8 @@ def test_auto_plan_at_one_wave():
 def test_auto_remarks_say_the_waves_that_run():
     """8 warps at 72 VGPRs on gfx942: the registers allow 7 waves/SIMD, whole workgroups of 8 waves run 6 (3 per CU
     of 4 SIMDs): the remarks name both, not "the default's 7" alone."""
-    from triton_mfma import autowaves
-    from triton_mfma.resources import Resources
+    from triton_mfma.models import autowaves
+    from triton_mfma.models.resources import Resources
 
     res = Resources(vgpr=72, agpr=0, vgpr_total=72, sgpr=40, vgpr_spill=0, sgpr_spill=0, scratch=0, lds=0,
                     occupancy=6)

@@ -1,6 +1,6 @@
 """The Python registry of passes agrees with Passes.td (through the passes.json the build generates from it)."""
-from triton_mfma import native
-from triton_mfma.passes import HOOK_OPTIONS, POINTS, REGISTRY
+from triton_mfma.ir import native
+from triton_mfma.composition.passes import HOOK_OPTIONS, POINTS, REGISTRY
 
 CPP_KINDS = {"bool": bool, "unsigned": int, "int": int, "int64_t": int, "uint64_t": int, "std::string": str}
 

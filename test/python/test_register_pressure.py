@@ -9,8 +9,9 @@ import pytest
 from conftest import assert_same_compiles
 
 import triton_mfma
-from triton_mfma import MFMARemark, cost_model, dot_figures
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMARemark
+from triton_mfma.models import cost_model, dot_figures
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.decisions.register_pressure import RegisterPressure, admitted_waves
 from triton_mfma.examples import kernels as K
 
@@ -104,7 +105,7 @@ def test_admitted_waves_names_the_cap():
 
 
 def _generated(seed, arch, tmp_path, **mfma_options):
-    from triton_mfma import kernelgen
+    from triton_mfma.testing import kernelgen
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     stock = compile_kernel(fn, sig, cx, arch, opts, attrs)

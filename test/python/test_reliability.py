@@ -17,9 +17,10 @@ from triton import knobs
 from triton.runtime.cache import FileCacheManager
 
 import triton_mfma
-from triton_mfma import MFMAWarning, hook
-from triton_mfma.cli import CliError, parse_triton_ir
-from triton_mfma.compile import compile_kernel
+from triton_mfma import MFMAWarning
+from triton_mfma.compiler import hook
+from triton_mfma.commands.cli import CliError, parse_triton_ir
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def _env(**extra):
 
 
 def run_cli(*args, **env):
-    return subprocess.run([sys.executable, "-m", "triton_mfma.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "triton_mfma.commands.cli", *args], capture_output=True, text=True,
                           timeout=600, env=_env(**env))
 
 
@@ -135,7 +136,7 @@ def test_a_build_without_the_bridges_symbols_compiles_stock_with_one_warning(sym
         assert not any(key.startswith("triton_mfma") for key in k.metadata._asdict()), name
     assert_same_as_stock(kernels["gemm"], "gemm", "gfx942")
 
-    from triton_mfma.bridge import TritonBuildError
+    from triton_mfma.ir.bridge import TritonBuildError
 
     monkeypatch.setenv("TRITON_MFMA_STRICT", "1")  # strict: our error, naming the build, not AttributeError
     with pytest.raises(TritonBuildError, match="LLVMParseCommandLineOptions") as err:
@@ -149,7 +150,7 @@ def test_the_demo_on_a_build_without_the_bridges_symbols_says_both_columns_are_s
     passes ran; the figures of both columns are equal."""
     import io
 
-    from triton_mfma.cli import demo
+    from triton_mfma.commands.cli import demo
 
     out = io.StringIO()
     with warnings.catch_warnings():
@@ -166,7 +167,7 @@ def test_a_failure_before_our_guard_was_inside_it(monkeypatch):
     """Every call of ours in a compile falls back to stock: the stages' setup and the first print of the module."""
     from conftest import assert_same_as_stock
 
-    from triton_mfma import stages
+    from triton_mfma.compiler import stages
 
     monkeypatch.setenv("TRITON_MFMA_STRICT", "0")
 
@@ -304,7 +305,7 @@ def test_opt_survives_a_crash_of_tritons_parser(name, tmp_path):
 _INTERRUPTED_COMPILE = """
 import json, os, sys, threading
 import triton_mfma
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 triton_mfma.enable()
 print(len(os.listdir("/proc/self/task")), flush=True)

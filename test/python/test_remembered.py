@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 import triton_mfma
-from triton_mfma import kernelgen, remembered
-from triton_mfma.compile import aot_signature, compile_kernel
+from triton_mfma.testing import kernelgen
+from triton_mfma.trials import remembered
+from triton_mfma.compiler.compile import aot_signature, compile_kernel
 
 ARGS = ("arg_attrs = [{tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32}, {tt.divisibility = 16 : i32}, {}, "
         "{tt.pointer_range = 32 : i32, tt.divisibility = 16 : i32}]")

@@ -25,11 +25,11 @@ from ldsutil import kernel_generic_ttgir
 
 import triton_mfma
 from triton_mfma import MFMARemark
-from triton_mfma.compile import compile_kernel
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples.kernels import _attn, _splitk_sig, splitk_gemm
-from triton_mfma.lds_budget import budget_for_register_occupancy
-from triton_mfma.native import run_pipeline_with_diagnostics
-from triton_mfma.resources import of_kernel
+from triton_mfma.models.lds_budget import budget_for_register_occupancy
+from triton_mfma.ir.native import run_pipeline_with_diagnostics
+from triton_mfma.models.resources import of_kernel
 
 BUDGETS = (64 * 1024, 48 * 1024, 32 * 1024)
 KERNELS = {
@@ -133,7 +133,7 @@ def test_lds_limit_occupancy():
     k, remarks = compile_split("splitk_128x128", "gfx942", "occupancy", None)
     assert any(f"LDS budget {budget} B" in m for m in remarks), remarks
     assert reported_success(remarks, budget) and k.metadata.shared <= budget
-    from triton_mfma import occupancy
+    from triton_mfma.models import occupancy
 
     assert occupancy.workgroups_by_lds("gfx942", k.metadata.shared) >= workgroups
 

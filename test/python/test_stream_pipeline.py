@@ -16,12 +16,12 @@ from triton._C.libtriton import amd, ir, nvidia
 
 import triton_mfma
 from triton_mfma import MFMARemark
-from triton_mfma.bridge import import_generic
-from triton_mfma.compile import compile_kernel
+from triton_mfma.ir.bridge import import_generic
+from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 from triton_mfma.examples.pipeline_kernels import PIPELINE_CORPUS
-from triton_mfma.loop_order import main_loop_order
-from triton_mfma.native import run_pipeline_with_diagnostics
+from triton_mfma.models.loop_order import main_loop_order
+from triton_mfma.ir.native import run_pipeline_with_diagnostics
 
 PASS = "mfma-stream-pipeline"
 LIT = pathlib.Path(__file__).parents[1] / "lit" / "mfma-stream-pipeline.mlir"
@@ -220,7 +220,7 @@ def test_decided_per_kernel_meets_an_lds_budget_triton_exceeds():
 def test_decided_per_kernel_is_never_worse_than_tritons_pipeliner(arch):
     """With three stages (two LDS buffers per operand in Triton's pipeliner) the pass is a candidate; whatever it
     decides, the one judge does not rank the kernel worse than stock."""
-    from triton_mfma import cost_model, dot_figures
+    from triton_mfma.models import cost_model, dot_figures
 
     stock = compile_kernel(*CORPUS["gemm"], arch, {"num_stages": 3})
     k = _compile_decided("gemm", arch, {"num_stages": 3})
@@ -242,7 +242,9 @@ def test_decided_per_kernel_declines_where_tritons_compile_leaves_nothing_to_win
     the most waves any LDS lets run (4 warps, its 3072 B): decided before ours is built (StreamPipeline.before_ours);
     on 1071 Triton's LDS admits fewer waves than the 7 asked, so ours' LDS is read first. One compile in all:
     Triton's, the one handed on."""
-    from triton_mfma import dot_figures, kernelgen, stages
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler import stages
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)

@@ -34,8 +34,8 @@ decisions.within_constraints; issue 55's split-K GEMM on gfx950: Triton's kernel
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures
-from ..points import INTERIOR_POINTS, STAGES
+from ..models import cost_model, dot_figures
+from ..composition.points import INTERIOR_POINTS, STAGES
 from . import Decision, Verdict, budget_spent, ranks_uncompiled
 from .grid_order import SKIP, remap_may_have_decided
 

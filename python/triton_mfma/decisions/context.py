@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..passes import setting
+from ..composition.passes import setting
 
 
 @dataclass

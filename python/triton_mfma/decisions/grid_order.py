@@ -13,7 +13,7 @@ kernel with neither the interior choices nor the remap. Where that check chose i
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures, occupancy
+from ..models import cost_model, dot_figures, occupancy
 from . import Decision, Speculation, Verdict, first_line
 
 NAME = "mfma-grid-order"

@@ -13,8 +13,8 @@ Judge: the one judge (cost_model.judge); a tie keeps the kernel's num_stages.
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures
-from ..points import STAGES
+from ..models import cost_model, dot_figures
+from ..composition.points import STAGES
 from . import Decision, Verdict, budget_spent
 
 NAME = "num_stages"

@@ -28,8 +28,8 @@ Two steps, model first:
 """
 from __future__ import annotations
 
-from .. import cost_model, dot_figures, resources
-from .. import occupancy as occ_model
+from ..models import cost_model, dot_figures, resources
+from ..models import occupancy as occ_model
 from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu relax"
@@ -91,7 +91,7 @@ class RegisterPressure(Decision):
         return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
 
     def comparison_waves(self, ctx, ours):
-        from ..lds_budget import lds_total
+        from ..models.lds_budget import lds_total
 
         lds = lds_total(ours.text)
         if lds is None:
@@ -163,7 +163,7 @@ class RegisterPressure(Decision):
     def _stock_waves_bound(ctx, n) -> int:
         """At least the waves/SIMD the request runs under Triton's own kernel (its interior steps, num_stages as
         given): what its LDS and the request admit, registers unlimited; n where the LDS model cannot tell."""
-        from ..lds_budget import lds_total
+        from ..models.lds_budget import lds_total
 
         try:
             lds = lds_total(ctx.variant(frozenset()).text)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import mmap
 
-from .. import cost_model
+from ..models import cost_model
 from . import Decision, Verdict, budget_spent, first_line
 
 NAME = "sched_strategy"

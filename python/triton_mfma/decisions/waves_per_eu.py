@@ -7,7 +7,7 @@ Judge: autowaves.better, a candidate over the base. Decided in the llir stage, a
 """
 from __future__ import annotations
 
-from .. import autowaves
+from ..models import autowaves
 from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu auto"

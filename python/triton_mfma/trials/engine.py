@@ -66,9 +66,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
-from .points import COMPARE_AFTER, POINT_ORDER, STAGES  # noqa: F401 - the one table of points (points.py)
-from .runner import kernel_name
+from ..ir.bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
+from ..composition.points import COMPARE_AFTER, POINT_ORDER, STAGES  # noqa: F401 - the one table of points (points.py)
+from ..ir.runner import kernel_name
 
 
 @dataclass

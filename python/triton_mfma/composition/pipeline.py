@@ -35,13 +35,13 @@ from typing import Callable
 
 from .points import INTERIOR_POINTS, POINTS
 # importing the pipeline refuses an unusable Triton (hook.enable relies on it)
-from .triton_version import (MIN_TRITON, TRITON_VERSION, UnsupportedTritonError,  # noqa: F401
+from ..ir.triton_version import (MIN_TRITON, TRITON_VERSION, UnsupportedTritonError,  # noqa: F401
                              check_triton_version, triton_version)
 
 # identity (backend:hash of make_ttgir's normalized AST) -> the build it is. Their composition is checked
 # byte-identical to stock by test_hook.py (ttgir and amdgcn) on both versions; ROCm's 3.8.x and PyTorch's
 # 3.8.0+git... wheels carry upstream 3.8.0's make_ttgir (compared function by function). `python -m
-# triton_mfma.pipeline` prints the installed build's identities.
+# triton_mfma.composition.pipeline` prints the installed build's identities.
 KNOWN_BUILDS = {
     "hip:e3406ddeb6e0": "upstream 3.9.0",
     "cuda:c273fab7ccdb": "upstream 3.9.0",
@@ -449,7 +449,7 @@ def derive(backend_name: str, fn, args=None, *, outcomes=None):
     made = namespace[node.name]
     composed = types.FunctionType(made.__code__, fn.__globals__, node.name, fn.__defaults__)
     composed.__kwdefaults__ = fn.__kwdefaults__
-    composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.pipeline --source`)
+    composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.composition.pipeline --source`)
     composed.branch = tuple(taken)
     note = _branch_note(read, branches.tests, taken, fn)
     missing = {p: (found[p] if isinstance(found.get(p), str) else
@@ -562,7 +562,7 @@ def _first_difference(a: str, b: str) -> str:
 def prove(b: Build, arch: str, ttir: str, context, stock_args: tuple, backend=None) -> str:
     """Stock make_ttgir and the composed one with no project pass, on two copies of the TTIR (generic text):
     "" where the TTGIR (and the metadata) are byte-identical, else the first difference."""
-    from .bridge import import_generic
+    from ..ir.bridge import import_generic
 
     one, two = (import_generic(ttir, context, parsed_before=True) for _ in range(2))
     md1, md2 = {}, {}

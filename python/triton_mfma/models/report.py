@@ -48,7 +48,7 @@ class KernelReport:
         ] + self._build_rows() + self._decision_rows()
 
     def _build_rows(self) -> list[tuple[str, str]]:
-        from .llvm_flags import describe
+        from ..composition.llvm_flags import describe
 
         b = self.build
         attr = "unknown (no LLVM IR)" if self.waves_per_eu_attr is None else \
@@ -129,7 +129,7 @@ def report(compiled) -> KernelReport:
 
 def _llvm_flags(md) -> dict | None:
     """What the compile's metadata noted of the LLVM flags passed (a dict once read back from Triton's cache)."""
-    from .llvm_flags import KEY
+    from ..composition.llvm_flags import KEY
 
     noted = getattr(md, KEY, None)
     if noted is not None and not isinstance(noted, dict):  # a namedtuple, as Triton makes nested metadata
@@ -154,7 +154,7 @@ def _build(md, arch: str) -> dict | None:
     if recorded:
         return dict(recorded)
     try:
-        from .pipeline import build_record
+        from ..composition.pipeline import build_record
 
         return build_record("hip", arch)
     except Exception:  # noqa: BLE001 - the report's figures do not depend on it

@@ -26,11 +26,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import dot_work, loop_order, native
-from .bridge import strip_locations
+from . import dot_work, loop_order
+from ..ir import native
+from ..ir.bridge import strip_locations
 from . import cost_model
 from . import occupancy as occ_model
-from .triton_ir import generic_ttgir
+from ..ir.triton_ir import generic_ttgir
 from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 
 # VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction

@@ -26,7 +26,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .triton_ir import generic_ttgir
+from ..ir.triton_ir import generic_ttgir
 
 __all__ = ["GridOrderDecision", "Residency", "grid_order_decision"]
 
@@ -351,7 +351,7 @@ def _cuda_residency(compiled, target: str) -> Residency | None:
 def cuda_residency(target: str, regs: int, shared: int, warps: int) -> Residency | None:
     """Programs per SM of a cuda kernel from ptxas's registers per thread, its shared memory and warps, with the
     target's figures (TargetInfo): None for a target without them."""
-    from . import native
+    from ..ir import native
 
     t = next((x for x in native.target_info() if x["target"] == target), None)
     if t is None:
@@ -380,7 +380,7 @@ def _unchanged_reason(generic: str, name: str, target: str) -> str:
     """The pass's own reason, from running it on the compiled TTGIR (what it saw, since it left it unchanged)."""
     import warnings
 
-    from .native import MFMARemark, run_pipeline_with_diagnostics
+    from ..ir.native import MFMARemark, run_pipeline_with_diagnostics
 
     try:
         with warnings.catch_warnings():

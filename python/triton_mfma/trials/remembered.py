@@ -77,7 +77,7 @@ def _entry(ctx, decision, ours, theirs):
 def recall(ctx, decision, ours, theirs):
     """The verdict a trial of `decision` between these two choices took on an earlier specialization of this
     kernel, for these builds (evidence "remembered"); None where there is none."""
-    from .decisions import Verdict
+    from ..decisions import Verdict
 
     found = _entry(ctx, decision, ours, theirs)
     if found is None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from .bridge import strip_locations
+from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
 from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, layout_bases, write_instructions
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .cli_error import CliError
-from .triton_ir import DUMP_HEADER
+from ..ir.cli_error import CliError
+from ..ir.triton_ir import DUMP_HEADER
 
 PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 
@@ -26,8 +26,8 @@ def _as_list(value, what: str) -> list[str] | None:
 def _check_activation(passes, options: dict) -> None:
     """Validate a pass list and options exactly as `triton_mfma.enabled(...)` does (ValueError -> one line);
     an unknown name first, with the closest known one."""
-    from . import hook
-    from . import passes as passes_mod
+    from ..compiler import hook
+    from ..composition import passes as passes_mod
 
     for name in passes or []:
         if name not in passes_mod.REGISTRY:
@@ -107,7 +107,7 @@ def triton_status() -> TritonStatus:
         from triton.compiler import ASTSource  # noqa: F401
     except (Exception, SystemExit) as e:  # noqa: BLE001
         return TritonStatus(found, f"cannot be imported whole: {_first(e)}")
-    from .bridge import TritonBuildError, probe
+    from ..ir.bridge import TritonBuildError, probe
 
     try:
         probe()
@@ -221,7 +221,7 @@ def _option_value_ok(kind: str, value: str) -> bool:
 def check_pipeline_text(text: str) -> None:
     """A --pipeline of our passes, checked without a module: the syntax, the pass names, the option names and
     value types (from the C++ passes' own registry), then the passes' own option checks on an empty module."""
-    from . import native
+    from ..ir import native
 
     registry = native.pass_registry()
     body = text.strip()
@@ -249,7 +249,7 @@ def check_pipeline_text(text: str) -> None:
                 raise CliError(f"--pipeline: {name} option {key}={value!r}: expected a value of type "
                                f"{declared[key] or 'string'}")
     pipeline = text if text.startswith("builtin.module(") else f"builtin.module({text})"
-    from .bridge import _LOCK, _CapturedStderr
+    from ..ir.bridge import _LOCK, _CapturedStderr
 
     with _LOCK, _CapturedStderr():  # what LLVM's option parser prints to stderr itself is not ours to show
         try:
@@ -264,7 +264,7 @@ def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
     """MLIR pipeline text for `passes` with `options` (the Python option names of `triton-mfma passes`)."""
     from types import SimpleNamespace
 
-    from . import passes as passes_mod
+    from ..composition import passes as passes_mod
 
     triton_options = SimpleNamespace(num_stages=num_stages) if num_stages is not None else None
     elements = []
@@ -317,7 +317,7 @@ def _check_report(args) -> None:
 def _check_environment() -> None:
     """Environment values triton-mfma does not accept; TRITON_CODEGEN_AMD's was reported at start-up already
     where the autoload ran (then nothing more is printed)."""
-    from . import remarks
+    from ..composition import remarks
 
     problems = remarks.environment_problems()
     if problems:
@@ -356,8 +356,8 @@ def _error_line(e: BaseException) -> tuple[str, int]:
             msg = str(e).strip().splitlines()[-1]
         where = f" (kernel line {e.node.lineno})" if hasattr(e.node, "lineno") else ""
         return f"Triton could not compile the kernel{where}: {msg}", 2
-    from .bridge import BridgeError, TritonBuildError
-    from .native import PipelineError
+    from ..ir.bridge import BridgeError, TritonBuildError
+    from ..ir.native import PipelineError
 
     if isinstance(e, PipelineError):
         diag = next((d for d in e.diagnostics if d.severity == "error"), None)

@@ -41,15 +41,16 @@ import os
 import shutil
 import threading
 
-from ._version import __version__
-from .passes import BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS, find_option
+from .._version import __version__
+from ..composition.passes import (BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS,
+                                  find_option)
 
 
 @functools.lru_cache(maxsize=4)
 def code_fingerprint(root: str | None = None) -> str:
     """sha256 of the package's code (`root`: this package's directory): its Python sources and native
     libraries, read once per process (~6 MB). Part of the cache key, as Triton's own key hashes Triton's sources."""
-    root = root or os.path.dirname(os.path.abspath(__file__))
+    root = root or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # triton_mfma/, not compiler/
     h = hashlib.sha256()
     for dirpath, dirnames, files in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
@@ -311,7 +312,7 @@ def _uninstall_if_unused_locked() -> None:
 def enable(passes=None, **options) -> None:
     """Activate triton-mfma for every later compile in this process (replaces a previous enable)."""
     global _process
-    from . import pipeline  # noqa: F401 - refuses a Triton older than 3.8, clearly
+    from ..composition import pipeline  # noqa: F401 - refuses a Triton older than 3.8, clearly
 
     act = Activation(passes, **options)
     with _lock:
@@ -331,7 +332,7 @@ def disable() -> None:
 def enabled(passes=None, **options):
     """`with triton_mfma.enabled(passes=[...], lds_limit=...):` — active for this thread / task inside the block."""
     global _scopes
-    from . import pipeline  # noqa: F401 - refuses an unsupported Triton, clearly
+    from ..composition import pipeline  # noqa: F401 - refuses an unsupported Triton, clearly
 
     act = Activation(passes, **options)
     with _lock:
@@ -383,7 +384,7 @@ _warned_builds: set = set()  # libtriton paths whose TritonBuildError was shown
 def _build_usable(act) -> bool:
     """Whether the installed Triton build has every symbol and binding the project calls (bridge.probe). Where it
     lacks one, the compile is stock Triton's, with one warning per build; strict mode raises TritonBuildError."""
-    from .bridge import TritonBuildError, probe
+    from ..ir.bridge import TritonBuildError, probe
 
     try:
         probe()
@@ -395,7 +396,7 @@ def _build_usable(act) -> bool:
             first = e.library not in _warned_builds
             _warned_builds.add(e.library)
         if first:
-            from . import remarks
+            from ..composition import remarks
 
             remarks.warn(str(e))
         return False
@@ -411,7 +412,7 @@ def _wrap_guarded(act, args) -> None:
 
         wrap_stages(act, *args)
         if getattr(getattr(args[0], "target", None), "backend", "") == "hip":
-            from .llvm_flags import collect_on
+            from ..composition.llvm_flags import collect_on
 
             collect_on(args[0])  # the LLVM flags each compile passes, for the report
     except Exception as e:  # noqa: BLE001 - any failure of ours leaves the compile to stock Triton
@@ -423,7 +424,7 @@ def _wrap_guarded(act, args) -> None:
         why = f"setting up the stages: {type(e).__name__}: {first}"
         if "ttgir" in stages:
             stages["ttgir"] = functools.partial(_marked_stock, stages["ttgir"], why)
-        from . import remarks
+        from ..composition import remarks
 
         remarks.warn(f"triton-mfma failed {why}; using stock Triton for this kernel")
 
@@ -450,7 +451,7 @@ class _InterruptGuard:
             interrupted = not isinstance(e, Exception)
             FallbackFreeCache.discard(metadata.get("hash"), remove=interrupted)
             if interrupted:
-                from .engine import reset_pool
+                from ..trials.engine import reset_pool
 
                 reset_pool()
             raise

@@ -26,18 +26,18 @@ import functools
 import re
 import time
 
-from . import remarks
-from .bridge import export_generic, import_generic, real_module
-from .decisions import Verdict, record
-from .decisions import first_line as _first_line
-from .decisions.context import Context
-from .decisions.registry import REGISTRY as DECISIONS, by_name
-from .decisions.sched_strategy import authors_choice
-from .engine import Engine, Made, fresh_context, with_waves_per_eu
-from .policy import Policy
-from .passes import REGISTRY, REPLACING_POINTS, setting
-from .points import INTERIOR_POINTS
-from .runner import PassFailure, kernel_name, run_passes
+from ..composition import remarks
+from ..ir.bridge import export_generic, import_generic, real_module
+from ..decisions import Verdict, record
+from ..decisions import first_line as _first_line
+from ..decisions.context import Context
+from ..decisions.registry import REGISTRY as DECISIONS, by_name
+from ..decisions.sched_strategy import authors_choice
+from ..trials.engine import Engine, Made, fresh_context, with_waves_per_eu
+from ..trials.policy import Policy
+from ..composition.passes import REGISTRY, REPLACING_POINTS, setting
+from ..composition.points import INTERIOR_POINTS
+from ..ir.runner import PassFailure, kernel_name, run_passes
 
 GRID_ORDER = "mfma-grid-order"
 WAVES = by_name("waves_per_eu auto")
@@ -213,8 +213,9 @@ class HipCompile:
                 self.engine.board.finish(frozenset(choice))
 
     def _build_ttgir_steps(self, src, md, choice, resume, kernel_remarks, cut):
-        from .engine import POINT_ORDER, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of, with_num_stages
-        from .pipeline import amd_make_ttgir
+        from ..trials.engine import (POINT_ORDER, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of,
+                                     with_num_stages)
+        from ..composition.pipeline import amd_make_ttgir
 
         skip = {c[5:] for c in choice if c.startswith("skip:")}
         stages = stages_of(choice)
@@ -290,7 +291,7 @@ class HipCompile:
         return Made(mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare))
 
     def _decide(self, src, metadata, snapshot):
-        from . import pipeline
+        from ..composition import pipeline
 
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
@@ -338,7 +339,7 @@ class HipCompile:
             metadata["triton_mfma_trials"] = trials
 
     def _point_context(self, mod, kernel_remarks):
-        from .lds_budget import PointContext
+        from ..models.lds_budget import PointContext
 
         def stock_amdgcn():  # the module as it stands, compiled to amdgcn (lds_limit="occupancy")
             md = {"num_ctas": getattr(self.options, "num_ctas", 1)}
@@ -394,7 +395,7 @@ class HipCompile:
 
     def _compile_in_place(self, src, metadata, w: int):
         """engine.Compiled of Triton's module `src` at waves_per_eu `w`: make_llir and make_amdgcn here."""
-        from .engine import Compiled
+        from ..trials.engine import Compiled
 
         opts = with_waves_per_eu(self.options, w)
         t0 = time.thread_time()
@@ -411,7 +412,7 @@ class HipCompile:
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
         compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
         the compared waves' and compiled one wave more, where 2 spill nothing)."""
-        from .engine import llir_without_waves
+        from ..trials.engine import llir_without_waves
 
         w = self.final_w
 
@@ -485,7 +486,7 @@ class GenericCompile:
         return module
 
     def ttgir(self, src, metadata):
-        from .pipeline import nvidia_make_ttgir
+        from ..composition.pipeline import nvidia_make_ttgir
 
         kernel_remarks = remarks.KernelRemarks(kernel_name(src), remarks.level(self.act.remarks))
         run = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context)
@@ -493,7 +494,7 @@ class GenericCompile:
         interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
             else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
-            from . import pipeline
+            from ..composition import pipeline
 
             interior &= pipeline.usable_points(self.backend_name, snapshot, src.context,
                                                (self.options, self.capability), str(self.capability), self.backend)
@@ -522,7 +523,7 @@ class GenericCompile:
             kernel_remarks.flush()
 
     def _point_context(self, mod):
-        from .lds_budget import PointContext
+        from ..models.lds_budget import PointContext
 
         return PointContext(self.backend_name, str(getattr(self.options, "arch", self.capability)),
                             getattr(self.options, "num_warps", 4), 0, kernel_name(mod), None)
@@ -543,7 +544,7 @@ class GenericCompile:
         if not applied or spare is None or not self._grid_check_possible() \
                 or not setting(self.act.options, "verify_grid_order"):
             return ours
-        from . import resources
+        from ..models import resources
 
         try:
             text = run.last_text or export_generic(ours)
@@ -586,7 +587,7 @@ class GenericCompile:
         between the two counts of programs per wave is one the guard takes for one wave where it needs several
         (an H200 split-K decode launch, 1792 programs, bound 16 per SM where registers allow 8: the remap's
         1.35x declined, bench/results/grid_order_wide.md). None where the bound is the real figure."""
-        from .grid import cuda_residency
+        from ..models.grid import cuda_residency
 
         m = re.search(r"programs_per_cu = (\d+) : i64, programs_source = \"upper bound\"", text)
         if m is None:
@@ -599,7 +600,7 @@ class GenericCompile:
     def _with_real_residency(self, real, spare, metadata, kernel_remarks):
         """The passes at ttgir_end again, mfma-grid-order told the real programs per SM (`programs-per-cu`),
         and the result compiled: (module, steps, cubin figures)."""
-        from . import resources
+        from ..models import resources
 
         act = self.act.with_options(grid_programs_per_cu=real.programs_per_cu)
         # the same passes on the same module said what they had to say: the decision line below says what changed

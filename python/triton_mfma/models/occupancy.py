@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import native
+from ..ir import native
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def waves_with_vgprs(t: Target, vgpr_total: int) -> int:
 
 
 def waves_with_sgprs(t: Target, sgprs: int) -> int:
-    from .triton_version import TRITON_VERSION  # at first use: its import refuses an unusable Triton
+    from ..ir.triton_version import TRITON_VERSION  # at first use: its import refuses an unusable Triton
 
     if TRITON_VERSION == (3, 8):  # the AMDGPU backend bundled with Triton 3.8 still uses LLVM's old step table
         return min(t.max_waves_per_simd, 10 if sgprs <= 80 else 9 if sgprs <= 88 else 8 if sgprs <= 100 else 7)

@@ -60,7 +60,7 @@ def _suffixes(a: str, b: str) -> set[str]:
 def instruction_cycles(arch: str, m: int, n: int, k: int, a: str, b: str) -> int | None:
     """Issue cycles of the MFMA instruction of shape m x n x k on operands `a` x `b` (TTGIR element types) on
     `arch`; None where the table has none or shapes and types name several."""
-    from . import native
+    from ..ir import native
 
     found = set()
     for (table_arch, mnemonic), cycles in native.mfma_cycles().items():
@@ -74,7 +74,7 @@ def instruction_cycles(arch: str, m: int, n: int, k: int, a: str, b: str) -> int
 @functools.lru_cache(maxsize=64)
 def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
     """Every tt.dot of the kernel in program order; None where the analysis does not run on it."""
-    from .native import PipelineError, run_pipeline_with_diagnostics
+    from ..ir.native import PipelineError, run_pipeline_with_diagnostics
 
     try:
         _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-dot-work)")
@@ -177,7 +177,7 @@ _DOT_OPERANDS = re.compile(r'"tt\.dot"\(.*?:\s*\(tensor<(?:\d+x)+(\w+)>,\s*tenso
 def without_mfma(generic_text: str, arch: str) -> bool:
     """Whether some tt.dot of the TTIR or TTGIR has operand types no MFMA instruction of `arch` takes (the MFMA
     table): Triton's layouts then do it on FMA (fp8 on gfx90a). False where a type is not one the table names."""
-    from . import native
+    from ..ir import native
 
     suffixes = {x[4] for (table_arch, mnemonic) in native.mfma_cycles() if table_arch == arch
                 for x in [_MNEMONIC.match(mnemonic)] if x}

@@ -27,7 +27,7 @@ class LongCompile(NamedTuple):
 
 
 def long_compile(ttir: str, arch: str, num_warps: int, waves_per_eu: int) -> LongCompile:
-    from . import dot_work, occupancy
+    from ..models import dot_work, occupancy
 
     demand = dot_work.accumulator_registers(ttir, num_warps)
     fma = dot_work.without_mfma(ttir, arch)
@@ -61,7 +61,7 @@ class Policy:
     def long_compile(self) -> float | None:
         """The CPU seconds of this kernel's longest compile so far where above decisions.LONG_COMPILE_S, else
         None: the decisions that can keep the kernel's own choice compiled then compile nothing more."""
-        from .decisions import LONG_COMPILE_S
+        from ..decisions import LONG_COMPILE_S
 
         return self.engine.longest_s if self.engine.longest_s > LONG_COMPILE_S else None
 
@@ -69,7 +69,7 @@ class Policy:
         """What the kernel's first compile says there is to win (decisions.STAKES_CPU): "loop scratch" where its
         main loop spills to scratch, "spills" where it has other spill traffic the judge ranks
         (cost_model.ranked_spills), "no spill"; None before it or where its figures cannot be read."""
-        from .cost_model import ranked_spills
+        from ..models.cost_model import ranked_spills
 
         first = self.engine.first
         if first is None:
@@ -85,8 +85,8 @@ class Policy:
     def reserve(self) -> int:
         """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
         strategy where the stakes call for it and it may run (decisions.STAKES_RESERVE)."""
-        from .decisions import STAKES_RESERVE
-        from .decisions.sched_strategy import NAME as STRATEGY
+        from ..decisions import STAKES_RESERVE
+        from ..decisions.sched_strategy import NAME as STRATEGY
 
         extra = STAKES_RESERVE.get(self.stakes(), 0)
         if extra and not any(d.name == STRATEGY and d.present(self.ctx, set()) for d in self.decisions):
@@ -99,7 +99,7 @@ class Policy:
     def printed(self, build):
         """resources.Printed of `build` compiled at the compared waves (no instruction parsed), or the exception
         compiling it raised."""
-        from .resources import printed
+        from ..models.resources import printed
 
         c = self.compile_each([(build, self.ctx.w)])[0]
         return c if isinstance(c, Exception) else printed(c.amdgcn, c.metadata["shared"])
@@ -119,7 +119,7 @@ class Policy:
     def figures_of(self, c, w: int, ttgir: str | None = None):
         """dot_figures.Figures of engine.Compiled `c` read at waves `w` (its amdgcn read once); with its TTGIR
         (generic text), the K-steps its main loop holds too (dot_figures.with_loop_steps)."""
-        from . import dot_figures
+        from ..models import dot_figures
 
         key = (id(c), w)
         if key not in self._figures:
@@ -144,13 +144,13 @@ class Policy:
             return out
 
     def record(self, decision, verdict) -> None:
-        from .decisions import record
+        from ..decisions import record
 
         record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
 
     def tritons_kernel(self, first=None):
         """The build of Triton's kernel: no interior choice, no remap (`first`: the TTIR module to build it from)."""
-        from .decisions.grid_order import NAME as GRID, SKIP
+        from ..decisions.grid_order import NAME as GRID, SKIP
 
         return self.engine.ttgir(frozenset({SKIP}) if self.ctx.runs(GRID) else frozenset(), self.metadata,
                                  first=first)
@@ -160,7 +160,7 @@ class Policy:
         """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
         left running. `interior`: the interior points where our passes act on this kernel. Where it exceeds an
         explicit `lds_limit` (no build compared met it), the remarks say so."""
-        from .decisions import lds_limit_unmet
+        from ..decisions import lds_limit_unmet
 
         chosen = self._ttgir(src, interior)
         unmet = lds_limit_unmet(self.ctx, chosen)
@@ -242,9 +242,9 @@ class Policy:
             (cost_model.judge) hands on the better of the two.
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
-        from .cost_model import cannot_launch
-        from .decisions import budget_spent, lds_limit_unmet
-        from .lds_budget import lds_total
+        from ..models.cost_model import cannot_launch
+        from ..decisions import budget_spent, lds_limit_unmet
+        from ..models.lds_budget import lds_total
 
         ctx, engine = self.ctx, self.engine
         if ctx.trial_all or not present:
@@ -276,7 +276,7 @@ class Policy:
         whether that variant alone decides it; where it does, ours is not built with the decision's pass (a whole
         make_ttgir saved, issue 35). The variant is built anyway where it does not: every comparison reads it.
         Returns the TTIR module left for ours' build (None once a build took it)."""
-        from .decisions import compiles_capped, lds_limit_unmet
+        from ..decisions import compiles_capped, lds_limit_unmet
 
         ctx, engine, asked = self.ctx, self.engine, self.ctx.w
         for d in present:
@@ -304,7 +304,7 @@ class Policy:
         (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
         choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
         Never worse than stock by that judge, at most one compile more (`spent`: why the budget is spent)."""
-        from .decisions import first_line
+        from ..decisions import first_line
 
         w = self.ctx.w
         reference = self.tritons_kernel()
@@ -339,8 +339,8 @@ class Policy:
     def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
         """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed
         compile hands on Triton's), each TTGIR decision of `present` recording `head` and the verdict."""
-        from . import cost_model, dot_figures
-        from .decisions import first_line, outside_constraints
+        from ..models import cost_model, dot_figures
+        from ..decisions import first_line, outside_constraints
 
         if isinstance(f_ours, Exception):
             return self._hand_on(present, reference, f"{head}: ours does not compile ({first_line(f_ours)}): "
@@ -361,7 +361,7 @@ class Policy:
 
     def _hand_on(self, present, chosen, why: str, evidence: str = "model"):
         """`chosen`, each TTGIR decision recording `why` as its verdict (the compile budget's)."""
-        from .decisions import Verdict
+        from ..decisions import Verdict
 
         for d in present:
             if d.stage == "ttgir":
@@ -380,7 +380,7 @@ class Policy:
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""
-        from .decisions import within_constraints
+        from ..decisions import within_constraints
 
         v, theirs = d.settled(self.ctx, ours), None
         if v is None:
@@ -411,7 +411,7 @@ class Policy:
 
     def _compare(self, d, ours, theirs):
         from . import remembered
-        from .decisions import budget_spent, cpu_capped, neither_launches
+        from ..decisions import budget_spent, cpu_capped, neither_launches
 
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
         why = neither_launches(ctx, ours, theirs)
@@ -474,8 +474,8 @@ class Policy:
         """The compile to hand on after the llir-stage decision (`final`: engine.Compiled of `chosen_build` at the
         waves it chose; `compared_w`: the waves the TTGIR decisions compared at): the combination check at those
         waves (decisions.combination.CombinationAtWaves) where it compares, Triton's kernel compiled there once."""
-        from .decisions import lds_limit_unmet, within_constraints
-        from .decisions.combination import AT_WAVES
+        from ..decisions import lds_limit_unmet, within_constraints
+        from ..decisions.combination import AT_WAVES
 
         ctx, w = self.ctx, final.waves_per_eu
         d = next(d for d in self.decisions if d.name == AT_WAVES)

@@ -62,7 +62,7 @@ def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
     if ctx.decide is not None:
         ctx.decide("lds_limit", line)
     else:
-        from .native import MFMARemark
+        from ..ir.native import MFMARemark
 
         warnings.warn(f"[{ctx.kernel}] lds_limit={line}", MFMARemark, stacklevel=2)
     return {**user_options, "lds_limit": budget}
@@ -73,7 +73,7 @@ def lds_total(generic_ttgir: str) -> int | None:
     """The LDS bytes per workgroup Triton's allocation will give this TTGIR (the C++ LDS model, equal to Triton
     3.9's allocation on the corpus: test_lds_model.py); None where the model does not cover the kernel. Cached:
     several decisions ask it of the same variants."""
-    from .native import PipelineError, run_pipeline_with_diagnostics
+    from ..ir.native import PipelineError, run_pipeline_with_diagnostics
 
     try:
         _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-lds-usage)")

@@ -15,7 +15,7 @@ from .cli_checks import (TRITON_COMMANDS, CliError, _AlreadyReported, _as_list, 
                          _check_plot, _error_line, _suggest, _triton_version_text, check_args, check_triton,
                          triton_status)
 from .cli_opt import opt_cmd
-from .triton_ir import parse_triton_ir  # noqa: F401 - a library caller's (docs/reliability.md) and the tests'
+from ..ir.triton_ir import parse_triton_ir  # noqa: F401 - a library caller's (docs/reliability.md) and the tests'
 
 PROG = "triton-mfma"
 
@@ -29,7 +29,7 @@ def _fmt_row(cells, widths):
 
 
 def _figures(k) -> dict:
-    from . import resources
+    from ..models import resources
 
     r = resources.of_kernel(k)
     return {"vgpr": r.vgpr, "agpr": r.agpr, "spills": r.vgpr_spill + r.sgpr_spill, "lds": r.lds,
@@ -48,9 +48,11 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     triton_version = _triton_version_text()
     # a build without what the bridge calls: the project is off, both columns are stock Triton's (one warning)
     off = triton_status().problem  # (not fatal: check_triton passed)
-    from . import native, passes, resources
-    from .compile import compile_pair
-    from .examples import CORPUS
+    from ..ir import native
+    from ..composition import passes
+    from ..models import resources
+    from ..compiler.compile import compile_pair
+    from ..examples import CORPUS
 
     names = _as_list(names, "kernel")
     passes_ = _as_list(passes_, "pass")
@@ -138,7 +140,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
 
 def _remark_line(text: str, width: int = 150) -> str:
     """A remark without its location prefix, cut to one line."""
-    from .remarks import body
+    from ..composition.remarks import body
 
     text = body(text.replace("\n", " "))  # without "triton-mfma remark [kernel] "
     if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
@@ -148,9 +150,10 @@ def _remark_line(text: str, width: int = 150) -> str:
 
 def _showcase(arch: str, out, records: list | None = None, text=None) -> int:
     """Each transforming pass alone, stock vs the pass, on the cases of examples/showcase.py."""
-    from . import native, occupancy, resources
-    from .compile import compile_pair
-    from .examples.showcase import cases
+    from ..ir import native
+    from ..models import occupancy, resources
+    from ..compiler.compile import compile_pair
+    from ..examples.showcase import cases
 
     records = records if records is not None else []
     text = text or (lambda *a, **k: print(*a, file=out, **k))
@@ -237,7 +240,7 @@ def _load_kernel(spec: str):
 
 def _parse_option(text: str) -> tuple[str, object]:
     """`name=value` with value as int, float, bool (true/false) or string."""
-    from .compile import parse_value
+    from ..compiler.compile import parse_value
 
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
@@ -280,7 +283,7 @@ def _num_stages(text: str) -> int:
 
 
 def _amd_arch(text: str) -> str:
-    from .compile import AMD_ARCHS
+    from ..compiler.compile import AMD_ARCHS
 
     if text in AMD_ARCHS:
         return text
@@ -291,7 +294,7 @@ def _amd_arch(text: str) -> str:
 
 
 def _default_passes():
-    from .passes import DEFAULT_PASSES
+    from ..composition.passes import DEFAULT_PASSES
 
     return DEFAULT_PASSES
 
@@ -302,9 +305,10 @@ def report_cmd(args, out=None) -> int:
     if args.plot:
         _check_plot(args.plot)  # before compiling anything (main() checked already; report_cmd may be called alone)
     _triton_version_text()
-    from . import hook, native
-    from .compile import aot_signature, always_compile, compile_kernel
-    from .report import report
+    from ..compiler import hook
+    from ..ir import native
+    from ..compiler.compile import aot_signature, always_compile, compile_kernel
+    from ..models.report import report
 
     passes = _as_list(args.passes, "pass")
     mfma_options = dict(args.option or [])
@@ -316,7 +320,7 @@ def report_cmd(args, out=None) -> int:
         if not sep or not k.strip():
             raise CliError(f"--constexpr expects NAME=VALUE, got {c!r}")
         constexprs[k.strip()] = v.strip()
-    from .compile import parse_value
+    from ..compiler.compile import parse_value
 
     constexprs = {k: parse_value(v) for k, v in constexprs.items()}
     sig, constexprs, attrs = aot_signature(fn, args.signature, constexprs, args.arch, args.large_tensors)
@@ -409,8 +413,8 @@ _plot = plot  # the old private name
 def passes_doc() -> dict:
     """Passes, insertion points, options (types, allowed values, defaults), defaults on: JSON-ready. Python's
     option declarations (passes.py) with the C++ passes' own (passes.json, generated from Passes.td)."""
-    from . import native
-    from . import passes as passes_mod
+    from ..ir import native
+    from ..composition import passes as passes_mod
 
     cxx = native.pass_registry()
     default = list(passes_mod.DEFAULT_PASSES)
@@ -536,11 +540,11 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from . import __version__
+        from .. import __version__
 
         parts = [f"{PROG} {__version__}", triton_status().version_text()]
         try:
-            from .native import native_version
+            from ..ir.native import native_version
 
             parts.append(f"libTritonMFMA {native_version()}")
         except (ImportError, OSError) as e:
@@ -550,7 +554,7 @@ class _Version(argparse.Action):
 
 
 def _passes_help() -> str:
-    from . import passes as passes_mod
+    from ..composition import passes as passes_mod
 
     return (f"comma-separated triton-mfma passes (default: {','.join(passes_mod.DEFAULT_PASSES)}); known: "
             f"{', '.join(passes_mod.REGISTRY)} (`triton-mfma passes` describes them)")
@@ -624,7 +628,8 @@ def build_parser() -> argparse.ArgumentParser:
                            Triton's pretty form). Remarks go to stderr."""))
     o.add_argument("file", metavar="FILE", help="a .ttir/.ttgir/.mlir file, or - for stdin")
     o.add_argument("--passes", help="comma-separated triton-mfma passes, run in this order; known: "
-                                    + ", ".join(__import__("triton_mfma.passes", fromlist=["REGISTRY"]).REGISTRY))
+                                    + ", ".join(__import__("triton_mfma.composition.passes",
+                                                           fromlist=["REGISTRY"]).REGISTRY))
     o.add_argument("--pipeline", help="an MLIR pass pipeline of our passes, e.g. 'mfma-grid-order{mode=on}'")
     o.add_argument("--num-stages", type=_num_stages, help="the kernel's num_stages (mfma-stream-pipeline reads it)")
     o.add_argument("--dump-pass", metavar="NAME",
@@ -683,7 +688,7 @@ def main(argv=None) -> int:
 
 def mfma_opt() -> None:
     """Console entry point `mfma-opt`: exec the C++ driver shipped in the package."""
-    from .native import MFMA_OPT_PATH
+    from ..ir.native import MFMA_OPT_PATH
 
     if not os.path.exists(MFMA_OPT_PATH):
         sys.exit(f"mfma-opt: {MFMA_OPT_PATH} is missing; rebuild with `pip install .`")

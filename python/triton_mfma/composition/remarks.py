@@ -24,12 +24,12 @@ import re
 import sys
 import warnings
 
-from .native import MFMARemark, MFMAWarning
+from ..ir.native import MFMARemark, MFMAWarning
 
 LEVELS = ("none", "summary", "all")
 PREFIX = "triton-mfma remark"
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # triton_mfma/, all its folders
 _INTERNAL_DIRS: tuple[str, ...] | None = None
 
 
@@ -249,10 +249,11 @@ class RemarkBuffer:
 def apply_warnoptions() -> None:
     """Apply -W / PYTHONWARNINGS entries whose category is one of ours: Python could not import this package
     when it read them at start-up, so it ignored them."""
-    from . import native
+    from ..ir import native
 
     ours = {"triton_mfma.MFMARemark": MFMARemark, "triton_mfma.MFMAWarning": MFMAWarning,
-            "triton_mfma.native.MFMARemark": native.MFMARemark, "triton_mfma.native.MFMAWarning": native.MFMAWarning}
+            "triton_mfma.ir.native.MFMARemark": native.MFMARemark,
+            "triton_mfma.ir.native.MFMAWarning": native.MFMAWarning}
     for opt in sys.warnoptions:
         parts = [p.strip() for p in opt.split(":")]
         if len(parts) < 3 or parts[2] not in ours:

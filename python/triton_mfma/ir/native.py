@@ -14,7 +14,7 @@ import re
 import warnings
 from dataclasses import dataclass
 
-NATIVE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
+NATIVE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_native")  # triton_mfma/_native
 LIBRARY_PATH = os.path.join(NATIVE_DIR, "libTritonMFMA.so")
 MFMA_OPT_PATH = os.path.join(NATIVE_DIR, "mfma-opt")
 PASSES_JSON_PATH = os.path.join(NATIVE_DIR, "passes.json")

@@ -132,7 +132,7 @@ REGISTRY: dict[str, ProjectPass] = {}
 def _declared_options(pass_name: str) -> dict:
     """Passes.td's options of `pass_name` by flag (passes.json); {} where the native library is not built (every
     use of a pass option then fails with check()'s message)."""
-    from . import native
+    from ..ir import native
 
     try:
         return {o["argument"]: o for o in native.pass_registry().get(pass_name, {}).get("options", [])}
@@ -242,7 +242,7 @@ register(ProjectPass(
 
 
 def _resolve_split_options(user_options, ctx):
-    from .lds_budget import resolve_lds_limit
+    from ..models.lds_budget import resolve_lds_limit
 
     return resolve_lds_limit(user_options, ctx)
 

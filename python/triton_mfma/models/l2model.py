@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import native
+from ..ir import native
 
 
 @dataclass(frozen=True)

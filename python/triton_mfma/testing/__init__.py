@@ -1,0 +1,1 @@
+"""Test support shipped with the package: the generator of random, valid Triton kernels (kernelgen)."""
