@@ -146,14 +146,15 @@ def test_auto_waves_compiles_candidates_from_one_llir():
 
 
 def test_prefetched_trial_decides_as_the_sequential_one(monkeypatch):
-    """A kWidth-only difference the model cannot tell (GEMM 16x64x64 on gfx942: ours' SGPRs hold its occupancy, and
-    Triton's layouts may need fewer): with an idle core the trial of Triton's layouts compiles beside ours
-    (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of compiles are those of the
-    sequential trial (each variant compiled once)."""
+    """A kWidth-only difference left to a trial (gemm, gfx942; accelerate-dot's kWidth-only model off: whether it
+    tells moves with the Triton version's register allocation and SGPR rule): with an idle core the trial of Triton's layouts compiles
+    beside ours (Engine.prefetch) instead of after it; the decision, the amdgcn and the number of compiles are those
+    of the sequential trial (each variant compiled once)."""
     from triton_mfma.trials import engine
-    from triton_mfma.examples import kernels as K
+    from triton_mfma.decisions import accelerate_dot
 
-    fn, sig, cx = K.matmul, K._gemm_sig(), dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64)
+    monkeypatch.setattr(accelerate_dot, "widest_lds_ops", lambda *args: None)
+    fn, sig, cx = CORPUS["gemm"]
     prefetched = []
     real = engine.Engine.prefetch
 
