@@ -17,9 +17,8 @@ differ. Models, first, none of which compiles Triton's layouts:
     (dot_figures.LDS_WIDEST_BYTES): theirs cannot need fewer LDS ops, and ties at best on every key but occupancy.
     Where theirs' LDS would let more waves run than ours does and ours' VGPRs, not its SGPRs, hold it there, theirs
     reaches them only with fewer VGPRs for the same bytes per lane: measured rare (KWIDTH_MORE_WAVES), so the model
-    keeps ours there too (issue 53: the
-    compile that found "equal on every ranked figure" was most of such a kernel's extra CPU). Every trial records
-    this model's premises beside the compiled LDS ops.
+    keeps ours there too (issue 53: the compile that found "equal on every ranked figure" was most of such a
+    kernel's extra CPU). Every trial records this model's premises beside the compiled LDS ops.
     Or, in place of the widest ops: the shared layouts are the same in both TTGIRs (kWidth alone differs, ours' no
     smaller) and every dot operand is read from them (no convert_layout to a dot operand, whose LDS traffic follows
     the kWidth): the writes to LDS are the same code, and ours' reads take the same bytes in contiguous runs no
@@ -133,8 +132,7 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     module docstring's "widest LDS ops"); None where a premise does not hold or cannot be read."""
     from ..models.lds_budget import lds_total
 
-    if isinstance(f_ours, Exception) or f_ours.spills or f_ours.occupancy == 0 or \
-            any(cost_model.ranked_spills(f_ours)):
+    if isinstance(f_ours, Exception) or f_ours.spills or not cost_model.nothing_ranked(f_ours):
         return None
     lds_theirs = lds_total(theirs.text)
     if lds_theirs is None or not dot_figures.only_kwidth_differs(ours.text, theirs.text):

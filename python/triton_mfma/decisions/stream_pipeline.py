@@ -105,7 +105,7 @@ class StreamPipeline(Decision):
                                         f"most any LDS lets run (its {lds} B admit them), with no spill: ours could "
                                         f"rank better only on LDS ops, which no model reads (ours not built)", "model",
                             theirs)
-        if not _nothing_ranked(f):  # ours keeps the LDS buffers Triton's keeps
+        if not cost_model.nothing_ranked(f):  # ours keeps the LDS buffers Triton's keeps
             return None
         return _verdict("declined", f"Triton's loop pipeliner keeps one LDS buffer per operand here ({ctx.arch}, "
                                     f"num_stages <= 2, no async copy), as ours does, and, compiled first, spills "
@@ -156,7 +156,7 @@ class StreamPipeline(Decision):
             # ours' LDS buys no wave; Triton's, compiled (the kernel handed on if it is declined), shows whether
             # there is a spill ours' other schedule may cut (the all-trials runs: see _one_buffer_each)
             f = ctx.figures(theirs)
-            if isinstance(f, Exception) or not _nothing_ranked(f):
+            if isinstance(f, Exception) or not cost_model.nothing_ranked(f):
                 return None
             return _verdict("declined", f"Triton's loop pipeliner needs no more LDS ({lds_theirs} B, ours {lds_ours} "
                                         f"B) and, compiled, spills nothing at {f.occupancy} waves/SIMD: ours could "
@@ -194,12 +194,6 @@ class StreamPipeline(Decision):
 # (415 -> 371, 43 -> 14, 55 -> 47) and on LDS ops (18 -> 17 twice), never on occupancy (no gain 35, worse 7).
 # Where ours needs no less LDS than Triton's, 23 times: better 6, on main-loop scratch or AGPR copies where
 # Triton's spilled or copied (40 -> 0, 241 -> 177; copies 4 -> 3) and on LDS ops (3), never on occupancy.
-
-
-def _nothing_ranked(f) -> bool:
-    """Where ours' LDS buys no wave over Triton's pipeliner (`f`: Triton's, compiled): whether Triton's launches and
-    spills nothing of a ranked class, so that ours, by the all-trials runs above, ranks better at most on LDS ops."""
-    return f.occupancy > 0 and not any(cost_model.ranked_spills(f))
 
 
 def _one_buffer_each(ctx) -> bool:

@@ -172,6 +172,12 @@ def ranked_spills(f) -> tuple:
     return r[1], r[2], r[4], r[5], r[6]
 
 
+def nothing_ranked(f) -> bool:
+    """Whether a compile with figures `f` launches and has no spill traffic of a class the judge ranks
+    (ranked_spills): what it could still lose on is occupancy and the keys after the spill classes."""
+    return f.occupancy > 0 and not any(ranked_spills(f))
+
+
 def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu: int = 0) -> str | None:
     """Why a compile with figures `f` ranks better than every compile of a variant whose LDS is `other_lds` bytes
     (what the LDS model reads from its TTGIR), without compiling that variant; None where this bound cannot tell.
@@ -198,7 +204,7 @@ def ties_at_best_before_dot_cycles(f, other_lds: int, arch: str, num_warps: int,
     variant's dot cycles are then known to be more (dot_work: from its TTGIR), it ranks worse, uncompiled."""
     from . import occupancy
 
-    if f.occupancy == 0 or any(ranked_spills(f)):
+    if not nothing_ranked(f):
         return False
     occ = occupancy.occupancy(arch, num_warps, 0, 0, other_lds, waves_per_eu)
     return f.occupancy >= (occ.waves_per_simd if occ.workgroups_per_cu else 0)

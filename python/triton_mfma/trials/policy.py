@@ -311,7 +311,7 @@ class Policy:
         head = f"no trial, the compile budget: {spent}"
         compiled = self._compiled_in_place_of(rest[0], ours, w)
         if compiled is not None:  # the budget had room for Triton's kernel alone, not for ours' compile as well
-            self.ctx.reverted |= set(ours.choice - compiled.choice)
+            self.engine.cancel([(ours, w)])
             ours = compiled
             head += (f"; ours with {rest[0].name} not compiled: the build with Triton's step there, compiled first, "
                      f"stands for it")
@@ -333,7 +333,6 @@ class Policy:
         theirs = d.compared(self.ctx, ours)
         if theirs is None or theirs is ours or self.engine.compiled(theirs, w) is None:
             return None
-        self.engine.cancel([(ours, w)])
         return theirs
 
     def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
