@@ -33,7 +33,7 @@ import triton  # noqa: E402
 import triton_mfma  # noqa: E402
 from triton_mfma.models import dot_figures  # noqa: E402
 from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
-from triton_mfma.trials.engine import trial_threads  # noqa: E402
+from triton_mfma.trials.threads import trial_threads  # noqa: E402
 from triton_mfma.composition.passes import DEFAULT_PASSES  # noqa: E402
 from cputime import BUDGET, Measured, distribution, over_every_kernel_bound, population, within_budget  # noqa: E402
 from suite import (ARCHS, Report, add_option_argument, configs, decisions, options_text,  # noqa: E402

@@ -413,13 +413,13 @@ def test_stream_pipeliner_with_no_loop_to_pipeline_is_not_built(seed, arch, why,
     from triton_mfma.testing import kernelgen
 
     built = []
-    real = engine.Engine.ttgir
+    real = engine.Engine.variant
 
     def spy(self, choice, *a, **kw):
         built.append(frozenset(choice))
         return real(self, choice, *a, **kw)
 
-    monkeypatch.setattr(engine.Engine, "ttgir", spy)
+    monkeypatch.setattr(engine.Engine, "variant", spy)
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     with warnings.catch_warnings(), triton_mfma.enabled():
         warnings.simplefilter("ignore", MFMARemark)
@@ -437,7 +437,7 @@ def test_combination_counts_no_declined_point_as_a_choice(tmp_path, monkeypatch)
     third TTGIR, the same as Triton's layouts, and judged the same two compiles again)."""
     from triton_mfma.testing import kernelgen
     from triton_mfma.decisions.combination import choices_made
-    from triton_mfma.trials.engine import Build
+    from triton_mfma.trials.variants import Build
 
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(3018), str(tmp_path), "gfx950")
     with warnings.catch_warnings(), triton_mfma.enabled():

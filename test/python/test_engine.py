@@ -12,7 +12,9 @@ from conftest import stock_kernel
 import triton_mfma
 from triton_mfma import MFMARemark
 from triton_mfma.compiler.compile import compile_kernel
-from triton_mfma.trials.engine import llir_with_waves, trial_threads
+from triton_mfma.ir.llvm_ir import llir_with_waves
+from triton_mfma.trials import variants
+from triton_mfma.trials.threads import OtherLoad, trial_threads
 from triton_mfma.examples import CORPUS
 from ldsutil import kernel_generic_ttgir
 
@@ -67,23 +69,23 @@ def test_other_load_counts_other_processes_not_this_ones_threads(monkeypatch):
     import subprocess
     import sys
 
-    from triton_mfma.trials import engine
+    from triton_mfma.trials import threads
 
     samples = iter([(0.0, 10.0, 5.0), (1.0, 11.9, 6.9), (1.1, 12.0, 6.9), (2.0, 13.0, 7.1)])
-    load = engine._OtherLoad()
+    load = OtherLoad()
     monkeypatch.setattr(load, "_sample", lambda: next(samples))
-    monkeypatch.setattr(engine.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
     assert load() == 2.0  # no window yet: the load average less this compile's own thread
     assert load() == pytest.approx(0.0)  # 1.9 s busy, all of it this process's (its trial threads)
     assert load() == pytest.approx(0.0)  # a window under MIN_WINDOW_S: the last value
     assert load() == pytest.approx(0.9)  # since the last window's end: 1.1 s busy, 0.2 s of it this process's
 
     monkeypatch.delenv("TRITON_MFMA_TRIAL_THREADS", raising=False)
-    engine.other_load()
+    threads.other_load()
     child = subprocess.Popen([sys.executable, "-c", "import time\nt = time.time()\nwhile time.time() - t < 1.5: pass"])
     try:
         time.sleep(1.0)
-        assert engine.other_load() >= 0.7  # the busy child, whatever else the machine runs
+        assert threads.other_load() >= 0.7  # the busy child, whatever else the machine runs
     finally:
         child.wait()
 
@@ -240,7 +242,7 @@ def test_identical_dot_layouts_stop_the_comparison_build_after_its_step(monkeypa
 
 
 def test_same_code_ignores_names_and_locations_only():
-    from triton_mfma.trials.engine import same_code
+    from triton_mfma.trials.variants import same_code
 
     a = ('%a_1 = "tt.load"(%arg0) : (tensor<4x!tt.ptr<f16>>) -> tensor<4xf16> loc("k.py":3:4)\n'
          '%b_2 = "arith.addf"(%a_1, %c0) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> loc(#loc3)\n')
@@ -265,7 +267,7 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
     the end)."""
     from triton_mfma.trials import engine
 
-    real_ttgir, real_resume = engine.Engine.ttgir, engine.Engine._resume_for
+    real_ttgir, real_resume = engine.Engine.variant, engine.Engine._resume_for
     resumed, checked, builds = [], [], []
 
     def resume_spy(self, choice):
@@ -282,10 +284,10 @@ def test_variant_builds_resume_where_they_differ_and_equal_full_builds(name, arc
                 full = real_ttgir(self, choice, metadata)
             finally:
                 self._builds = saved
-            checked.append((frozenset(choice), engine.same_code(full.text, build.text), build.module))
+            checked.append((frozenset(choice), variants.same_code(full.text, build.text), build.module))
         return build
 
-    monkeypatch.setattr(engine.Engine, "ttgir", ttgir_spy)
+    monkeypatch.setattr(engine.Engine, "variant", ttgir_spy)
     monkeypatch.setattr(engine.Engine, "_resume_for", resume_spy)
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")  # on one thread every later variant is resumed
     fn, sig, cx = CORPUS[name]
@@ -318,8 +320,8 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
         build = real_adopt(self, choice, ahead)
         assert build is not None and threading.current_thread() is threading.main_thread()
         del self._builds[choice]  # the same choice as one thread builds it: resumed from ours
-        resumed = self.ttgir(choice, build.metadata)
-        adopted.append((choice, engine.same_code(build.text, resumed.text)))
+        resumed = self.variant(choice, build.metadata)
+        adopted.append((choice, variants.same_code(build.text, resumed.text)))
         self._builds[choice] = build
         return build
 
@@ -344,10 +346,9 @@ def test_first_compared_variant_is_built_aside_and_changes_nothing(name, arch, m
 def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
     """Generated seed 2871 on gfx950: the stream pipeliner is not built (num_stages 1), so the variant built aside
     is accelerate-dot's, Triton's layouts, and our layouts are Triton's there. The aside build stops right after
-    Triton's accelerate_matmul, where its module is what our pass returned (engine.SameAsOurs), instead of building
+    Triton's accelerate_matmul, where its module is what our pass returned (variants.SameAsOurs), instead of building
     a whole TTGIR for nothing; the variant is then resumed on the compiling thread. The compile is what one thread
     gives: every decision line and the amdgcn."""
-    from triton_mfma.trials import engine
     from triton_mfma.testing import kernelgen
     from triton_mfma.compiler import stages
 
@@ -357,7 +358,7 @@ def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
     def spy(self, src, md, choice, resume, kernel_remarks, cut):
         try:
             return real(self, src, md, choice, resume, kernel_remarks, cut)
-        except engine.SameAsOurs as e:
+        except variants.SameAsOurs as e:
             stopped.append((frozenset(choice), str(e), threading.current_thread() is threading.main_thread()))
             raise
 
@@ -380,7 +381,7 @@ def test_aside_build_stops_where_its_module_becomes_ours(monkeypatch, tmp_path):
 
 
 def test_point_board_hands_a_waiting_build_what_another_returned_or_nothing():
-    from triton_mfma.trials.engine import PointBoard
+    from triton_mfma.trials.variants import PointBoard
 
     board, ours = PointBoard(), frozenset({"accelerate_matmul"})
     got = []
@@ -441,7 +442,7 @@ def test_speculation_a_model_made_unnecessary_never_runs_and_changes_nothing(mon
     trials = eng.trials
     stop = threading.Event()
     stop.set()
-    with pytest.raises(engine.Cancelled):
+    with pytest.raises(variants.Cancelled):
         eng._compile_one(theirs, 3, stop)
     assert eng.trials == trials and eng.compiled(theirs, 3) is None
     eng.prefetch([(theirs, 3)])
@@ -585,10 +586,10 @@ def test_adopting_an_aside_build_whose_text_another_build_compiles_drops_its_com
     from triton_mfma.trials import engine
 
     eng = engine.Engine(None, None, "", None, None)
-    ours = engine.Build(frozenset({"pipeline"}), None, "module text", {})
+    ours = variants.Build(frozenset({"pipeline"}), None, "module text", {})
     prefetched = engine._Speculative(Future(), threading.Event(), threading.Event())
     eng._inflight[(ours.text, 0)] = prefetched
-    theirs = engine.Build(frozenset(), None, "module text", {})
+    theirs = variants.Build(frozenset(), None, "module text", {})
     built, compiling = Future(), Future()
     built.set_result((theirs, lambda: None))
     compiling.set_running_or_notify_cancel()  # the job set `built` itself: it is running when adopted

@@ -12,7 +12,7 @@ from triton_mfma.models import dot_figures
 from triton_mfma.testing import kernelgen
 from triton_mfma.compiler.compile import always_compile, compile_kernel
 from triton_mfma.decisions import sched_strategy
-from triton_mfma.trials.engine import llir_with_fn_attr
+from triton_mfma.ir.llvm_ir import llir_with_fn_attr
 
 LLIR = """define amdgpu_kernel void @k(ptr %a) #0 {
   ret void

@@ -44,6 +44,7 @@ import threading
 from .._version import __version__
 from ..composition.passes import (BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS,
                                   find_option)
+from ..trials.threads import reset_pool
 
 
 @functools.lru_cache(maxsize=4)
@@ -437,7 +438,7 @@ def _marked_stock(stage, why, src, metadata):
 
 class _InterruptGuard:
     """`stage`, except that an interrupt in it also removes what its compile put in Triton's cache so far, and
-    lets the trial compiles' threads end (engine.reset_pool). Equal to `stage`: it is still that stage (stages.py
+    lets the trial compiles' threads end (threads.reset_pool). Equal to `stage`: it is still that stage (stages.py
     asks whether the llir stage is still its own)."""
 
     def __init__(self, stage):
@@ -451,8 +452,6 @@ class _InterruptGuard:
             interrupted = not isinstance(e, Exception)
             FallbackFreeCache.discard(metadata.get("hash"), remove=interrupted)
             if interrupted:
-                from ..trials.engine import reset_pool
-
                 reset_pool()
             raise
 

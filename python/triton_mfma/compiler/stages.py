@@ -26,18 +26,24 @@ import functools
 import re
 import time
 
-from ..composition import remarks
-from ..ir.bridge import export_generic, import_generic, real_module
+from ..composition import pipeline, remarks
+from ..composition.passes import REGISTRY, REPLACING_POINTS, setting
+from ..composition.pipeline import amd_make_ttgir, nvidia_make_ttgir
+from ..composition.points import INTERIOR_POINTS, POINT_ORDER
 from ..decisions import Verdict, record
 from ..decisions import first_line as _first_line
 from ..decisions.context import Context
 from ..decisions.registry import REGISTRY as DECISIONS, by_name
 from ..decisions.sched_strategy import authors_choice
-from ..trials.engine import Engine, Made, fresh_context, with_waves_per_eu
-from ..trials.policy import Policy
-from ..composition.passes import REGISTRY, REPLACING_POINTS, setting
-from ..composition.points import INTERIOR_POINTS
+from ..ir.bridge import export_generic, import_generic, real_module
+from ..ir.llvm_ir import llir_without_waves
 from ..ir.runner import PassFailure, kernel_name, run_passes
+from ..models import resources
+from ..models.grid import cuda_residency
+from ..models.lds_budget import PointContext
+from ..trials.engine import Engine, fresh_context, with_num_stages, with_waves_per_eu
+from ..trials.policy import Policy
+from ..trials.variants import Compiled, Made, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of
 
 GRID_ORDER = "mfma-grid-order"
 WAVES = by_name("waves_per_eu auto")
@@ -75,7 +81,7 @@ class PointRunner:
         self.last_text = ""  # the generic text of the module the last call returned, where the library printed it
         self.before = {}  # point -> the generic text of the module the passes there were given
         self.after = {}  # point -> the generic text of what they returned (the library's output)
-        self.spare = {}  # point -> that module, where the passes returned a new one (engine.Build.spare)
+        self.spare = {}  # point -> that module, where the passes returned a new one (variants.Build.spare)
 
     def __call__(self, point: str, mod, declined: set | None = None, outcomes: list | None = None,
                  before: str | None = None):
@@ -149,8 +155,8 @@ class HipCompile:
         # LLVM's scheduling strategy may be decided on the compile handed on (decisions/sched_strategy.py)
         self.strategy_possible = bool(setting(act.options, STRATEGY.option)) and authors_choice(options) is None
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
-        self.handoff = None  # (TTGIR module handed to Triton, engine.Compiled of it)
-        self.chosen = None  # the engine.Build handed to Triton, where it was compiled
+        self.handoff = None  # (TTGIR module handed to Triton, variants.Compiled of it)
+        self.chosen = None  # the variants.Build handed to Triton, where it was compiled
         self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
@@ -193,11 +199,11 @@ class HipCompile:
 
     def _make_ttgir(self, src, md, choice, resume=None, aside=False, cut=None):
         """A TTGIR variant: `choice` holds the interior points where ours runs and "skip:<pass>" for a pass at
-        ttgir_end left out. `resume` (engine.Resume): start at its point from another build's module; where this
+        ttgir_end left out. `resume` (variants.Resume): start at its point from another build's module; where this
         build's module becomes an earlier build's (whose choice agrees from there on), the rest is that build's
         (no more steps run). `aside`: built on another thread (engine.Engine.aside); what its passes say is
         kept in a buffer, replayed by the callable returned last. `cut`: (point, wait), for an aside build: right
-        after Triton's step at `point` it ends (engine.SameAsOurs) where its module is what `wait()` says the build
+        after Triton's step at `point` it ends (variants.SameAsOurs) where its module is what `wait()` says the build
         it is compared with returned there."""
         if aside:
             buffer = remarks.RemarkBuffer()
@@ -213,10 +219,6 @@ class HipCompile:
                 self.engine.board.finish(frozenset(choice))
 
     def _build_ttgir_steps(self, src, md, choice, resume, kernel_remarks, cut):
-        from ..trials.engine import (POINT_ORDER, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of,
-                                     with_num_stages)
-        from ..composition.pipeline import amd_make_ttgir
-
         skip = {c[5:] for c in choice if c.startswith("skip:")}
         stages = stages_of(choice)
         options = self.options if stages is None else with_num_stages(self.options, stages)
@@ -291,8 +293,6 @@ class HipCompile:
         return Made(mod, declined, outcomes, run.last_text, dict(run.before), dict(run.after), dict(run.spare))
 
     def _decide(self, src, metadata, snapshot):
-        from ..composition import pipeline
-
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
             interior &= pipeline.usable_points("hip", snapshot, src.context, (self.options,), self.options.arch,
@@ -302,7 +302,7 @@ class HipCompile:
                              lower_in_place=self._llir_stage_is_ours())
         self.policy = self._policy(metadata)
         self.policy.ctx.has_dot, self.policy.ctx.ttir = _has_dot(snapshot), snapshot
-        chosen = self.policy.ttgir(src, interior)
+        chosen = self.policy.decide_ttgir(src, interior)
         self.final_w = self.policy.ctx.w  # the kernel's, or the waves its LDS admits (decisions/register_pressure.py)
         compiled = self.engine.compiled(chosen, self.final_w)
         _merge(metadata, chosen.metadata)
@@ -316,7 +316,7 @@ class HipCompile:
         """The engine's policy over the registered decisions, and what they read of this compile."""
         policy = Policy(self.engine, DECISIONS, metadata, self.kernel_remarks)
         policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
-                             variant=lambda choice: self.engine.ttgir(choice, metadata), figures=policy.figures,
+                             variant=lambda choice: self.engine.variant(choice, metadata), figures=policy.figures,
                              printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
                              figures_of=policy.figures_of, long_compile=policy.long_compile,
                              compiles=lambda: self.engine.trials,
@@ -339,8 +339,6 @@ class HipCompile:
             metadata["triton_mfma_trials"] = trials
 
     def _point_context(self, mod, kernel_remarks):
-        from ..models.lds_budget import PointContext
-
         def stock_amdgcn():  # the module as it stands, compiled to amdgcn (lds_limit="occupancy")
             md = {"num_ctas": getattr(self.options, "num_ctas", 1)}
             copy = import_generic(export_generic(mod), mod.context, parsed_before=True)
@@ -394,9 +392,7 @@ class HipCompile:
         return chosen.llir
 
     def _compile_in_place(self, src, metadata, w: int):
-        """engine.Compiled of Triton's module `src` at waves_per_eu `w`: make_llir and make_amdgcn here."""
-        from ..trials.engine import Compiled
-
+        """variants.Compiled of Triton's module `src` at waves_per_eu `w`: make_llir and make_amdgcn here."""
         opts = with_waves_per_eu(self.options, w)
         t0 = time.thread_time()
         llir = self.backend.make_llir(src, metadata, opts)
@@ -412,8 +408,6 @@ class HipCompile:
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
         compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
         the compared waves' and compiled one wave more, where 2 spill nothing)."""
-        from ..trials.engine import llir_without_waves
-
         w = self.final_w
 
         def compile_base():
@@ -486,16 +480,12 @@ class GenericCompile:
         return module
 
     def ttgir(self, src, metadata):
-        from ..composition.pipeline import nvidia_make_ttgir
-
         kernel_remarks = remarks.KernelRemarks(kernel_name(src), remarks.level(self.act.remarks))
         run = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context)
         snapshot = export_generic(src)
         interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
             else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
-            from ..composition import pipeline
-
             interior &= pipeline.usable_points(self.backend_name, snapshot, src.context,
                                                (self.options, self.capability), str(self.capability), self.backend)
             metadata["triton_mfma_build"] = pipeline.build_record(self.backend_name, str(self.capability),
@@ -523,8 +513,6 @@ class GenericCompile:
             kernel_remarks.flush()
 
     def _point_context(self, mod):
-        from ..models.lds_budget import PointContext
-
         return PointContext(self.backend_name, str(getattr(self.options, "arch", self.capability)),
                             getattr(self.options, "num_warps", 4), 0, kernel_name(mod), None)
 
@@ -544,8 +532,6 @@ class GenericCompile:
         if not applied or spare is None or not self._grid_check_possible() \
                 or not setting(self.act.options, "verify_grid_order"):
             return ours
-        from ..models import resources
-
         try:
             text = run.last_text or export_generic(ours)
             steps = self._lower(text, metadata)
@@ -587,8 +573,6 @@ class GenericCompile:
         between the two counts of programs per wave is one the guard takes for one wave where it needs several
         (an H200 split-K decode launch, 1792 programs, bound 16 per SM where registers allow 8: the remap's
         1.35x declined, bench/results/grid_order_wide.md). None where the bound is the real figure."""
-        from ..models.grid import cuda_residency
-
         m = re.search(r"programs_per_cu = (\d+) : i64, programs_source = \"upper bound\"", text)
         if m is None:
             return None
@@ -600,8 +584,6 @@ class GenericCompile:
     def _with_real_residency(self, real, spare, metadata, kernel_remarks):
         """The passes at ttgir_end again, mfma-grid-order told the real programs per SM (`programs-per-cu`),
         and the result compiled: (module, steps, cubin figures)."""
-        from ..models import resources
-
         act = self.act.with_options(grid_programs_per_cu=real.programs_per_cu)
         # the same passes on the same module said what they had to say: the decision line below says what changed
         again = PointRunner(act, self.backend_name, self.options, kernel_remarks.silenced(), self._point_context)

@@ -123,7 +123,7 @@ class Verdict:
     decision: str  # kept / reverted / applied / declined / dropped / unverified / failed / chosen ...
     reason: str
     evidence: str  # pass / none / identical / model / trial / remembered (a trial on another specialization)
-    chosen: object = field(repr=False)  # the engine.Build (or, for waves_per_eu, engine.Compiled) chosen
+    chosen: object = field(repr=False)  # the variants.Build (or, for waves_per_eu, variants.Compiled) chosen
     details: dict = field(default_factory=dict)  # what a trial compared, in the metadata record
     remark: str | None = None  # the remark line; None: metadata only
     fields: dict | None = None  # the metadata record where it is not {decision, reason, evidence, **details}
@@ -269,7 +269,7 @@ class Decision:
     """The protocol (see the module docstring); the defaults decide nothing."""
     name = ""  # the pass (or option) the remarks name
     key = ""  # metadata field of the verdict
-    stage = "ttgir"  # the stage it decides in: "ttgir" (by policy.Policy.ttgir) or "llir" (waves_per_eu)
+    stage = "ttgir"  # the stage it decides in: "ttgir" (by policy.Policy.decide_ttgir) or "llir" (waves_per_eu)
     point: str | None = None
     option: str | None = None
     speculation = Speculation()

@@ -17,12 +17,12 @@ class Context:
     strict: bool
     auto: bool  # waves_per_eu "auto": decided in the llir stage
     points: dict = field(repr=False)  # insertion point -> the activation's passes there
-    variant: Callable = field(repr=False)  # (choice) -> engine.Build
+    variant: Callable = field(repr=False)  # (choice) -> variants.Build
     figures: Callable = field(repr=False)  # (build) -> dot_figures.Figures at w, or the exception compiling it raised
     printed: Callable = field(repr=False)  # (build) -> resources.Printed at w (no instruction read), or the exception
-    compiled: Callable = field(repr=False)  # (build, w) -> engine.Compiled already made, or None
+    compiled: Callable = field(repr=False)  # (build, w) -> variants.Compiled already made, or None
     note: Callable = field(repr=False)  # (name, line): a remark beside a decision's verdict
-    # (engine.Compiled, w) -> its dot_figures.Figures read at waves w (the policy reads each amdgcn once)
+    # (variants.Compiled, w) -> its dot_figures.Figures read at waves w (the policy reads each amdgcn once)
     figures_of: Callable = field(repr=False)
     has_dot: bool = False  # the kernel's TTIR has a tt.dot
     ttir: str = field(default="", repr=False)  # the kernel's TTIR (generic text), what every build starts from

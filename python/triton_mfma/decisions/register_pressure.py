@@ -113,8 +113,8 @@ class RegisterPressure(Decision):
         return admitted, f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
 
     def decide(self, ctx, base, compile_many) -> Verdict:
-        """`base`: the engine.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
-        TTGIR decisions compared there); `compile_many([w]) -> [engine.Compiled]` (the engine's)."""
+        """`base`: the variants.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
+        TTGIR decisions compared there); `compile_many([w]) -> [variants.Compiled]` (the engine's)."""
         n, w0 = ctx.asked_w, base.waves_per_eu
         if cost_model.cannot_launch(ctx.arch, ctx.num_warps, base.metadata["shared"]):
             return Verdict("kept", f"the kernel cannot launch at any waves_per_eu: {base.metadata['shared']} B of LDS "

@@ -74,7 +74,7 @@ class SchedStrategy(Decision):
         return self.verifies(ctx) and ctx.has_dot and authors_choice(ctx.triton_options) is None
 
     def decide(self, ctx, base, compile_many, figures_of) -> Verdict | None:
-        """`base`: the engine.Compiled handed on; `compile_many([strategy, ...])` -> its LLVM IR compiled with each
+        """`base`: the variants.Compiled handed on; `compile_many([strategy, ...])` -> its LLVM IR compiled with each
         (an exception in place of one that failed); `figures_of(compiled)` -> its dot_figures.Figures. None where
         nothing is at stake (no scratch spill in the main loop): no record."""
         f_base = figures_of(base)

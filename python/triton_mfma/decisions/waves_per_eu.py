@@ -35,7 +35,7 @@ class WavesPerEu(Decision):
         return [(ours, w) for w in self.waves_to_try(ctx, base)]
 
     def decide(self, ctx, base, compile_many) -> Verdict:
-        """`compile_many([w, ...]) -> [engine.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
+        """`compile_many([w, ...]) -> [variants.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
         # the candidates are compared with the base, which the TTGIR decisions compared with Triton's: no reserve
         spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0)
         if spent is not None:

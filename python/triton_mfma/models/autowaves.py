@@ -51,7 +51,7 @@ class Candidate:
     waves_per_eu: int
     res: Resources
     occupancy: occ_model.Occupancy
-    compiled: object = field(repr=False)  # engine.Compiled
+    compiled: object = field(repr=False)  # variants.Compiled
     num_warps: int = 0
     _figures: dot_figures.Figures | None = field(repr=False, default=None)
 
@@ -178,7 +178,7 @@ def plan(arch: str, num_warps: int, base: Candidate) -> tuple[list[int], dict, l
 
 
 def choose(arch: str, num_warps: int, base_compiled, compile_many, trial_all: bool = False, better=better) -> Choice:
-    """`compile_many([w, ...]) -> [engine.Compiled, ...]` compiles candidates of the same TTGIR; `better(base,
+    """`compile_many([w, ...]) -> [variants.Compiled, ...]` compiles candidates of the same TTGIR; `better(base,
     candidate)`: the judge (decisions/waves_per_eu.py)."""
     base = candidate(arch, num_warps, base_compiled)
     promising, skipped, possible = plan(arch, num_warps, base)

@@ -40,155 +40,23 @@ the model has told (`cancel`) or not (`release`), so a compile the model made un
 (the stage would otherwise wait for it: make_amdgcn cannot be stopped once started). That pays where the model
 decides before the compile's LLVM IR is done (the stream pipeliner's LDS model); where the model reads another
 compile, a gate would hold make_amdgcn back where it could have run beside that compile's.
-Tried and measured, not kept (commit 7e1c314, 2 cores, compile time / stock): starting the waves_per_eu
-candidates of the grid check's variant without the remap beside its compile, with follow-ups stopped once the
-compile they run beside has ended and a queued job run on the thread waiting for it: where the check drops the
-remap 2.38x -> 1.95x (GEMM 256x128x32 gfx90a) and 2.43x -> 2.12x (attention D128 gfx942); where it keeps it
-+0.03..+0.14x (the candidate's make_amdgcn slows the one the check waits for; 1.72x -> 2.07x in the full bench run,
-where a stopped job's stale entry also kept the candidates from starting again); the slowest kernel (a revert,
-2.38x) unchanged, so the bench's maximum does not move: not worth the code.
-Weighed, not built: applying the remap to the LLVM IR of the kernel without it (translated from the pass's scalar
-ops and spliced in after make_llir), so that the grid check's two variants share one make_llir. It would save only
-make_llir: on the GEMMs whose check compiles a second variant make_amdgcn takes as long (stock compiles, gfx942
-64x128x64 3 stages: make_llir 0.103 s, make_amdgcn 0.096 s; gfx90a 256x128x32: 0.221 / 0.215 s; gfx942 128x256x32:
-0.191 / 0.176 s; bench/results/stage_times.txt), so those stay above 2x stock; only attention (make_llir 1.06 of
-1.25 s) would gain, and the remap would then reach the GPU through a lowering of our own instead of Triton's.
 """
 from __future__ import annotations
 
 import copy
 import functools
-import os
-import re
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import Future
 from typing import NamedTuple
 
-from ..ir.bridge import LoweredModule, export_generic, import_generic, print_module, strip_locations
-from ..composition.points import COMPARE_AFTER, POINT_ORDER, STAGES  # noqa: F401 - the one table of points (points.py)
+from ..composition.points import COMPARE_AFTER, POINT_ORDER
+from ..ir.bridge import LoweredModule, import_generic, print_module
+from ..ir.llvm_ir import llir_with_fn_attr, llir_with_waves
 from ..ir.runner import kernel_name
-
-
-@dataclass
-class Compiled:
-    """One variant compiled to amdgcn."""
-    waves_per_eu: int
-    llir: str = field(repr=False)
-    amdgcn: str = field(repr=False)
-    metadata: dict = field(repr=False)  # after make_amdgcn
-    cpu_s: float = 0.0  # CPU time of its make_llir (where its own) and make_amdgcn, on their threads
-
-
-# Generic text up to what does not change the code: locations (debug info only) and SSA value names (Triton names
-# values after the source variables their location carries, so the same op built by another pass prints as
-# %acc_106 instead of %a_106). Names are replaced by their order of first appearance, which keeps every def-use
-# edge: two texts equal after this are the same module.
-_SSA_NAME = re.compile(r"%[\w$.-]+")
-
-
-@functools.lru_cache(maxsize=32)  # a build's text is compared with several others
-def _canonical(text: str) -> str:
-    names: dict[str, str] = {}
-    return _SSA_NAME.sub(lambda m: names.setdefault(m.group(0), f"%{len(names)}"), strip_locations(text))
-
-
-def same_code(a: str, b: str) -> bool:
-    """Whether two TTGIRs (generic text) are the same module up to locations and value names."""
-    return a == b or _canonical(a) == _canonical(b)
-
-
-class Made(NamedTuple):
-    """What the stage's make_ttgir callback returns for one variant (fields as in `Build`; `text`: the module's
-    generic text where the last step printed it, else "")."""
-    module: object
-    declined: set
-    outcomes: list
-    text: str
-    before: dict
-    after: dict
-    spare: dict
-
-
-@dataclass
-class Build:
-    """One TTGIR variant: the module (handed to Triton if chosen), its generic text, what our passes said."""
-    choice: frozenset  # insertion points where our pass ran instead of Triton's
-    module: object = field(repr=False)
-    text: str = field(repr=False)
-    metadata: dict = field(repr=False)  # after make_ttgir
-    declined: set = field(default_factory=set)  # points whose pass declined (Triton's step ran there)
-    outcomes: list = field(default_factory=list)  # runner.Outcome of every pass that ran
-    before: dict = field(default_factory=dict, repr=False)  # point -> generic text of the module our passes got there
-    after: dict = field(default_factory=dict, repr=False)  # point -> generic text of what our passes returned there
-    # point -> the module our passes got there, where they returned a new one (the build went on with that): the
-    # very module a build differing from here on would have, use-list order included (a parsed copy would not
-    # have it, and Triton's passes then pick other locations for the ops they merge); taken by one resumed build
-    spare: dict = field(default_factory=dict, repr=False)
-
-    @classmethod
-    def made(cls, choice: frozenset, metadata: dict, made: "Made") -> "Build":
-        """The Build of what make_ttgir made. The library's output is the module's generic text (Triton prints it
-        back identically: test_bridge.py), so a TTGIR that ends with our passes is not printed again."""
-        return cls(choice, made.module, made.text or export_generic(made.module), metadata, set(made.declined),
-                   list(made.outcomes), made.before, made.after, made.spare)
-
-    def same_code(self, other: "Build") -> bool:
-        return same_code(self.text, other.text)
-
-    def declined_reason(self, pass_name: str) -> str:
-        """Why `pass_name` declined this module (its structured outcome), or "" if it did not."""
-        return next((o.reason for o in self.outcomes if o.pass_name == pass_name and o.status == "declined"), "")
-
-
-# POINT_ORDER: the insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether
-# our pass runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
-# COMPARE_AFTER: replacing points where a build that resumes there with Triton's step compares its module right
-# after that step with what our pass returned there in other builds: mfma-accelerate-dot builds its ops in the order Triton's
-# accelerate_matmul does, so where both choose the same layouts the modules are equal there (measured: every
-# "identical" comparison of the bench suite), and the rest of Triton's variant need not be built. The stream
-# pipeliner's output is rarely Triton's, so the export that comparison needs is not paid there (points.py).
-
-
-def stages_of(choice: frozenset) -> int | None:
-    """The num_stages a choice builds with (None: the kernel's own)."""
-    return next((int(c[len(STAGES):]) for c in choice if c.startswith(STAGES)), None)
-
-
-def _at(choice: frozenset, point: str):
-    if point == "ttgir_end":
-        return frozenset(c for c in choice if c.startswith("skip:"))
-    if point == "pipeline":
-        return point in choice, stages_of(choice)
-    return point in choice
-
-
-def _steps_before(choice: frozenset, point: str) -> frozenset:
-    """What of `choice` decides a build's module before `point`: its choices at earlier points and its num_stages
-    (the options every step is built with); not `point` and later points, nor the passes left out at ttgir_end."""
-    later = set(POINT_ORDER[POINT_ORDER.index(point):])
-    return frozenset(c for c in choice if c not in later and not c.startswith("skip:"))
-
-
-def _first_difference(a: frozenset, b: frozenset) -> int | None:
-    """Index in POINT_ORDER of the first point where two choices differ (None: they agree everywhere)."""
-    return next((i for i, p in enumerate(POINT_ORDER) if _at(a, p) != _at(b, p)), None)
-
-
-@dataclass
-class Resume:
-    """Where a new build starts from an earlier one: the steps before `point` are the same in both, so the new
-    build continues from the module `base` had there (its spare); at each later point in `compare`, a module
-    equal to an earlier build's there, whose choice agrees with the new one from that point on, means the rest is
-    that build's too (`SameAsBuild`)."""
-    point: str
-    module: object = field(repr=False)
-    base: Build = field(repr=False)
-    compare: dict = field(default_factory=dict, repr=False)  # point -> [earlier Build with its text there]
-    # earlier Builds whose module right after our passes at `point` the new build's module right after Triton's
-    # step there is compared with (their choices agree with the new one after `point`)
-    compare_after: list = field(default_factory=list, repr=False)
+from .threads import executor, submit_speculative, trial_threads
+from .variants import (Build, Cancelled, Compiled, PointBoard, Resume, at_point, first_difference,
+                       steps_before)
 
 
 class _Speculative(NamedTuple):
@@ -205,64 +73,6 @@ class _Aside(NamedTuple):
     built: Future
     job: _Speculative
     w: int | None
-
-
-class Cancelled(Exception):
-    """A speculative compile dropped before its make_amdgcn (`Engine.cancel`)."""
-
-
-class SameAsBuild(Exception):
-    """Raised by a resumed build at `point` when its module there is `build`'s (up to names and locations):
-    before the steps at `point`, or (`after`) right after them."""
-
-    def __init__(self, point: str, build: Build, after: bool = False):
-        super().__init__(point)
-        self.point, self.build, self.after = point, build, after
-
-
-class SameAsOurs(Exception):
-    """Raised by an aside build right after Triton's step at the point where it diverges from ours, where its module
-    there is what ours' passes returned (or ours' pass declined and Triton's step ran in ours too): from there on the
-    two are one build, so the aside stops (the variant is then resumed on the adopting thread, which finds the same
-    at once)."""
-
-
-class PointBoard:
-    """What each build returned at each insertion point, published as its build passes there, for an aside build
-    of a variant that diverges at that point to compare with (builds run on different threads)."""
-
-    DECLINED = object()  # the pass declined there: Triton's step ran
-
-    def __init__(self):
-        self._cond = threading.Condition()
-        self._texts: dict[tuple[frozenset, str], object] = {}
-        self._done: set[frozenset] = set()
-        self._closed = False
-
-    def publish(self, choice: frozenset, point: str, text) -> None:
-        with self._cond:
-            self._texts[choice, point] = text
-            self._cond.notify_all()
-
-    def finish(self, choice: frozenset) -> None:
-        """The build of `choice` ended (built or failed): nothing more is published for it."""
-        with self._cond:
-            self._done.add(choice)
-            self._cond.notify_all()
-
-    def close(self) -> None:
-        """The compile is settled or interrupted: no waiter waits any longer (an interrupt may come before the
-        build waited for starts; the aside must then end, not hold the process's exit)."""
-        with self._cond:
-            self._closed = True
-            self._cond.notify_all()
-
-    def wait(self, choice: frozenset, point: str):
-        """What the build of `choice` returned at `point` (text, or DECLINED); None where it ended without, or
-        the board was closed first."""
-        with self._cond:
-            self._cond.wait_for(lambda: (choice, point) in self._texts or choice in self._done or self._closed)
-            return self._texts.get((choice, point))
 
 
 def fresh_context(backend):
@@ -288,167 +98,6 @@ def with_num_stages(options, n):
     opts = copy.copy(options)
     object.__setattr__(opts, "num_stages", n)
     return opts
-
-
-_ATTR_GROUP = re.compile(r"^attributes #(\d+) = \{ (.*) \}$", re.MULTILINE)
-_KERNEL_DEF = re.compile(r"^define amdgpu_kernel [^\n]*\) (?:[^\n]*?)#(\d+)", re.MULTILINE)
-
-
-def llir_with_waves(llir: str, w: int) -> str | None:
-    """The LLVM IR make_llir gives with waves_per_eu=w, from its w=0 output: the kernel's attribute group gains
-    `"amdgpu-waves-per-eu"="w,w"` in LLVM's printing order (enum attributes, then string attributes by key).
-    None when that cannot be done exactly (the group is shared, or already has the attribute)."""
-    if w == 0:
-        return llir
-    return llir_with_fn_attr(llir, "amdgpu-waves-per-eu", f"{w},{w}")
-
-
-def llir_with_fn_attr(llir: str, key: str, value: str) -> str | None:
-    """`llir` with the kernel's attribute group gaining the string attribute `"key"="value"` where LLVM prints it
-    (enum attributes, then string attributes by key); None where that cannot be done exactly (the group is shared
-    with another function, or already has the attribute)."""
-    kernels = _KERNEL_DEF.findall(llir)
-    if len(kernels) != 1:
-        return None
-    group = kernels[0]
-    if len(re.findall(rf"#{group}\b", llir)) != 2:  # the define and the group itself: nothing else shares it
-        return None
-    m = next((m for m in _ATTR_GROUP.finditer(llir) if m.group(1) == group), None)
-    if m is None or f'"{key}"' in m.group(2):
-        return None
-    tokens = re.findall(r'"[^"]*"(?:="[^"]*")?|[^\s"(]+(?:\([^)]*\))?', m.group(2))
-    enums = [t for t in tokens if not t.startswith('"')]
-    strings = [t for t in tokens if t.startswith('"')]
-    strings.append(f'"{key}"="{value}"')
-    strings.sort(key=lambda t: t.split("=", 1)[0].strip('"'))
-    line = f"attributes #{group} = {{ {' '.join(enums + strings)} }}"
-    return llir[:m.start()] + line + llir[m.end():]
-
-
-def llir_without_waves(llir: str, w: int) -> str | None:
-    """The inverse of `llir_with_waves`: make_llir's w=0 output from its output at waves_per_eu=w (None where the
-    attribute is not there exactly once as make_llir prints it)."""
-    token = f' "amdgpu-waves-per-eu"="{w},{w}"'
-    if w == 0:
-        return llir
-    if llir.count(token) != 1:
-        return None
-    return llir.replace(token, "")
-
-
-def trial_threads(jobs: int) -> int:
-    """Threads for `jobs` independent trial compiles: the idle cores, at most `jobs`; TRITON_MFMA_TRIAL_THREADS
-    overrides. Idle = cores minus those other processes keep busy (`other_load`)."""
-    env = os.environ.get("TRITON_MFMA_TRIAL_THREADS", "").strip()
-    if env.isdigit():
-        return max(1, min(jobs, int(env)))
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(jobs, cores - int(other_load() + 0.5)))
-
-
-class _OtherLoad:
-    """Cores kept busy by other processes: the busy CPU time of the cores this process may run on (/proc/stat,
-    per core: a container sees the host's) minus this process's own (its threads and waited-for children), over
-    the time since the last look. The 1-minute load average cannot tell them apart: this process's own trial
-    threads of the last minute would count as other work, and a program compiling many kernels in a row would
-    throttle itself to one thread. (Compiles in other threads of this process count as its own: compile workers
-    in separate processes, as PyTorch's are, count as other load.) Where /proc/stat cannot be read: the load
-    average minus this compile's own thread."""
-
-    MIN_WINDOW_S = 0.25  # shorter windows are mostly the 10 ms clock-tick rounding
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._last = None  # (monotonic s, machine busy s, own s)
-        self._value = None
-
-    @staticmethod
-    def _sample():
-        try:
-            mine = os.sched_getaffinity(0)
-        except AttributeError:  # pragma: no cover - not Linux
-            mine = None
-        busy = 0
-        with open("/proc/stat") as f:
-            for line in f:
-                fields = line.split()
-                # the cores this process may run on (a container sees the host's): user nice system idle iowait
-                # irq softirq steal, busy is all but idle and iowait
-                if not fields or not fields[0].startswith("cpu") or not fields[0][3:].isdigit():
-                    continue
-                if mine is not None and int(fields[0][3:]) not in mine:
-                    continue
-                ticks = [int(x) for x in fields[1:9]]
-                busy += sum(ticks) - ticks[3] - ticks[4]
-        own = sum(os.times()[:4])
-        return time.monotonic(), busy / os.sysconf("SC_CLK_TCK"), own
-
-    @staticmethod
-    def _load_average() -> float:
-        """The 1-minute load average less this compile's own thread."""
-        try:
-            return max(0.0, os.getloadavg()[0] - 1.0)
-        except OSError:  # pragma: no cover
-            return 0.0
-
-    def __call__(self) -> float:
-        try:
-            sample = self._sample()
-        except (OSError, ValueError, IndexError):
-            return self._load_average()
-        with self._lock:
-            if self._last is not None and sample[0] - self._last[0] >= self.MIN_WINDOW_S:
-                dt = sample[0] - self._last[0]
-                self._value = max(0.0, (sample[1] - self._last[1]) - (sample[2] - self._last[2])) / dt
-                self._last = sample
-            elif self._last is None:
-                self._last = sample
-            return self._load_average() if self._value is None else self._value  # no window yet: the average
-
-
-other_load = _OtherLoad()
-# the first window starts at import, so a compile's first look has one: the load average it would fall back to counts
-# the last minute's processes, which in a benchmark or a build are this one's predecessors (held-out seeds 4502-4531
-# compiled one at a time on 2 cores: trials beside the main compile almost never ran, wall 1.27x stock, CPU 1.28x)
-other_load()
-
-
-_pool_lock = threading.Lock()
-_pool: ThreadPoolExecutor | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2), thread_name_prefix="triton-mfma")
-        return _pool
-
-
-def reset_pool() -> None:
-    """After an interrupt: the trial pool's workers exit once its queue is drained, and a later trial compile
-    makes a new pool. (A worker whose start the interrupt cut short is registered nowhere: it would wait for work
-    for ever, and the interpreter's exit for it.)"""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=False)
-
-
-def _submit_speculative(fn, *args, cancel: threading.Event, gate: threading.Event) -> Future:
-    """_executor().submit(fn, *args) for a job that stops at `gate` where `cancel` is set. An interrupt in the
-    submit itself (it may start a thread and wait for it) leaves the job, submitted or not, registered nowhere:
-    it sets both, so that the job stops at its gate instead of waiting there for ever."""
-    try:
-        return _executor().submit(fn, *args)
-    except BaseException:
-        cancel.set()
-        gate.set()
-        raise
 
 
 class Engine:
@@ -492,7 +141,7 @@ class Engine:
         self._here: set[int] = set()  # ids of builds `compile` lowers in place where it is asked for them (`lower_here`)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
-    def ttgir(self, choice, metadata: dict, first=None) -> Build:
+    def variant(self, choice, metadata: dict, first=None) -> Build:
         """The TTGIR with our passes at the points in `choice` (memoised). `first`: the TTIR module itself, for
         the first build (Triton's own module becomes that TTGIR). A later build starts where it first differs
         from an earlier one, from the module that build had there (`Resume`), and ends early where its module
@@ -529,7 +178,7 @@ class Engine:
         returned on it (up to names and locations; or ours declined there and Triton's step ran): from that module,
         a build with our passes at `point` and one without go on with the same module, so every choice with the
         same steps before `point` gives one TTGIR with or without `point` (`ttgir` builds it once)."""
-        key = (point, _steps_before(frozenset(choice), point))
+        key = (point, steps_before(frozenset(choice), point))
         with self._lock:
             self._same_steps.add(key)
 
@@ -548,7 +197,7 @@ class Engine:
         out = set(choice)
         for point in POINT_ORDER:
             if point in out:
-                before = _steps_before(frozenset(out), point)
+                before = steps_before(frozenset(out), point)
                 if any(p == point and self._canonical_choice(steps, same) == before for p, steps in same):
                     out.discard(point)
         return frozenset(out)
@@ -605,7 +254,7 @@ class Engine:
             self.llir_here(build)
             return self._compile_one(build, w, cancel, gate)
 
-        self._aside[choice] = _Aside(built, _Speculative(_submit_speculative(job, cancel=cancel, gate=gate), cancel,
+        self._aside[choice] = _Aside(built, _Speculative(submit_speculative(job, cancel=cancel, gate=gate), cancel,
                                                          gate), w)
 
     def _adopt(self, choice: frozenset, ahead: "_Aside") -> Build | None:
@@ -635,7 +284,7 @@ class Engine:
         still spare; None if there is none."""
         best = None
         for b in self._builds.values():
-            i = _first_difference(b.choice, choice)
+            i = first_difference(b.choice, choice)
             if i is not None and POINT_ORDER[i] in b.spare and (best is None or i > best[0]):
                 best = (i, b)
         if best is None:
@@ -644,14 +293,14 @@ class Engine:
         compare = {}
         for j in range(i + 1, len(POINT_ORDER)):
             later = [b for b in self._builds.values() if POINT_ORDER[j] in b.before
-                     and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[j:])]
+                     and all(at_point(b.choice, q) == at_point(choice, q) for q in POINT_ORDER[j:])]
             if later:
                 compare[POINT_ORDER[j]] = later
         point = POINT_ORDER[i]
         compare_after = []
-        if point in COMPARE_AFTER and not _at(choice, point):  # Triton's step runs there in the new build
+        if point in COMPARE_AFTER and not at_point(choice, point):  # Triton's step runs there in the new build
             compare_after = [b for b in self._builds.values() if point in b.after
-                             and all(_at(b.choice, q) == _at(choice, q) for q in POINT_ORDER[i + 1:])]
+                             and all(at_point(b.choice, q) == at_point(choice, q) for q in POINT_ORDER[i + 1:])]
         return Resume(point, base.spare.pop(point), base, compare, compare_after)
 
     # -- LLVM IR and amdgcn ----------------------------------------------------------------------------------
@@ -787,7 +436,7 @@ class Engine:
 
         values = list(values)
         if trial_threads(len(values)) > 1:
-            return list(_executor().map(one, values))
+            return list(executor().map(one, values))
         return [one(v) for v in values]
 
     def candidates(self, llir0: str, md0: dict, ws) -> list[Compiled]:
@@ -796,7 +445,7 @@ class Engine:
         ws = list(ws)
         one = functools.partial(self._amdgcn, llir0, md0)
         if trial_threads(len(ws)) > 1:
-            return list(_executor().map(one, ws))
+            return list(executor().map(one, ws))
         return [one(w) for w in ws]
 
     def prefetch(self, jobs, gated: bool = False) -> None:
@@ -813,7 +462,7 @@ class Engine:
             cancel, gate = threading.Event(), threading.Event()
             if not gated:
                 gate.set()
-            self._inflight[key] = _Speculative(_submit_speculative(self._compile_one, b, w, cancel, gate, cancel=cancel,
+            self._inflight[key] = _Speculative(submit_speculative(self._compile_one, b, w, cancel, gate, cancel=cancel,
                                                                    gate=gate), cancel, gate)
 
     def release(self, jobs) -> None:
@@ -891,8 +540,8 @@ class Engine:
                     entry.gate.set()
                 # one w=0 LLVM IR per TTGIR first (the candidates' IR derives from it), then the amdgcn jobs
                 texts = list(dict.fromkeys(t for t, _ in todo))
-                list(_executor().map(lambda t: self._llir0(builds[t]), texts))
-                futures = [_executor().submit(self._compile_one, builds[t], w) for t, w in todo]
+                list(executor().map(lambda t: self._llir0(builds[t]), texts))
+                futures = [executor().submit(self._compile_one, builds[t], w) for t, w in todo]
                 errors += [f.exception() for f in futures]
             else:  # on this thread, beside what is running
                 for t, w in todo:

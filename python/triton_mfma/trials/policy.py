@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .engine import Engine, trial_threads
+from .engine import Engine
+from .threads import trial_threads
 
 LONG_COMPILE_RULES = ("results >= one wave", "FMA, results >= asked", "FMA, + operands >= one wave")
 
@@ -117,7 +118,7 @@ class Policy:
         return out
 
     def figures_of(self, c, w: int, ttgir: str | None = None):
-        """dot_figures.Figures of engine.Compiled `c` read at waves `w` (its amdgcn read once); with its TTGIR
+        """dot_figures.Figures of variants.Compiled `c` read at waves `w` (its amdgcn read once); with its TTGIR
         (generic text), the K-steps its main loop holds too (dot_figures.with_loop_steps)."""
         from ..models import dot_figures
 
@@ -152,11 +153,11 @@ class Policy:
         """The build of Triton's kernel: no interior choice, no remap (`first`: the TTIR module to build it from)."""
         from ..decisions.grid_order import NAME as GRID, SKIP
 
-        return self.engine.ttgir(frozenset({SKIP}) if self.ctx.runs(GRID) else frozenset(), self.metadata,
+        return self.engine.variant(frozenset({SKIP}) if self.ctx.runs(GRID) else frozenset(), self.metadata,
                                  first=first)
 
     # -- the TTGIR decisions -------------------------------------------------------------------------------------
-    def ttgir(self, src, interior: set):
+    def decide_ttgir(self, src, interior: set):
         """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
         left running. `interior`: the interior points where our passes act on this kernel. Where it exceeds an
         explicit `lds_limit` (no build compared met it), the remarks say so."""
@@ -186,7 +187,7 @@ class Policy:
         first = next((d for d in present if d.point is not None and d.verifies(ctx)), None)
         if first is not None:  # what it compares ours with: built beside ours, so both compile from the start
             engine.aside(interior - {first.point}, self.metadata, w, diverges=(first.point, interior))
-        chosen = engine.ttgir(interior, self.metadata, first=src)
+        chosen = engine.variant(interior, self.metadata, first=src)
         asked = ctx.w
         w = self._compare_at(present, chosen, asked)
         # ours compiled: a decision's model or trial reads it, or Triton gets it. Its LLVM IR on this thread, from
@@ -264,7 +265,7 @@ class Policy:
             return self._hand_on(present, reference, f"Triton's kernel handed on: its dot results need {lc.demand} "
                                  f"registers per lane, one wave has {lc.one_wave}, so every variant spills; compiled "
                                  f"first, {spent} (nothing else compiled)"), None
-        ours = engine.ttgir(self.interior, self.metadata)
+        ours = engine.variant(self.interior, self.metadata)
         head = (f"Triton's layouts do its dots on FMA: their results need {lc.demand} registers per lane, with one "
                 f"K-tile of operands at least {lc.fma_need}, the waves asked have {lc.asked} and one wave "
                 f"{lc.one_wave}, so Triton's kernel spills; compiled first: {spent}; ours compiled once (nothing "
@@ -284,7 +285,7 @@ class Policy:
                 continue
             if compiles_capped(ctx, needs=2) is not None:  # its variant and ours, Triton's kernel in reserve
                 continue
-            theirs = engine.ttgir(self.interior - {d.point}, self.metadata, first=src)
+            theirs = engine.variant(self.interior - {d.point}, self.metadata, first=src)
             src = None
             engine.lower_here(theirs)  # where `before_ours` compiles it, from its own module
             self._compare_at(present, theirs, asked)  # the waves it would be compared at with ours
@@ -470,7 +471,7 @@ class Policy:
         return jobs
 
     def at_final_waves(self, chosen_build, final, compared_w: int):
-        """The compile to hand on after the llir-stage decision (`final`: engine.Compiled of `chosen_build` at the
+        """The compile to hand on after the llir-stage decision (`final`: variants.Compiled of `chosen_build` at the
         waves it chose; `compared_w`: the waves the TTGIR decisions compared at): the combination check at those
         waves (decisions.combination.CombinationAtWaves) where it compares, Triton's kernel compiled there once."""
         from ..decisions import lds_limit_unmet, within_constraints
@@ -499,7 +500,7 @@ class Policy:
         return v.chosen
 
     def strategy(self, d, base):
-        """`d`'s verdict (recorded where there is one) on the compile handed on, `base` (engine.Compiled): the
+        """`d`'s verdict (recorded where there is one) on the compile handed on, `base` (variants.Compiled): the
         compile it hands on instead (LLVM's scheduling strategy, decisions/sched_strategy.py)."""
         w = base.waves_per_eu
         v = d.decide(self.ctx, base, lambda values: self.engine.with_fn_attr(base, d.attribute, values),
