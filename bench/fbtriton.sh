@@ -43,6 +43,6 @@ run "$venv/bin/triton-mfma" demo
 run "$py" "$root/bench/fbtriton_compile.py" --kernel gemm
 run "$py" "$root/bench/fbtriton_compile.py" --kernel attn_fwd_d64 --arch gfx950
 # the pipeline as derived from fbtriton's make_ttgir (its pipeliner's calls sit in if/elif/else): the default branch
-run "$py" -m triton_mfma.composition.pipeline
+run "$py" -m triton_mfma.composition.make_ttgir
 cd "$root" || exit 2
 run "$py" -m pytest -q -p no:cacheprovider -rs test/python/test_fbtriton.py

@@ -28,7 +28,7 @@ from triton_mfma.ir.bridge import export_generic, import_generic  # noqa: E402
 from triton_mfma.compiler.compile import always_compile, compile_kernel  # noqa: E402
 from triton_mfma.examples import ARCHS, CORPUS  # noqa: E402
 from triton_mfma.ir.native import MFMARemark, run_pipeline  # noqa: E402
-from triton_mfma.composition.pipeline import amd_make_ttgir  # noqa: E402
+from triton_mfma.composition.make_ttgir import amd_make_ttgir  # noqa: E402
 
 
 def _noop_roundtrip(point, mod):

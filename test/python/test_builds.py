@@ -1,4 +1,4 @@
-"""Triton builds recognized by what their make_ttgir does (pipeline.py), with modified copies of make_ttgir.
+"""Triton builds recognized by what their make_ttgir does (make_ttgir.py), with modified copies of make_ttgir.
 
 Each modified copy is real code in a real module file (inspect.getsource reads it), installed as
 HIPBackend.make_ttgir for one test; compiles are real (hsaco for gfx942, no GPU). A build whose pipeline is
@@ -19,7 +19,7 @@ from conftest import assert_same_compiles
 
 import triton_mfma
 from triton_mfma import MFMARemark, MFMAWarning
-from triton_mfma.composition import pipeline
+from triton_mfma.composition import make_ttgir
 from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
 
@@ -33,8 +33,8 @@ ACCELERATE = "amd.passes.ttgpuir.add_accelerate_matmul(pm, options.arch, options
 @pytest.fixture(autouse=True)
 def _fresh_builds(monkeypatch):
     """Each test sees its own builds and warnings (the module caches them per make_ttgir function)."""
-    monkeypatch.setattr(pipeline, "_BUILDS", {})
-    monkeypatch.setattr(pipeline, "_WARNED", set())
+    monkeypatch.setattr(make_ttgir, "_BUILDS", {})
+    monkeypatch.setattr(make_ttgir, "_WARNED", set())
 
 
 def _module(tmp_path, name, source):
@@ -88,27 +88,27 @@ def _assert_stock(ours, stock):
 
 def test_installed_builds_are_known():
     for backend in ("hip", "cuda"):
-        b = pipeline.build(backend)
+        b = make_ttgir.build(backend)
         assert b.known and b.composed is not None and not b.missing, b.describe()
-        assert b.identity in pipeline.KNOWN_BUILDS
+        assert b.identity in make_ttgir.KNOWN_BUILDS
 
 
 def test_identity_ignores_formatting_but_not_passes(monkeypatch, tmp_path):
     reformatted = _install(monkeypatch, tmp_path, lambda s: s.replace("    pm.enable_debug()\n",
                                                                       "    pm.enable_debug()  # a comment\n", 1),
                            "reformatted")
-    assert pipeline.identity("hip", reformatted) == pipeline.build("hip").identity
-    assert pipeline.identity("hip", reformatted) in pipeline.KNOWN_BUILDS
+    assert make_ttgir.identity("hip", reformatted) == make_ttgir.build("hip").identity
+    assert make_ttgir.identity("hip", reformatted) in make_ttgir.KNOWN_BUILDS
     added = _install(monkeypatch, tmp_path, lambda s: s.replace(
         "passes.ttgpuir.add_coalesce(pm)\n", "passes.ttgpuir.add_coalesce(pm)\n    passes.common.add_cse(pm)\n"),
         "added_id")
-    assert pipeline.identity("hip", added) not in pipeline.KNOWN_BUILDS
+    assert make_ttgir.identity("hip", added) not in make_ttgir.KNOWN_BUILDS
 
 
 @pytest.mark.parametrize("version", ["3.8.0+git4cff872c.rocm10.0.0", "3.10.0"])
 def test_renamed_version_with_a_known_pipeline_runs_the_passes(monkeypatch, version):
     monkeypatch.setattr(triton, "__version__", version)
-    assert pipeline.check_triton_version() >= (3, 8)
+    assert make_ttgir.check_triton_version() >= (3, 8)
     k, warned, _ = _gemm(["mfma-accelerate-dot"])
     assert not warned
     build = k.metadata.triton_mfma_build
@@ -117,15 +117,15 @@ def test_renamed_version_with_a_known_pipeline_runs_the_passes(monkeypatch, vers
 
 
 def test_older_triton_is_refused_in_one_line():
-    with pytest.raises(pipeline.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
-        pipeline.check_triton_version("3.7.1")
-    assert pipeline.check_triton_version("3.10.0") == (3, 10)
+    with pytest.raises(make_ttgir.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
+        make_ttgir.check_triton_version("3.7.1")
+    assert make_ttgir.check_triton_version("3.10.0") == (3, 10)
 
 
 def test_added_pass_is_derived_proven_and_runs_the_passes(monkeypatch, tmp_path):
     _install(monkeypatch, tmp_path, lambda s: s.replace(
         "passes.ttgpuir.add_coalesce(pm)\n", "passes.ttgpuir.add_coalesce(pm)\n    passes.common.add_cse(pm)\n"))
-    b = pipeline.build("hip")
+    b = make_ttgir.build("hip")
     assert b.known is None and b.composed is not None and not b.missing
     k, warned, _ = _gemm(["mfma-accelerate-dot", "mfma-stream-pipeline"])
     assert not warned
@@ -139,7 +139,7 @@ def test_composition_replaces_the_steps_it_names(monkeypatch, tmp_path):
     """The derived source: ours before accelerate_matmul, Triton's step only where ours is off or declined."""
     _install(monkeypatch, tmp_path, lambda s: s.replace(
         "passes.ttgpuir.add_coalesce(pm)\n", "passes.ttgpuir.add_coalesce(pm)\n    passes.common.add_cse(pm)\n"))
-    src = pipeline.build("hip").composed.source
+    src = make_ttgir.build("hip").composed.source
     at = src.index("_tmfma_c.at('accelerate_matmul')")
     assert src.index("if _tmfma_c.triton_step('accelerate_matmul')") > at
     assert src.index("add_accelerate_matmul") > at
@@ -154,7 +154,7 @@ def test_composition_replaces_the_steps_it_names(monkeypatch, tmp_path):
 ], ids=["removed", "reordered"])
 def test_missing_point_compiles_as_stock_with_one_warning(monkeypatch, tmp_path, edit, point, passes):
     _install(monkeypatch, tmp_path, edit)
-    assert point in pipeline.build("hip").missing
+    assert point in make_ttgir.build("hip").missing
     stock, warned, _ = _gemm()
     assert not warned
     ours, warned, _ = _gemm(passes)
@@ -196,13 +196,13 @@ def test_failed_proof_compiles_as_stock_naming_the_first_difference(monkeypatch,
     naming the first difference."""
     other = _install(monkeypatch, tmp_path, lambda s: _drop(s, "passes.ttgpuir.add_remove_layout_conversions(pm)"),
                      "other")
-    composed, missing = pipeline.derive("hip", other)
+    composed, missing = make_ttgir.derive("hip", other)
     monkeypatch.setattr(HIPBackend, "make_ttgir", staticmethod(_module(
         tmp_path, "installed", textwrap.dedent(UPSTREAM).replace("@staticmethod\n", "").replace(
             "pm.enable_debug()\n", "pm.enable_debug()  # the installed one\n", 1)).make_ttgir))
-    installed = pipeline.installed_make_ttgir("hip")
-    b = pipeline.Build("hip", triton.__version__, "hip:test", None, composed, missing)
-    pipeline._BUILDS["hip", installed] = b
+    installed = make_ttgir.installed_make_ttgir("hip")
+    b = make_ttgir.TritonBuild("hip", triton.__version__, "hip:test", None, composed, missing)
+    make_ttgir._BUILDS["hip", installed] = b
     stock, warned, _ = _gemm()
     ours, warned, _ = _gemm(["mfma-accelerate-dot"])
     _assert_stock(ours, stock)
@@ -214,7 +214,7 @@ def test_metadata_names_the_build_and_its_code_changing_flags():
     k, _, _ = _gemm(["mfma-accelerate-dot"])
     build = k.metadata.triton_mfma_build
     assert build["triton"] == triton.__version__
-    assert build["make_ttgir"] == pipeline.build("hip").identity
+    assert build["make_ttgir"] == make_ttgir.build("hip").identity
     assert build["waves_per_eu_attr"] in ("W", "W,W")
     assert build["llvm_flags"] in ("none added", "amdgpu-use-amdgpu-trackers")
 
@@ -227,9 +227,9 @@ def test_flag_detection_reads_the_target_condition():
                 flags.append("-amdgpu-use-amdgpu-trackers=1")
             return flags
     ''')
-    assert pipeline._flag_applies(src, "amdgpu-use-amdgpu-trackers", "gfx942") is True
-    assert pipeline._flag_applies(src, "amdgpu-use-amdgpu-trackers", "gfx90a") is False
-    assert pipeline._flag_applies("def f(): pass", "amdgpu-use-amdgpu-trackers", "gfx942") is None
+    assert make_ttgir._flag_applies(src, "amdgpu-use-amdgpu-trackers", "gfx942") is True
+    assert make_ttgir._flag_applies(src, "amdgpu-use-amdgpu-trackers", "gfx90a") is False
+    assert make_ttgir._flag_applies("def f(): pass", "amdgpu-use-amdgpu-trackers", "gfx942") is None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -263,28 +263,28 @@ def fbtriton_make_ttgir(monkeypatch):
 def test_fbtriton_make_ttgir_derives_the_branch_its_options_take(fbtriton_make_ttgir, monkeypatch):
     """fbtriton 3.8.0rc3's make_ttgir (its source text, test/python/fixtures) wraps the pipeliner's calls in
     if/elif/else on two environment variables: the default takes upstream's branch, composed as upstream's is."""
-    composed, missing = pipeline.derive("hip", fbtriton_make_ttgir, (_options(),))
+    composed, missing = make_ttgir.derive("hip", fbtriton_make_ttgir, (_options(),))
     assert not missing
     assert composed.branch == ("not os.environ.get('TRITON_USE_MODULO_SCHEDULE')",
                                "not os.environ.get('TRITON_ENABLE_AMD_MODULO')")
-    assert _point_steps(composed.source) == _point_steps(pipeline.build("hip").composed.source)
+    assert _point_steps(composed.source) == _point_steps(make_ttgir.build("hip").composed.source)
     assert "_tmfma_c.took(os.environ.get('TRITON_ENABLE_AMD_MODULO'), False" in composed.source
 
     monkeypatch.setenv("TRITON_USE_MODULO_SCHEDULE", "1")  # its first branch: ours in place of its two steps there
-    composed, missing = pipeline.derive("hip", fbtriton_make_ttgir, (_options(),))
+    composed, missing = make_ttgir.derive("hip", fbtriton_make_ttgir, (_options(),))
     assert not missing and composed.branch == ("os.environ.get('TRITON_USE_MODULO_SCHEDULE')",)
     src = composed.source
     assert src.index("add_dot_decompose_and_schedule(_tmfma_c.pm, 'modulo')") < src.index("_tmfma_c.at('pipeline')")
 
     monkeypatch.delenv("TRITON_USE_MODULO_SCHEDULE")
     monkeypatch.setenv("TRITON_ENABLE_AMD_MODULO", "1")  # its second: no schedule_loops, so no point
-    composed, missing = pipeline.derive("hip", fbtriton_make_ttgir, (_options(),))
+    composed, missing = make_ttgir.derive("hip", fbtriton_make_ttgir, (_options(),))
     assert list(missing) == ["pipeline"], missing
     assert "(found add_pipeline); in the branch this compile takes (not os.environ.get('TRITON_USE_MODULO_SCHEDULE')" \
            ", os.environ.get('TRITON_ENABLE_AMD_MODULO'))" in missing["pipeline"], missing
     assert "_tmfma_c.at('accelerate_matmul')" in composed.source
 
-    composed, missing = pipeline.derive("hip", fbtriton_make_ttgir)  # no compile's options: nothing is read
+    composed, missing = make_ttgir.derive("hip", fbtriton_make_ttgir)  # no compile's options: nothing is read
     assert "no compile's options to read it from" in missing["pipeline"] and not composed.branch
 
 
@@ -350,7 +350,7 @@ def test_branched_make_ttgir_composes_the_branch_the_compile_takes(monkeypatch, 
 def test_a_branch_test_that_reads_more_than_the_options_gives_the_point_up_naming_it(monkeypatch, tmp_path):
     monkeypatch.delenv("TMFMA_TEST_PIPELINE_ONLY", raising=False)
     fn = _install(monkeypatch, tmp_path, lambda s: _branched(s, "is_async_copy_enabled(options.arch) == 7"))
-    composed, missing = pipeline.derive("hip", fn, (_options(),))
+    composed, missing = make_ttgir.derive("hip", fn, (_options(),))
     assert "not in that order in one block" in missing["pipeline"] and \
         "branches on `is_async_copy_enabled(options.arch) == 7`" in missing["pipeline"] and \
         "a call of is_async_copy_enabled" in missing["pipeline"], missing
@@ -390,13 +390,13 @@ def test_a_branch_taken_otherwise_as_make_ttgir_runs_is_not_composed(tmp_path):
     class Module:
         context, ran = None, []
 
-    composed, missing = pipeline.derive("hip", fake.make_ttgir, (_options(num_stages=2),))
+    composed, missing = make_ttgir.derive("hip", fake.make_ttgir, (_options(num_stages=2),))
     assert not missing and composed.branch == ("not options.num_stages == 3",)
     mod = Module()
-    composed(mod, {}, _options(num_stages=2), _tmfma_c=pipeline._Composer(mod, lambda _pt, m: m, set()))
+    composed(mod, {}, _options(num_stages=2), _tmfma_c=make_ttgir._Composer(mod, lambda _pt, m: m, set()))
     assert mod.ran == ["add_accelerate_matmul", "add_schedule_loops", "add_pipeline"]
-    with pytest.raises(pipeline.NotDerivable, match=r"fake_make_ttgir.py:\d+ reads True as it runs, False when"):
-        composed(Module(), {}, _options(num_stages=3), _tmfma_c=pipeline._Composer(Module(), lambda _pt, m: m, set()))
+    with pytest.raises(make_ttgir.NotDerivable, match=r"fake_make_ttgir.py:\d+ reads True as it runs, False when"):
+        composed(Module(), {}, _options(num_stages=3), _tmfma_c=make_ttgir._Composer(Module(), lambda _pt, m: m, set()))
 
 
 def test_a_newer_version_with_one_pass_moved_is_derived_proven_and_compiles_as_the_known_one(monkeypatch, tmp_path):
@@ -415,7 +415,7 @@ def test_a_newer_version_with_one_pass_moved_is_derived_proven_and_compiles_as_t
     assert "known" in known.metadata.triton_mfma_build["pipeline"]
     monkeypatch.setattr(triton, "__version__", "3.10.0")
     _install(monkeypatch, tmp_path, lambda s: _drop(s, moved).replace(f"{PIPELINE}\n", f"{PIPELINE}\n    {moved}\n"))
-    src = pipeline.build("hip").composed.source
+    src = make_ttgir.build("hip").composed.source
     assert src.index("_tmfma_c.after('pipeline')") < src.index("add_optimize_descriptor_encoding")
     newer, warned = ours()
     assert not warned

@@ -508,15 +508,15 @@ def test_example_pytorch_without_an_amd_gpu_says_so():
 
 def test_supported_triton_versions():
     """A version string only refuses a Triton older than 3.8: a newer one is judged by its make_ttgir."""
-    from triton_mfma.composition import pipeline
+    from triton_mfma.composition import make_ttgir
 
-    assert pipeline.TRITON_VERSION >= pipeline.MIN_TRITON
-    assert pipeline.check_triton_version("3.8.0") == (3, 8)
-    assert pipeline.check_triton_version("3.9.1+git0123abcd") == (3, 9)
-    assert pipeline.check_triton_version("3.10.0") == (3, 10)
+    assert make_ttgir.TRITON_VERSION >= make_ttgir.MIN_TRITON
+    assert make_ttgir.check_triton_version("3.8.0") == (3, 8)
+    assert make_ttgir.check_triton_version("3.9.1+git0123abcd") == (3, 9)
+    assert make_ttgir.check_triton_version("3.10.0") == (3, 10)
     for v in ("3.7.1", "2.3.1"):
-        with pytest.raises(pipeline.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
-            pipeline.check_triton_version(v)
+        with pytest.raises(make_ttgir.UnsupportedTritonError, match="needs Triton 3.8 or newer"):
+            make_ttgir.check_triton_version(v)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -571,9 +571,9 @@ def test_no_triton_is_one_line_with_status_2():
 
 def test_version_says_supported_and_the_minimum_is_pipelines():
     from triton_mfma.commands import cli_checks
-    from triton_mfma.composition import pipeline
+    from triton_mfma.composition import make_ttgir
 
-    assert cli_checks.MIN_TRITON == pipeline.MIN_TRITON
+    assert cli_checks.MIN_TRITON == make_ttgir.MIN_TRITON
     r = run_cli("--version")
     assert f"Triton {triton.__version__} ({os.path.dirname(triton.__file__)}): supported" in r.stdout, r.stdout
 

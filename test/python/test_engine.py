@@ -186,11 +186,11 @@ def test_gated_compile_stops_before_amdgcn_where_the_model_declines(monkeypatch)
     sequential compile's."""
     from triton.backends.amd.compiler import HIPBackend
 
-    from triton_mfma.composition import pipeline
+    from triton_mfma.composition import make_ttgir
     from triton_mfma.examples import kernels as K
 
     calls, finishes = [], []
-    real_amdgcn, real_finish = HIPBackend.make_amdgcn, pipeline._Composer.finish
+    real_amdgcn, real_finish = HIPBackend.make_amdgcn, make_ttgir._Composer.finish
 
     def amdgcn(*a, **kw):
         calls.append(1)
@@ -203,7 +203,7 @@ def test_gated_compile_stops_before_amdgcn_where_the_model_declines(monkeypatch)
         return real_finish(self)
 
     monkeypatch.setattr(HIPBackend, "make_amdgcn", staticmethod(amdgcn))
-    monkeypatch.setattr(pipeline._Composer, "finish", finish)
+    monkeypatch.setattr(make_ttgir._Composer, "finish", finish)
     fn, sig, cx = K._attn(128, False, 128, 32)
     out = {}
     for threads in ("1", "2"):
@@ -223,16 +223,16 @@ def test_identical_dot_layouts_stop_the_comparison_build_after_its_step(monkeypa
     """Where mfma-accelerate-dot chooses Triton's own layouts (gemm on gfx950), the build with Triton's
     accelerate_matmul is compared right after that step with what ours returned there (the ops are built in
     Triton's order) and ends there: Triton's remaining TTGIR passes run once, in our build only."""
-    from triton_mfma.composition import pipeline
+    from triton_mfma.composition import make_ttgir
 
     finished = []
-    real = pipeline._Composer.finish
+    real = make_ttgir._Composer.finish
 
     def spy(self):
         finished.append(1)
         return real(self)
 
-    monkeypatch.setattr(pipeline._Composer, "finish", spy)
+    monkeypatch.setattr(make_ttgir._Composer, "finish", spy)
     fn, sig, cx = CORPUS["gemm"]
     with warnings.catch_warnings(), triton_mfma.enabled(passes=["mfma-accelerate-dot"]):
         warnings.simplefilter("ignore", MFMARemark)

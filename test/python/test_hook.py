@@ -14,7 +14,7 @@ from triton_mfma.compiler import hook as hook_mod
 from triton_mfma.ir import runner
 from triton_mfma.compiler.compile import compile_kernel
 from triton_mfma.examples import CORPUS
-from triton_mfma.composition.pipeline import amd_make_ttgir, nvidia_make_ttgir
+from triton_mfma.composition.make_ttgir import amd_make_ttgir, nvidia_make_ttgir
 
 ANALYSIS = "mfma-print-layouts"
 

@@ -313,7 +313,7 @@ def _uninstall_if_unused_locked() -> None:
 def enable(passes=None, **options) -> None:
     """Activate triton-mfma for every later compile in this process (replaces a previous enable)."""
     global _process
-    from ..composition import pipeline  # noqa: F401 - refuses a Triton older than 3.8, clearly
+    from ..composition import make_ttgir  # noqa: F401 - refuses a Triton older than 3.8, clearly
 
     act = Activation(passes, **options)
     with _lock:
@@ -333,7 +333,7 @@ def disable() -> None:
 def enabled(passes=None, **options):
     """`with triton_mfma.enabled(passes=[...], lds_limit=...):` — active for this thread / task inside the block."""
     global _scopes
-    from ..composition import pipeline  # noqa: F401 - refuses an unsupported Triton, clearly
+    from ..composition import make_ttgir  # noqa: F401 - refuses an unsupported Triton, clearly
 
     act = Activation(passes, **options)
     with _lock:

@@ -2,7 +2,7 @@
 
 hip, Triton language (`HipCompile`: every decision of one kernel's compile is taken in its ttgir stage)
   ttgir   Triton's make_ttgir when the kernel has no dot (our interior points have nothing to act on), else the
-          composed copy (pipeline.amd_make_ttgir) with our passes at `accelerate_matmul` / `pipeline`; then the
+          composed copy (make_ttgir.amd_make_ttgir) with our passes at `accelerate_matmul` / `pipeline`; then the
           passes at `ttgir_end`. The decisions (decisions/: one module each, on one protocol) compare variants
           the engine builds and compiles; the engine's policy (policy.Policy) runs them and owns what compiles
           beside what (docs/architecture.md).
@@ -26,13 +26,13 @@ import functools
 import re
 import time
 
-from ..composition import pipeline, remarks
+from ..composition import make_ttgir, remarks
 from ..composition.passes import REGISTRY, REPLACING_POINTS, setting
-from ..composition.pipeline import amd_make_ttgir, nvidia_make_ttgir
+from ..composition.make_ttgir import amd_make_ttgir, nvidia_make_ttgir
 from ..composition.points import INTERIOR_POINTS, POINT_ORDER
 from ..decisions import Verdict, record
 from ..decisions import first_line as _first_line
-from ..decisions.context import Context
+from ..decisions.context import Context, Waves
 from ..decisions.registry import REGISTRY as DECISIONS, by_name
 from ..decisions.sched_strategy import authors_choice
 from ..ir.bridge import export_generic, import_generic, real_module
@@ -138,26 +138,16 @@ class HipCompile:
         self.act = act
         self.backend = backend
         self.points = act.points_for("hip")
-        kernel_w = getattr(options, "waves_per_eu", 0)
-        wanted = act.options.get("waves_per_eu")
-        # an explicit waves_per_eu of the kernel's wins over a global "auto"; a global int forces
-        self.auto = kernel_w == "auto" or (wanted == "auto" and kernel_w == 0)
-        if self.auto:
-            self.fixed_w = 0
-        elif isinstance(wanted, int):
-            self.fixed_w = wanted
-        else:
-            self.fixed_w = kernel_w if isinstance(kernel_w, int) else 0
-        self.options = with_waves_per_eu(options, self.fixed_w)
+        self.waves = Waves.of(getattr(options, "waves_per_eu", 0), act.options.get("waves_per_eu"))
+        self.options = with_waves_per_eu(options, self.waves.asked)
         # the llir-stage decision: waves_per_eu "auto", or the relaxation of an explicit one (RELAX.present)
-        relax = self.fixed_w > 0 and setting(act.options, RELAX.option)
-        self.llir_decision = WAVES if self.auto else RELAX if relax else None
+        relax = self.waves.asked > 0 and setting(act.options, RELAX.option)
+        self.llir_decision = WAVES if self.waves.auto else RELAX if relax else None
         # LLVM's scheduling strategy may be decided on the compile handed on (decisions/sched_strategy.py)
         self.strategy_possible = bool(setting(act.options, STRATEGY.option)) and authors_choice(options) is None
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
         self.handoff = None  # (TTGIR module handed to Triton, variants.Compiled of it)
         self.chosen = None  # the variants.Build handed to Triton, where it was compiled
-        self.final_w = self.fixed_w
         self.kernel_remarks = None
         self.engine = None
         self.policy = None  # policy.Policy: the decisions of this compile
@@ -184,9 +174,10 @@ class HipCompile:
         except Exception as e:  # noqa: BLE001 - any failure falls back to stock (or raises if strict)
             if self.engine is not None:
                 self.engine.settle()
-            self.handoff, self.final_w = None, self.fixed_w
+            self.handoff = None
+            self.waves.reset()
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
-            metadata["waves_per_eu"] = self.final_w
+            self.waves.hand_on(self.waves.asked, metadata)
             return self.stock["ttgir"](src if snapshot is None else
                                        import_generic(snapshot, src.context, parsed_before=True), metadata)
         except BaseException:  # an interrupt: nothing of this compile runs on behind it
@@ -295,18 +286,18 @@ class HipCompile:
     def _decide(self, src, metadata, snapshot):
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
-            interior &= pipeline.usable_points("hip", snapshot, src.context, (self.options,), self.options.arch,
+            interior &= make_ttgir.usable_points("hip", snapshot, src.context, (self.options,), self.options.arch,
                                                self.backend)
-        metadata["triton_mfma_build"] = pipeline.build_record("hip", self.options.arch, self.backend)
+        metadata["triton_mfma_build"] = make_ttgir.build_record("hip", self.options.arch, self.backend)
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
         self.policy = self._policy(metadata)
         self.policy.ctx.has_dot, self.policy.ctx.ttir = _has_dot(snapshot), snapshot
         chosen = self.policy.decide_ttgir(src, interior)
-        self.final_w = self.policy.ctx.w  # the kernel's, or the waves its LDS admits (decisions/register_pressure.py)
-        compiled = self.engine.compiled(chosen, self.final_w)
+        compiled = self.engine.compiled(chosen, self.waves.compared)
         _merge(metadata, chosen.metadata)
-        metadata["waves_per_eu"] = self.final_w
+        # the kernel's, or the waves its LDS admits (decisions/relax_waves_per_eu.py)
+        self.waves.hand_on(self.waves.compared, metadata)
         self.handoff = (chosen.module, compiled) if compiled is not None else None
         self.chosen = chosen if compiled is not None else None
         self._record(metadata, chosen.outcomes)
@@ -315,7 +306,7 @@ class HipCompile:
     def _policy(self, metadata) -> Policy:
         """The engine's policy over the registered decisions, and what they read of this compile."""
         policy = Policy(self.engine, DECISIONS, metadata, self.kernel_remarks)
-        policy.ctx = Context(self.act.options, self.options, self.fixed_w, self.act.strict, self.auto, self.points,
+        policy.ctx = Context(self.act.options, self.options, self.waves, self.act.strict, self.points,
                              variant=lambda choice: self.engine.variant(choice, metadata), figures=policy.figures,
                              printed=policy.printed, compiled=self.engine.compiled, note=self.kernel_remarks.decide,
                              figures_of=policy.figures_of, long_compile=policy.long_compile,
@@ -344,7 +335,7 @@ class HipCompile:
             copy = import_generic(export_generic(mod), mod.context, parsed_before=True)
             return self.backend.make_amdgcn(self.backend.make_llir(copy, md, self.options), md, self.options)
 
-        return PointContext("hip", self.options.arch, self.options.num_warps, self.fixed_w, kernel_name(mod),
+        return PointContext("hip", self.options.arch, self.options.num_warps, self.waves.asked, kernel_name(mod),
                             stock_amdgcn, kernel_remarks.decide)
 
     # -- llir / amdgcn: waves_per_eu "auto" or relaxed, and the hand-off -----------------------------------------
@@ -358,9 +349,9 @@ class HipCompile:
             elif handed is not None:
                 _merge(metadata, handed.metadata, skip=("name", "waves_per_eu"))
             elif self._strategy_present(metadata):  # no decision compiled the kernel: compiled here, as Triton would
-                self.handoff = (src, self._compile_in_place(src, metadata, self.final_w))
+                self.handoff = (src, self._compile_in_place(src, metadata, self.waves.handed))
             else:
-                return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.final_w))
+                return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.waves.handed))
             return self._decide_strategy(metadata)
         finally:
             if self.kernel_remarks is not None and (self.llir_decision is not None or self.strategy_possible):
@@ -403,12 +394,12 @@ class HipCompile:
 
     def _decide_waves(self, decision, src, metadata, base):
         """An llir-stage decision on the chosen TTGIR: the base (at the waves the TTGIR decisions compared at: the
-        kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits, decisions/register_pressure.py) is the
+        kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits, decisions/relax_waves_per_eu.py) is the
         decisions' compile when there was one, else Triton's module compiled in place at those waves (generated
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
         compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
         the compared waves' and compiled one wave more, where 2 spill nothing)."""
-        w = self.final_w
+        w = self.waves.handed
 
         def compile_base():
             base = self._compile_in_place(src, metadata, w)
@@ -423,9 +414,8 @@ class HipCompile:
         self.policy.metadata = metadata
         _, verdict = self.policy.waves(decision, base, self.chosen, compile_base)
         chosen = self.policy.at_final_waves(self.chosen, verdict.chosen, w)
-        self.final_w = chosen.waves_per_eu
         self.handoff = (src, chosen)
-        metadata["waves_per_eu"] = self.final_w
+        self.waves.hand_on(chosen.waves_per_eu, metadata)
         self._record(metadata)
         return chosen.llir
 
@@ -433,7 +423,7 @@ class HipCompile:
         if self.handoff is not None and src == self.handoff[1].llir:
             _merge(metadata, self.handoff[1].metadata, skip=("waves_per_eu",))
             return self.handoff[1].amdgcn
-        return self.backend.make_amdgcn(src, metadata, with_waves_per_eu(self.options, self.final_w))
+        return self.backend.make_amdgcn(src, metadata, with_waves_per_eu(self.options, self.waves.handed))
 
 
 class GenericCompile:
@@ -486,9 +476,9 @@ class GenericCompile:
         interior = {p for p in INTERIOR_POINTS if p in self.points} if self.composed and _has_dot(snapshot) \
             else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
-            interior &= pipeline.usable_points(self.backend_name, snapshot, src.context,
+            interior &= make_ttgir.usable_points(self.backend_name, snapshot, src.context,
                                                (self.options, self.capability), str(self.capability), self.backend)
-            metadata["triton_mfma_build"] = pipeline.build_record(self.backend_name, str(self.capability),
+            metadata["triton_mfma_build"] = make_ttgir.build_record(self.backend_name, str(self.capability),
                                                                   self.backend)
         declined, outcomes = set(), []
         try:

@@ -1,7 +1,7 @@
 """The insertion points of the composed make_ttgir: where in Triton's pipeline the project's passes run.
 
 The one table of them. A point is defined by the Triton pass-adding calls it replaces (`replaces`, per backend, in
-the order make_ttgir adds them): pipeline.py finds those calls in the installed make_ttgir, runs our passes just
+the order make_ttgir adds them): make_ttgir.py finds those calls in the installed make_ttgir, runs our passes just
 before the first, and adds each of Triton's only where ours is inactive or declined the module (Triton's steps
 then run as if the point were not there). `ttgir_end` replaces nothing: it follows make_ttgir's last pass-manager
 run, and is the TTGIR make_llir receives (before Triton's LDS allocation). No Triton import here: the command

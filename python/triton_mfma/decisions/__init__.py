@@ -163,7 +163,7 @@ def neither_launches(ctx, ours, theirs) -> str | None:
     return f"{cost_model.NEITHER_LAUNCHES}: LDS {mine} B and {other} B per workgroup"
 
 
-def ranks_uncompiled(ctx, ours, theirs) -> tuple[bool, str] | None:
+def ranked_without_theirs(ctx, ours, theirs) -> tuple[bool, str] | None:
     """Where models tell how ours ranks against `theirs` without compiling theirs: (True, why) ours ranks better,
     (False, why) theirs does; None where they cannot tell. In order: only one of the two can launch (the LDS model
     on both TTGIRs); ours, compiled, runs more waves without scratch spills than theirs' LDS lets run with any

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from ..models import cost_model, dot_figures, dot_work, lds_chunks, occupancy
 from ..ir.runner import kernel_name
-from . import Decision, Speculation, Verdict, first_line, ranks_uncompiled
+from . import Decision, Speculation, Verdict, first_line, ranked_without_theirs
 
 NAME = "mfma-accelerate-dot"
 
@@ -80,7 +80,7 @@ class AccelerateDot(Decision):
         return not ctx.trial_all
 
     def model(self, ctx, ours, theirs):
-        ranked = ranks_uncompiled(ctx, ours, theirs)
+        ranked = ranked_without_theirs(ctx, ours, theirs)
         if ranked is None:
             why = widest_lds_ops(ctx, ours, theirs, ctx.figures(ours))
             return None if why is None else _verdict("kept", f"{why}: Triton's layouts cannot rank better (not "

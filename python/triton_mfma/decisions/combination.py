@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from ..models import cost_model, dot_figures
 from ..composition.points import INTERIOR_POINTS, STAGES
-from . import Decision, Verdict, budget_spent, ranks_uncompiled
+from . import Decision, Verdict, budget_spent, ranked_without_theirs
 from .grid_order import SKIP, remap_may_have_decided
 
 NAME = "combination"
@@ -83,7 +83,7 @@ class Combination(Decision):
         return not ctx.trial_all
 
     def model(self, ctx, ours, theirs):
-        ranked = ranks_uncompiled(ctx, ours, theirs)
+        ranked = ranked_without_theirs(ctx, ours, theirs)
         if ranked is None:
             return None
         ours_better, why = ranked

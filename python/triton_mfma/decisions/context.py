@@ -10,12 +10,47 @@ from ..composition.passes import setting
 
 
 @dataclass
+class Waves:
+    """A kernel's waves_per_eu through one compile, kept in this one place: what the compile asks (`asked`: the
+    kernel's, or an int the activation forces; 0 for none and under "auto"), what every TTGIR decision compares at
+    (`compared`: `asked`, or the waves the TTGIR's LDS admits where an explicit one cannot run), and what the compile
+    hands to Triton's later stages and its metadata (`handed`: the llir-stage decision's choice, else `compared`)."""
+    asked: int
+    auto: bool  # "auto": the llir stage chooses
+    compared: int | None = None
+    handed: int | None = None
+
+    def __post_init__(self):
+        self.compared = self.asked if self.compared is None else self.compared
+        self.handed = self.asked if self.handed is None else self.handed
+
+    @classmethod
+    def of(cls, kernel_w, wanted) -> "Waves":
+        """From the kernel's options (`kernel_w`: an int, or "auto") and the activation's option (`wanted`: None,
+        an int, or "auto"): an explicit waves_per_eu of the kernel's wins over a global "auto"; a global int forces."""
+        auto = kernel_w == "auto" or (wanted == "auto" and kernel_w == 0)
+        if auto:
+            return cls(0, True)
+        if isinstance(wanted, int):
+            return cls(wanted, False)
+        return cls(kernel_w if isinstance(kernel_w, int) else 0, False)
+
+    def hand_on(self, w: int, metadata: dict) -> None:
+        """`w` is what the compile hands on: Triton's later stages and the kernel's metadata read it."""
+        self.handed = w
+        metadata["waves_per_eu"] = w
+
+    def reset(self) -> None:
+        """A fallback to Triton's stages: the compile hands on what it asked."""
+        self.compared = self.handed = self.asked
+
+
+@dataclass
 class Context:
     options: dict  # the activation's options (triton_mfma.enabled)
-    triton_options: object = field(repr=False)  # Triton's HIPOptions, waves_per_eu the fixed one
-    w: int  # the waves_per_eu every decision compares at (0 under "auto": the llir stage chooses)
+    triton_options: object = field(repr=False)  # Triton's HIPOptions, waves_per_eu `waves.asked`
+    waves: Waves  # the kernel's waves_per_eu: asked, compared at, handed on
     strict: bool
-    auto: bool  # waves_per_eu "auto": decided in the llir stage
     points: dict = field(repr=False)  # insertion point -> the activation's passes there
     variant: Callable = field(repr=False)  # (choice) -> variants.Build
     figures: Callable = field(repr=False)  # (build) -> dot_figures.Figures at w, or the exception compiling it raised
@@ -50,9 +85,22 @@ class Context:
         return self.triton_options.num_warps
 
     @property
+    def w(self) -> int:
+        """The waves_per_eu every decision compares at (0 under "auto": the llir stage chooses)."""
+        return self.waves.compared
+
+    @w.setter
+    def w(self, value: int) -> None:
+        self.waves.compared = value
+
+    @property
+    def auto(self) -> bool:
+        return self.waves.auto
+
+    @property
     def asked_w(self) -> int:
         """The waves_per_eu the kernel's compile asks (0: none, or "auto"), where `w` may be the compared waves."""
-        return self.triton_options.waves_per_eu
+        return self.waves.asked
 
     @property
     def trial_all(self) -> bool:

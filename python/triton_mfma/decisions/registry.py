@@ -7,7 +7,7 @@ from .accelerate_dot import AccelerateDot
 from .combination import Combination, CombinationAtWaves
 from .grid_order import GridOrderCheck
 from .num_stages import NumStages
-from .register_pressure import RegisterPressure
+from .relax_waves_per_eu import RelaxWavesPerEu
 from .sched_strategy import SchedStrategy
 from .stream_pipeline import StreamPipeline
 from .waves_per_eu import WavesPerEu
@@ -17,7 +17,7 @@ from .waves_per_eu import WavesPerEu
 # the combination check at the waves the relaxation hands on, after it; LLVM's scheduling strategy on the compile
 # handed on, last.
 REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
-                                  WavesPerEu(), RegisterPressure(), CombinationAtWaves(), SchedStrategy())
+                                  WavesPerEu(), RelaxWavesPerEu(), CombinationAtWaves(), SchedStrategy())
 
 
 def by_name(name: str) -> Decision:

@@ -1,5 +1,5 @@
 """The installed Triton's version (`TRITON_VERSION`), read as this module is imported: a Triton older than
-MIN_TRITON is refused there, in one line (UnsupportedTritonError). pipeline.py imports it, so importing the pipeline
+MIN_TRITON is refused there, in one line (UnsupportedTritonError). make_ttgir.py imports it, so importing the pipeline
 refuses an unusable Triton; the command line tells it apart before (cli_checks.triton_status)."""
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def triton_version(version: str | None = None) -> tuple:
 
 def check_triton_version(version: str | None = None) -> tuple:
     """(major, minor) of the installed Triton; UnsupportedTritonError (one line) if it is older than MIN_TRITON.
-    A newer version is accepted: whether its pipeline composes is decided from its make_ttgir (pipeline.build())."""
+    A newer version is accepted: whether its pipeline composes is decided from its make_ttgir (make_ttgir.build())."""
     v = triton_version(version)
     if v < MIN_TRITON:
         import triton

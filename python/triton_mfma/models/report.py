@@ -23,7 +23,7 @@ class KernelReport:
     decisions: dict | None = None  # what each pass decided for this kernel, and why (metadata.triton_mfma)
     fallback: str | None = None  # why this kernel fell back to stock Triton, when it did
     trials: int | None = None  # make_amdgcn runs the decisions made (the one Triton got included): compile cost
-    build: dict | None = None  # the Triton build (pipeline.build_record)
+    build: dict | None = None  # the Triton build (make_ttgir.build_record)
     llvm_flags: dict | None = None  # the LLVM flags the compile passed, per backend method (llvm_flags.py)
     waves_per_eu_attr: str | None = None  # the kernel's amdgpu-waves-per-eu attribute in its LLVM IR ("" unset)
 
@@ -154,7 +154,7 @@ def _build(md, arch: str) -> dict | None:
     if recorded:
         return dict(recorded)
     try:
-        from ..composition.pipeline import build_record
+        from ..composition.make_ttgir import build_record
 
         return build_record("hip", arch)
     except Exception:  # noqa: BLE001 - the report's figures do not depend on it

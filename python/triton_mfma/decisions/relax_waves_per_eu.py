@@ -80,7 +80,7 @@ def _beyond(arch: str, f, w: int, target: int) -> str:
 _WITHOUT_SPILLS = "waves_per_eu={n} compiles without spills"
 
 
-class RegisterPressure(Decision):
+class RelaxWavesPerEu(Decision):
     name = NAME
     key = "triton_mfma_waves_relax"
     stage = "llir"

@@ -1,4 +1,4 @@
-"""An explicit waves_per_eu relaxed to the waves that can run (decisions/register_pressure.py): never raised, never
+"""An explicit waves_per_eu relaxed to the waves that can run (decisions/relax_waves_per_eu.py): never raised, never
 below the occupancy it reached, untouched where it buys what it asks for or the option is off."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import triton_mfma
 from triton_mfma import MFMARemark
 from triton_mfma.models import cost_model, dot_figures
 from triton_mfma.compiler.compile import compile_kernel
-from triton_mfma.decisions.register_pressure import RegisterPressure, admitted_waves
+from triton_mfma.decisions.relax_waves_per_eu import RelaxWavesPerEu, admitted_waves
 from triton_mfma.examples import kernels as K
 
 GEMM = (K.matmul, K._gemm_sig())
@@ -79,7 +79,7 @@ def test_never_below_the_occupancy_the_request_reached(monkeypatch):
     relaxed compile better is not enough, at a lower occupancy the request stands."""
     from dataclasses import replace
 
-    monkeypatch.setattr(RegisterPressure, "comparison_waves", lambda self, ctx, ours: None)
+    monkeypatch.setattr(RelaxWavesPerEu, "comparison_waves", lambda self, ctx, ours: None)
 
     real = dot_figures.of_amdgcn
 
@@ -88,7 +88,7 @@ def test_never_below_the_occupancy_the_request_reached(monkeypatch):
         return replace(f, occupancy=f.occupancy - 1) if waves_per_eu == 4 else f
 
     monkeypatch.setattr(dot_figures, "of_amdgcn", lower_when_relaxed)
-    monkeypatch.setattr(RegisterPressure, "judge", staticmethod(lambda a, b: cost_model.Judgement(-1, "x", "x 1 -> 0")))
+    monkeypatch.setattr(RelaxWavesPerEu, "judge", staticmethod(lambda a, b: cost_model.Judgement(-1, "x", "x 1 -> 0")))
     k = _compile("gfx90a", (128, 128, 64), {"num_warps": 4, "waves_per_eu": 8}, passes=[])
     relax = k.metadata.triton_mfma_waves_relax
     assert relax["decision"] == "kept" and relax["tried"] == 4, relax

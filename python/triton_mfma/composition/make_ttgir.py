@@ -41,7 +41,7 @@ from ..ir.triton_version import (MIN_TRITON, TRITON_VERSION, UnsupportedTritonEr
 # identity (backend:hash of make_ttgir's normalized AST) -> the build it is. Their composition is checked
 # byte-identical to stock by test_hook.py (ttgir and amdgcn) on both versions; ROCm's 3.8.x and PyTorch's
 # 3.8.0+git... wheels carry upstream 3.8.0's make_ttgir (compared function by function). `python -m
-# triton_mfma.composition.pipeline` prints the installed build's identities.
+# triton_mfma.composition.make_ttgir` prints the installed build's identities.
 KNOWN_BUILDS = {
     "hip:e3406ddeb6e0": "upstream 3.9.0",
     "cuda:c273fab7ccdb": "upstream 3.9.0",
@@ -449,7 +449,7 @@ def derive(backend_name: str, fn, args=None, *, outcomes=None):
     made = namespace[node.name]
     composed = types.FunctionType(made.__code__, fn.__globals__, node.name, fn.__defaults__)
     composed.__kwdefaults__ = fn.__kwdefaults__
-    composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.composition.pipeline --source`)
+    composed.source = ast.unparse(module)  # what it runs (`python -m triton_mfma.composition.make_ttgir --source`)
     composed.branch = tuple(taken)
     note = _branch_note(read, branches.tests, taken, fn)
     missing = {p: (found[p] if isinstance(found.get(p), str) else
@@ -460,7 +460,7 @@ def derive(backend_name: str, fn, args=None, *, outcomes=None):
 
 
 @dataclass
-class Build:
+class TritonBuild:
     """One backend's make_ttgir as installed: what it is and what of it composes."""
     backend: str
     version: str
@@ -520,7 +520,7 @@ def _outcomes(backend_name: str, fn, args) -> tuple:
     return got
 
 
-def build(backend_name: str, backend=None, args=None) -> Build:
+def build(backend_name: str, backend=None, args=None) -> TritonBuild:
     """The installed build of `backend_name` (cached per make_ttgir function, and per branch where its `if`s on
     the compile's options decide a point: `args`, make_ttgir's arguments after the module and metadata)."""
     fn = installed_make_ttgir(backend_name, backend)
@@ -537,8 +537,8 @@ def build(backend_name: str, backend=None, args=None) -> Build:
                 why = ""
             except NotDerivable as e:
                 composed, missing, why = None, {}, str(e)
-            got = _BUILDS[key] = Build(backend_name, triton.__version__, ident, KNOWN_BUILDS.get(ident), composed,
-                                       missing, why, branch=getattr(composed, "branch", ()))
+            got = _BUILDS[key] = TritonBuild(backend_name, triton.__version__, ident, KNOWN_BUILDS.get(ident),
+                                             composed, missing, why, branch=getattr(composed, "branch", ()))
     return got
 
 
@@ -559,7 +559,7 @@ def _first_difference(a: str, b: str) -> str:
     return f"stock has {len(a.splitlines())} lines, composed {len(b.splitlines())}"
 
 
-def prove(b: Build, arch: str, ttir: str, context, stock_args: tuple, backend=None) -> str:
+def prove(b: TritonBuild, arch: str, ttir: str, context, stock_args: tuple, backend=None) -> str:
     """Stock make_ttgir and the composed one with no project pass, on two copies of the TTIR (generic text):
     "" where the TTGIR (and the metadata) are byte-identical, else the first difference."""
     from ..ir.bridge import import_generic
@@ -678,7 +678,7 @@ def _build_record(backend_name: str, arch: str, backend=None) -> dict:
     return record
 
 
-def _composing(b: Build, active_points) -> Build:
+def _composing(b: TritonBuild, active_points) -> TritonBuild:
     """`b`, where it composes every active point (a variant's options, e.g. another num_stages, may take
     another branch of make_ttgir than the compile's did); else NotDerivable: a point that is not derived would
     leave Triton's steps in place of ours without a word."""
