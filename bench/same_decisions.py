@@ -2,7 +2,7 @@
 then the two records compared: every decision's record and ours' amdgcn (without debug lines and paths).
 
     python bench/same_decisions.py record --tree /path/to/tree --arch gfx942 [--suite] [--seeds 6000..6019]
-        --out A.json
+        [--options '{"waves_per_eu": "auto"}'] --out A.json
     python bench/same_decisions.py compare A.json B.json
 
 `record` runs in a child with PYTHONPATH=<tree>/python (the tree's native library built or copied into
@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,11 +46,13 @@ def _fingerprint(k, tree: str) -> dict:
                if key.startswith("triton_mfma_") and isinstance(v, dict) and ("decision" in v or "chosen" in v)}
     asm = "\n".join(line for line in without_debug_lines(k.asm["amdgcn"]).splitlines()
                     if tree not in line and "string offset" not in line)
+    # a generated kernel's file is named after a hash of its source, whose first line names the generator's module
+    asm = re.sub(r"gen_(\d+)_[0-9a-f]{10}\.py", r"gen_\1.py", asm)
     return {"amdgcn": hashlib.sha1(asm.encode()).hexdigest(), "decisions": records}
 
 
-def child(tree: str, arch: str, what: str, kdir: str, out: str) -> None:
-    """One compile of ours, its fingerprint to `out`."""
+def child(tree: str, arch: str, what: str, kdir: str, out: str, options: str = "{}") -> None:
+    """One compile of ours (`options`: enabled()'s, JSON, beside cpu_bound=False), its fingerprint to `out`."""
     import warnings
 
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
@@ -57,6 +60,7 @@ def child(tree: str, arch: str, what: str, kdir: str, out: str) -> None:
     import triton_mfma
 
     compile_kernel, always_compile, kernelgen = _imports()
+    extra = json.loads(options)
     with always_compile(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -64,11 +68,11 @@ def child(tree: str, arch: str, what: str, kdir: str, out: str) -> None:
                 from suite import configs
 
                 c = next(c for c in configs() if c.name == what[6:])
-                with triton_mfma.enabled(cpu_bound=False):
+                with triton_mfma.enabled(cpu_bound=False, **extra):
                     k = compile_kernel(c.fn, c.signature, c.constexprs, arch, c.options)
             else:
                 fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(int(what)), kdir, arch)
-                with triton_mfma.enabled(cpu_bound=False):
+                with triton_mfma.enabled(cpu_bound=False, **extra):
                     k = compile_kernel(fn, sig, cx, arch, opts, attrs=attrs)
             got = _fingerprint(k, tree)
         except Exception as e:  # noqa: BLE001 - a kernel Triton rejects is recorded, the same in both trees
@@ -98,7 +102,7 @@ def record(args) -> None:
         for what in whats:
             out = os.path.join(tmp, "one.json")
             try:
-                subprocess.run([sys.executable, __file__, "child", tree, args.arch, what, kdir, out], env=env,
+                subprocess.run([sys.executable, __file__, "child", tree, args.arch, what, kdir, out, args.options], env=env,
                                timeout=args.timeout, check=True, capture_output=True)
                 rows[what] = json.load(open(out))
             except subprocess.TimeoutExpired:
@@ -106,7 +110,7 @@ def record(args) -> None:
             except subprocess.CalledProcessError as e:
                 rows[what] = {"error": (e.stderr.decode(errors="replace").strip().splitlines() or ["?"])[-1][:200]}
             print(what, json.dumps(rows[what])[:160], flush=True)
-    json.dump({"tree": tree, "arch": args.arch, "rows": rows}, open(args.out, "w"), indent=1, sort_keys=True)
+    json.dump({"tree": tree, "arch": args.arch, "options": json.loads(args.options), "rows": rows}, open(args.out, "w"), indent=1, sort_keys=True)
 
 
 def compare(a_path: str, b_path: str) -> int:
@@ -131,7 +135,7 @@ def compare(a_path: str, b_path: str) -> int:
 
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "child":
-        child(*sys.argv[2:7])
+        child(*sys.argv[2:8])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -141,6 +145,7 @@ def main() -> int:
     r.add_argument("--suite", action="store_true")
     r.add_argument("--seeds", default="", help="A..B (inclusive): generated kernels")
     r.add_argument("--timeout", type=float, default=900)
+    r.add_argument("--options", default="{}", help="triton_mfma.enabled()'s options, JSON (e.g. '{\"waves_per_eu\": \"auto\"}')")
     r.add_argument("--kernels", default=os.path.join(tempfile.gettempdir(), "same_decisions_kernels"),
                    help="where generated kernels' sources go (the same for both records)")
     r.add_argument("--out", required=True)

@@ -33,8 +33,7 @@ from ..composition.points import INTERIOR_POINTS, POINT_ORDER
 from ..decisions import Verdict, record
 from ..decisions import first_line as _first_line
 from ..decisions.context import Context, Waves
-from ..decisions.registry import REGISTRY as DECISIONS, by_name
-from ..decisions.sched_strategy import authors_choice
+from ..decisions.registry import REGISTRY as DECISIONS
 from ..ir.bridge import export_generic, import_generic, real_module
 from ..ir.llvm_ir import llir_without_waves
 from ..ir.runner import PassFailure, kernel_name, run_passes
@@ -46,9 +45,6 @@ from ..trials.policy import Policy
 from ..trials.variants import Compiled, Made, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of
 
 GRID_ORDER = "mfma-grid-order"
-WAVES = by_name("waves_per_eu auto")
-RELAX = by_name("waves_per_eu relax")
-STRATEGY = by_name("sched_strategy")
 
 
 def _has_dot(generic_text: str) -> bool:
@@ -140,11 +136,10 @@ class HipCompile:
         self.points = act.points_for("hip")
         self.waves = Waves.of(getattr(options, "waves_per_eu", 0), act.options.get("waves_per_eu"))
         self.options = with_waves_per_eu(options, self.waves.asked)
-        # the llir-stage decision: waves_per_eu "auto", or the relaxation of an explicit one (RELAX.present)
-        relax = self.waves.asked > 0 and setting(act.options, RELAX.option)
-        self.llir_decision = WAVES if self.waves.auto else RELAX if relax else None
-        # LLVM's scheduling strategy may be decided on the compile handed on (decisions/sched_strategy.py)
-        self.strategy_possible = bool(setting(act.options, STRATEGY.option)) and authors_choice(options) is None
+        # whether decisions on the compiled kernel may run (waves_per_eu "auto" or the relaxation of an explicit one
+        # in the llir stage; LLVM's scheduling strategy on the compile handed on): their stages are then ours
+        self.decides_at = {stage: any(d.wanted(act.options, self.waves, options) for d in DECISIONS
+                                      if d.stage == stage) for stage in ("llir", "amdgcn")}
         self.stock = {k: stages[k] for k in ("ttgir", "llir", "amdgcn") if k in stages}
         self.handoff = None  # (TTGIR module handed to Triton, variants.Compiled of it)
         self.chosen = None  # the variants.Build handed to Triton, where it was compiled
@@ -155,7 +150,7 @@ class HipCompile:
         self._stages = None  # Triton's stage dict, once installed
 
     def needed(self) -> bool:
-        return bool(self.points) or self.llir_decision is not None or self.act.options.get("waves_per_eu") is not None
+        return bool(self.points) or self.decides_at["llir"] or self.act.options.get("waves_per_eu") is not None
 
     def install(self, stages) -> None:
         if {"ttgir", "llir", "amdgcn"} - set(self.stock):
@@ -185,7 +180,7 @@ class HipCompile:
                 self.engine.abandon()
             raise
         finally:
-            if self.llir_decision is None and not self.strategy_possible:  # else the llir stage decides once more,
+            if not any(self.decides_at.values()):  # else the llir stage decides once more,
                 self.kernel_remarks.flush()  # then shows the summary
 
     def _make_ttgir(self, src, md, choice, resume=None, aside=False, cut=None):
@@ -344,8 +339,8 @@ class HipCompile:
         if handed is None:
             src = real_module(src)
         try:
-            if self.llir_decision is not None:
-                self._decide_waves(self.llir_decision, src, metadata, handed)
+            if self.decides_at["llir"]:
+                self._decide_llir(src, metadata, handed)
             elif handed is not None:
                 _merge(metadata, handed.metadata, skip=("name", "waves_per_eu"))
             elif self._strategy_present(metadata):  # no decision compiled the kernel: compiled here, as Triton would
@@ -354,29 +349,30 @@ class HipCompile:
                 return self.backend.make_llir(src, metadata, with_waves_per_eu(self.options, self.waves.handed))
             return self._decide_strategy(metadata)
         finally:
-            if self.kernel_remarks is not None and (self.llir_decision is not None or self.strategy_possible):
+            if self.kernel_remarks is not None and any(self.decides_at.values()):
                 self.kernel_remarks.flush()
 
     def _strategy_present(self, metadata) -> bool:
-        """Whether the scheduling-strategy decision runs on this compile (its option, the author's choice and a dot
-        are STRATEGY.present's; not after a fallback to stock)."""
+        """Whether a decision on the compile handed on runs (LLVM's scheduling strategy: its option, the author's
+        choice and a dot are its `present`'s; not after a fallback to stock)."""
         return (self.policy is not None and "triton_mfma_fallback" not in metadata
-                and STRATEGY.present(self.policy.ctx, set()))
+                and bool(self.policy.present_at("amdgcn")))
 
     def _decide_strategy(self, metadata) -> str:
-        """The LLVM IR handed on: the handed-on compile's, or the one LLVM's scheduling strategy decision chose
-        (a failure there keeps the handed-on compile, with a warning; strict mode raises)."""
+        """The LLVM IR handed on: the handed-on compile's, or the one the decisions on it chose (LLVM's scheduling
+        strategy; a failure there keeps the handed-on compile, with a warning; strict mode raises)."""
         module, base = self.handoff
         if not self._strategy_present(metadata):
             return base.llir
         self.policy.metadata = metadata
         try:
-            chosen = self.policy.strategy(STRATEGY, base)
+            chosen = self.policy.decide_compiled("amdgcn", base, self.chosen, self.waves.handed)
         except Exception as e:  # noqa: BLE001 - the compile handed on stands
             if self.act.strict:
                 raise
             chosen = base
-            remarks.warn(f"triton-mfma: {STRATEGY.name} failed on kernel '{self.kernel_remarks.kernel}' "
+            names = ", ".join(d.name for d in self.policy.present_at("amdgcn"))
+            remarks.warn(f"triton-mfma: {names} failed on kernel '{self.kernel_remarks.kernel}' "
                          f"({_first_line(e)}); LLVM's default strategy kept")
         self.handoff = (module, chosen)
         self._record(metadata)
@@ -392,8 +388,8 @@ class HipCompile:
         return self.engine.noted(Compiled(w, llir, amdgcn, md, time.thread_time() - t0))
 
 
-    def _decide_waves(self, decision, src, metadata, base):
-        """An llir-stage decision on the chosen TTGIR: the base (at the waves the TTGIR decisions compared at: the
+    def _decide_llir(self, src, metadata, base):
+        """The llir-stage decisions on the chosen TTGIR (policy.Policy.decide_compiled): the base (at the waves the TTGIR decisions compared at: the
         kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits, decisions/relax_waves_per_eu.py) is the
         decisions' compile when there was one, else Triton's module compiled in place at those waves (generated
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
@@ -412,8 +408,7 @@ class HipCompile:
         if self.policy is None:
             self.policy = self._policy(metadata)
         self.policy.metadata = metadata
-        _, verdict = self.policy.waves(decision, base, self.chosen, compile_base)
-        chosen = self.policy.at_final_waves(self.chosen, verdict.chosen, w)
+        chosen = self.policy.decide_compiled("llir", base, self.chosen, w, compile_base)
         self.handoff = (src, chosen)
         self.waves.hand_on(chosen.waves_per_eu, metadata)
         self._record(metadata)

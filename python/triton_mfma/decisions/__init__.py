@@ -129,6 +129,9 @@ class Verdict:
     fields: dict | None = None  # the metadata record where it is not {decision, reason, evidence, **details}
     warning: str | None = None  # a fallback to Triton's variant: warned (strict mode raises before)
     fallback: str | None = None  # metadata["triton_mfma_fallback"]
+    # the choices the verdict takes back from the kernel handed on: earlier verdicts kept them (policy.Policy marks
+    # their records superseded)
+    takes_back: frozenset = frozenset()
 
     def as_metadata(self) -> dict:
         if self.fields is not None:
@@ -269,7 +272,9 @@ class Decision:
     """The protocol (see the module docstring); the defaults decide nothing."""
     name = ""  # the pass (or option) the remarks name
     key = ""  # metadata field of the verdict
-    stage = "ttgir"  # the stage it decides in: "ttgir" (by policy.Policy.decide_ttgir) or "llir" (waves_per_eu)
+    # the stage it decides in: "ttgir" (policy.Policy.decide_ttgir, by the steps below), or "llir" / "amdgcn" on a
+    # compiled kernel (policy.Policy.decide_compiled, by `decide`)
+    stage = "ttgir"
     point: str | None = None
     option: str | None = None
     speculation = Speculation()
@@ -322,6 +327,17 @@ class Decision:
 
     def followups(self, ctx, ours) -> list:
         return []
+
+    def wanted(self, options: dict, waves, triton_options) -> bool:
+        """A decision on a compiled kernel: whether it may run on a compile with these options (the activation's,
+        the kernel's context.Waves, Triton's), read before anything is built; the llir and amdgcn stages are ours only
+        where one may. False for TTGIR decisions (their insertion points say where they run)."""
+        return False
+
+    def decide(self, ctx, base, trials) -> Verdict | None:
+        """A decision on a compiled kernel: its verdict on `base` (variants.Compiled, the compile handed on so far),
+        comparing what `trials` (context.CompiledTrials) compiles. None: nothing at stake, nothing recorded."""
+        return None
 
     def comparison_waves(self, ctx, ours) -> int | None:
         """The waves_per_eu every TTGIR decision compares at, read from ours' TTGIR before anything compiles;

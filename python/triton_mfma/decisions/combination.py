@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from ..models import cost_model, dot_figures
 from ..composition.points import INTERIOR_POINTS, STAGES
-from . import Decision, Verdict, budget_spent, ranked_without_theirs
+from . import Decision, Verdict, budget_spent, ranked_without_theirs, within_constraints
 from .grid_order import SKIP, remap_may_have_decided
 
 NAME = "combination"
@@ -124,7 +124,7 @@ class CombinationAtWaves(Decision):
     LDS admits, the kernel kept the 3 and 5 it asked, and there the main loop spilled where stock's did not, 0 -> 8
     and 1 -> 2 ops; held-out seed 2527: the choices compared at 2 waves, one wave handed on, where Triton's layouts
     and pipeliner spill 1,092 main-loop scratch ops and the choices 1,232).
-    Compared with (trial, by policy.Policy.at_final_waves): Triton's kernel (no interior choice, no remap) compiled
+    Compared with (trial): Triton's kernel (no interior choice, no remap) compiled
     at the waves handed on. Judge: the one judge on the keys the verdict against stock reads (cost_model.MAIN_KEYS);
     Triton's kernel is handed on only where it ranks strictly better. Nothing is compared where the waves are the
     compared ones, waves_per_eu "auto" chose them (its own verdict compares them with the kernel's 0), no interior
@@ -143,15 +143,29 @@ class CombinationAtWaves(Decision):
         return (w != compared_w and not ctx.auto and not ctx.trial_all and bool(interior_choices(choice))
                 and budget_spent(ctx, reserve=0) is None)  # this compile is the reserve
 
-    def decide(self, ctx, final, tritons, f_final, f_tritons, compared_w: int) -> Verdict:
-        """`final`: the chosen kernel compiled at the waves handed on, `tritons` Triton's kernel there; their
-        dot_figures.Figures."""
-        w = final.waves_per_eu
+    def decide(self, ctx, final, trials) -> Verdict | None:
+        """`final`: the chosen kernel compiled at the waves handed on; Triton's kernel compiled there
+        (`trials.build_at`). None where nothing is compared."""
+        w, chosen, compared_w = final.waves_per_eu, trials.chosen, trials.compared_w
+        if chosen is None or not self.compares(ctx, chosen.choice, w, compared_w):
+            return None
+        reference = trials.tritons_build()
+        if reference.same_code(chosen):
+            return None
+        tritons = trials.build_at(reference, w)
+        if isinstance(tritons, Exception):
+            return None
+        f_final, f_tritons = trials.figures(final, chosen.text), trials.figures(tritons, reference.text)
         j, shown = self.judge(f_tritons, f_final), dot_figures.summary(f_tritons, f_final)
         if j.worse:
             why = (f"Triton's layouts and pipeliner at waves_per_eu={w} (the choices were compared at {compared_w}): "
                    f"the choices together are worse there on {j.figure} ({shown})")
-            return Verdict("reverted", why, "trial", tritons, remark=f"reverted to {why}")
-        why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts and "
-               f"pipeliner at the {w} handed on ({shown})")
-        return Verdict("kept", why, "trial", final, remark=f"kept: {why}")
+            v = Verdict("reverted", why, "trial", tritons, remark=f"reverted to {why}")
+        else:
+            why = (f"the choices together (compared at waves_per_eu={compared_w}) are not worse than Triton's layouts "
+                   f"and pipeliner at the {w} handed on ({shown})")
+            v = Verdict("kept", why, "trial", final, remark=f"kept: {why}")
+        v = within_constraints(ctx, v, final, tritons)
+        if v.chosen is not final:
+            v.takes_back = chosen.choice - reference.choice
+        return v

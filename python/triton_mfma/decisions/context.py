@@ -46,6 +46,21 @@ class Waves:
 
 
 @dataclass
+class CompiledTrials:
+    """What a decision on a compiled kernel (stage "llir" or "amdgcn": `Decision.decide`) may compile and read
+    beside the compile it decides on: the engine's compiles, through the policy, which alone schedules them."""
+    at_waves: Callable  # ([w, ...]) -> [variants.Compiled]: the base's TTGIR at other waves_per_eu (one make_llir)
+    # (key, [value, ...]) -> [variants.Compiled | Exception]: the base's LLVM IR with a function attribute
+    with_attr: Callable
+    figures: Callable  # (variants.Compiled, its TTGIR text or None) -> dot_figures.Figures at its waves
+    tritons_build: Callable  # () -> variants.Build of Triton's kernel (no interior choice, no remap)
+    # (variants.Build, w) -> that build compiled at waves w (the policy schedules it), or the exception it raised
+    build_at: Callable
+    chosen: object = None  # the variants.Build handed on (None: Triton's module, compiled in place)
+    compared_w: int = 0  # the waves_per_eu the TTGIR decisions compared at
+
+
+@dataclass
 class Context:
     options: dict  # the activation's options (triton_mfma.enabled)
     triton_options: object = field(repr=False)  # Triton's HIPOptions, waves_per_eu `waves.asked`

@@ -19,6 +19,3 @@ from .waves_per_eu import WavesPerEu
 REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
                                   WavesPerEu(), RelaxWavesPerEu(), CombinationAtWaves(), SchedStrategy())
 
-
-def by_name(name: str) -> Decision:
-    return next(d for d in REGISTRY if d.name == name)

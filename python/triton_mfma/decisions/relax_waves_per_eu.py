@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ..models import cost_model, dot_figures, resources
 from ..models import occupancy as occ_model
+from ..composition.passes import setting
 from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu relax"
@@ -87,6 +88,9 @@ class RelaxWavesPerEu(Decision):
     option = "relax_waves_per_eu"
     judge = staticmethod(cost_model.judge)  # (the compile at N, the relaxed one) -> cost_model.Judgement
 
+    def wanted(self, options, waves, triton_options):
+        return waves.asked > 0 and not waves.auto and bool(setting(options, self.option))
+
     def present(self, ctx, interior):
         return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
 
@@ -112,9 +116,10 @@ class RelaxWavesPerEu(Decision):
             return None, f"waves_per_eu={n}: {admitted} waves/SIMD can run, the request is within what runs"
         return admitted, f"waves_per_eu={n} asks for {n} waves/SIMD, but {cap} admits {admitted}"
 
-    def decide(self, ctx, base, compile_many) -> Verdict:
+    def decide(self, ctx, base, trials) -> Verdict:
         """`base`: the variants.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
-        TTGIR decisions compared there); `compile_many([w]) -> [variants.Compiled]` (the engine's)."""
+        TTGIR decisions compared there); the relaxed candidates are its TTGIR at other waves (`trials.at_waves`)."""
+        compile_many = trials.at_waves
         n, w0 = ctx.asked_w, base.waves_per_eu
         if cost_model.cannot_launch(ctx.arch, ctx.num_warps, base.metadata["shared"]):
             return Verdict("kept", f"the kernel cannot launch at any waves_per_eu: {base.metadata['shared']} B of LDS "

@@ -26,6 +26,7 @@ import functools
 import mmap
 
 from ..models import cost_model
+from ..composition.passes import setting
 from . import Decision, Verdict, budget_spent, first_line
 
 NAME = "sched_strategy"
@@ -70,13 +71,22 @@ class SchedStrategy(Decision):
     attribute = ATTRIBUTE
     judge = staticmethod(cost_model.judge)  # (the default strategy's figures, a candidate's) -> cost_model.Judgement
 
+    def wanted(self, options, waves, triton_options):
+        return bool(setting(options, self.option)) and authors_choice(triton_options) is None
+
     def present(self, ctx, interior):
         return self.verifies(ctx) and ctx.has_dot and authors_choice(ctx.triton_options) is None
 
-    def decide(self, ctx, base, compile_many, figures_of) -> Verdict | None:
-        """`base`: the variants.Compiled handed on; `compile_many([strategy, ...])` -> its LLVM IR compiled with each
-        (an exception in place of one that failed); `figures_of(compiled)` -> its dot_figures.Figures. None where
-        nothing is at stake (no scratch spill in the main loop): no record."""
+    def decide(self, ctx, base, trials) -> Verdict | None:
+        """`base`: the variants.Compiled handed on; each strategy compiles its LLVM IR with the attribute
+        (`trials.with_attr`: an exception in place of one that failed). None where nothing is at stake (no scratch
+        spill in the main loop): no record."""
+        def compile_many(values):
+            return trials.with_attr(self.attribute, values)
+
+        def figures_of(c):
+            return trials.figures(c, None)
+
         f_base = figures_of(base)
         loop_scratch = cost_model.rank(f_base)[1]
         if not loop_scratch:

@@ -19,6 +19,9 @@ class WavesPerEu(Decision):
     stage = "llir"
     judge = staticmethod(autowaves.better)  # (base, candidate) -> whether the candidate gains, losing nothing
 
+    def wanted(self, options, waves, triton_options):
+        return waves.auto
+
     def present(self, ctx, interior):
         return ctx.auto
 
@@ -34,13 +37,13 @@ class WavesPerEu(Decision):
             return []
         return [(ours, w) for w in self.waves_to_try(ctx, base)]
 
-    def decide(self, ctx, base, compile_many) -> Verdict:
-        """`compile_many([w, ...]) -> [variants.Compiled, ...]`: the candidates of the base's TTGIR (the engine's)."""
+    def decide(self, ctx, base, trials) -> Verdict:
+        """`base`: the chosen TTGIR compiled at 0; the candidates are its TTGIR at other waves (`trials.at_waves`)."""
         # the candidates are compared with the base, which the TTGIR decisions compared with Triton's: no reserve
         spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0)
         if spent is not None:
             return _within_budget(ctx, base, spent)
-        choice = autowaves.choose(ctx.arch, ctx.num_warps, base, compile_many, trial_all=ctx.trial_all,
+        choice = autowaves.choose(ctx.arch, ctx.num_warps, base, trials.at_waves, trial_all=ctx.trial_all,
                                   better=self.judge)
         return Verdict("chosen", choice.reason(), "trial" if choice.tried[1:] else "model", choice.chosen.compiled,
                        remark=choice.reason(), fields=choice.as_metadata())

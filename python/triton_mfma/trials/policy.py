@@ -2,7 +2,10 @@
 engine (engine.py) builds; the policy alone schedules their compiles (docs/architecture.md)."""
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
+
+from ..decisions.context import CompiledTrials
 
 from .engine import Engine
 from .threads import trial_threads
@@ -87,10 +90,9 @@ class Policy:
         """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
         strategy where the stakes call for it and it may run (decisions.STAKES_RESERVE)."""
         from ..decisions import STAKES_RESERVE
-        from ..decisions.sched_strategy import NAME as STRATEGY
 
         extra = STAKES_RESERVE.get(self.stakes(), 0)
-        if extra and not any(d.name == STRATEGY and d.present(self.ctx, set()) for d in self.decisions):
+        if extra and not self.present_at("amdgcn"):
             extra = 0
         return 1 + extra
 
@@ -470,63 +472,52 @@ class Policy:
         self.engine.prefetch(jobs)
         return jobs
 
-    def at_final_waves(self, chosen_build, final, compared_w: int):
-        """The compile to hand on after the llir-stage decision (`final`: variants.Compiled of `chosen_build` at the
-        waves it chose; `compared_w`: the waves the TTGIR decisions compared at): the combination check at those
-        waves (decisions.combination.CombinationAtWaves) where it compares, Triton's kernel compiled there once."""
-        from ..decisions import lds_limit_unmet, within_constraints
-        from ..decisions.combination import AT_WAVES
+    # -- the decisions on a compiled kernel: waves_per_eu, the combination at the waves handed on, the strategy --
+    def present_at(self, stage: str) -> list:
+        """The decisions of `stage` ("llir" or "amdgcn") present on this compile, in the registry's order."""
+        return [d for d in self.decisions if d.stage == stage and d.present(self.ctx, self.interior)]
 
-        ctx, w = self.ctx, final.waves_per_eu
-        d = next(d for d in self.decisions if d.name == AT_WAVES)
-        if chosen_build is None or not d.present(ctx, self.interior) or not d.compares(ctx, chosen_build.choice, w,
-                                                                                          compared_w):
-            return final
-        reference = self.tritons_kernel()
-        if reference.same_code(chosen_build):
-            return final
-        c = self.compile_each([(reference, w)])[0]
-        if isinstance(c, Exception):
-            return final
-        v = d.decide(ctx, final, c, self.figures_of(final, w, chosen_build.text), self.figures_of(c, w, reference.text),
-                     compared_w)
-        v = within_constraints(ctx, v, final, c)
-        self.record(d, v)
-        if v.chosen is not final:
-            self._supersede(d, v, chosen_build.choice - reference.choice)
-            unmet = lds_limit_unmet(ctx, v.chosen)
-            if unmet is not None:
-                ctx.note("lds_limit", unmet)
-        return v.chosen
+    def decide_compiled(self, stage: str, base, chosen_build, compare_w: int, compile_base=None):
+        """Every decision of `stage` present, in the registry's order, each on the compile the one before handed on
+        (variants.Compiled; `base` first), their verdicts recorded: the compile to hand on. `chosen_build`: the
+        variants.Build `base` compiles (None: Triton's module compiled in place); `compare_w`: the waves the TTGIR
+        decisions compared at. Where `base` is None, `compile_base() -> (Compiled, its w=0 LLVM IR or None, metadata
+        after make_llir)` compiles it here. Other waves of the same TTGIR share the base's make_llir: the engine's
+        where the build is the engine's (compiled once, some maybe already), else the w=0 LLVM IR with the attribute
+        (none: a candidate fails to compile, and the decision says so)."""
+        from ..decisions import lds_limit_unmet
 
-    def strategy(self, d, base):
-        """`d`'s verdict (recorded where there is one) on the compile handed on, `base` (variants.Compiled): the
-        compile it hands on instead (LLVM's scheduling strategy, decisions/sched_strategy.py)."""
-        w = base.waves_per_eu
-        v = d.decide(self.ctx, base, lambda values: self.engine.with_fn_attr(base, d.attribute, values),
-                     lambda c: self.figures_of(c, w))
-        if v is None:
+        present = self.present_at(stage)
+        if not present and base is not None:
             return base
-        self.record(d, v)
-        return v.chosen
-
-    # -- the llir-stage decisions: waves_per_eu "auto", an explicit waves_per_eu relaxed ----------------------
-    def waves(self, d, base, chosen_build, compile_base):
-        """`d`'s verdict (recorded) on the chosen TTGIR: `base` its compile at the kernel's waves_per_eu (0 under
-        "auto"), the engine's compile of `chosen_build`; None: `compile_base() -> (Compiled, its w=0 LLVM IR or
-        None, metadata after make_llir)` compiles it here. The candidates share the base's make_llir: the engine's
-        where the build is the engine's (compiled once, some maybe already), else the w=0 LLVM IR with the
-        attribute (none: a candidate fails to compile, and the decision says so)."""
-        if base is not None and chosen_build is not None:
-            compile_many = lambda ws: self.engine.compile([(chosen_build, w) for w in ws])  # noqa: E731
-        else:
+        engines = base is not None and chosen_build is not None
+        llir0 = md0 = None
+        if base is None:
             base, llir0, md0 = compile_base()
             md0 = {k: v for k, v in md0.items() if k != "name"}
 
-            def compile_many(ws):
-                if llir0 is None:
-                    raise ValueError("the waves_per_eu attribute cannot be taken out of the LLVM IR exactly")
-                return self.engine.candidates(llir0, md0, ws)
-        v = d.decide(self.ctx, base, compile_many)
-        self.record(d, v)
-        return base, v
+        def at_waves(ws):
+            if engines:
+                return self.engine.compile([(chosen_build, w) for w in ws])
+            if llir0 is None:
+                raise ValueError("the waves_per_eu attribute cannot be taken out of the LLVM IR exactly")
+            return self.engine.candidates(llir0, md0, ws)
+        for d in present:
+            trials = CompiledTrials(
+                at_waves=at_waves,
+                with_attr=functools.partial(self.engine.with_fn_attr, base),
+                figures=lambda c, text: self.figures_of(c, c.waves_per_eu, text),
+                tritons_build=self.tritons_kernel,
+                build_at=lambda build, w: self.compile_each([(build, w)])[0],
+                chosen=chosen_build, compared_w=compare_w)
+            v = d.decide(self.ctx, base, trials)
+            if v is None:
+                continue
+            self.record(d, v)
+            if v.takes_back:
+                self._supersede(d, v, v.takes_back)
+                unmet = lds_limit_unmet(self.ctx, v.chosen)
+                if unmet is not None:
+                    self.ctx.note("lds_limit", unmet)
+            base = v.chosen
+        return base
