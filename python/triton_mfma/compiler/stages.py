@@ -27,13 +27,13 @@ import re
 import time
 
 from ..composition import make_ttgir, remarks
-from ..composition.passes import REGISTRY, REPLACING_POINTS, setting
+from ..composition.passes import REGISTRY, REPLACING_POINTS
 from ..composition.make_ttgir import amd_make_ttgir, nvidia_make_ttgir
 from ..composition.points import INTERIOR_POINTS, POINT_ORDER
-from ..decisions import Verdict, record
+from ..decisions import record
 from ..decisions import first_line as _first_line
-from ..decisions.context import Context, Waves
-from ..decisions.registry import REGISTRY as DECISIONS
+from ..decisions.context import Context, CubinTrials, TargetContext, Waves
+from ..decisions.registry import CUDA_REGISTRY, REGISTRY as DECISIONS
 from ..ir.bridge import export_generic, import_generic, real_module
 from ..ir.llvm_ir import llir_without_waves
 from ..ir.runner import PassFailure, kernel_name, run_passes
@@ -504,19 +504,24 @@ class GenericCompile:
     # -- mfma-grid-order on cuda: the remap must not meet register spills --------------------------------------
     def _check_grid_order(self, ours, run, metadata, outcomes, kernel_remarks):
         """Where mfma-grid-order remapped, the kernel is compiled to a cubin here (Triton's own stages, on a copy;
-        the results are handed to the later stages, not compiled again). Where ptxas spills registers (stack
-        bytes), the remap is dropped and the kernel without it compiled and handed on instead: at the register
-        limit ptxas's code for the same order moved an H200 split-K GEMM by -5..+4% (bench/results/
-        grid_order_splitk.txt: the guarded remap 0.95x where stock already spilled), more than the L2 model's
-        gain and nothing it can predict. With grid_order="on" (the remap asked for by name) it is dropped only
-        where it costs spills, as on AMD, where the engine drops a remap that costs spills (`HipCompile`).
-        Spills are the stack bytes ptxas adds to what the PTX declares (a `tl.device_print`'s argument buffer is
-        stack too, declared by the PTX: not a spill)."""
+        the results are handed to the later stages, not compiled again) for the decisions on it
+        (decisions.registry.CUDA_REGISTRY: grid order's check, which may have the kernel without the remap compiled
+        and handed on instead)."""
         applied = any(o.pass_name == GRID_ORDER and o.status == "applied" for o in outcomes)
         spare = run.spare.get("ttgir_end")
-        if not applied or spare is None or not self._grid_check_possible() \
-                or not setting(self.act.options, "verify_grid_order"):
+        ctx = TargetContext(self.act.options, self.options, self.act.strict)
+        present = [d for d in CUDA_REGISTRY if d.present(ctx, set())]
+        if not applied or spare is None or not self._grid_check_possible() or not present:
             return ours
+        lowered = {}
+
+        def without_remap():
+            skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
+                               skip={GRID_ORDER})
+            without = skip("ttgir_end", spare)
+            lowered[id(without)] = steps = self._lower(skip.last_text or export_generic(without), metadata)
+            return without, resources.from_cubin(steps["cubin"][1], steps["ptx"][1])
+
         try:
             text = run.last_text or export_generic(ours)
             steps = self._lower(text, metadata)
@@ -526,13 +531,7 @@ class GenericCompile:
             if real is not None:
                 ours, steps, figures = self._with_real_residency(real, spare, metadata, kernel_remarks)
                 self._hand_off(ours, steps)
-            if not figures.spills:
-                return ours
-            skip = PointRunner(self.act, self.backend_name, self.options, kernel_remarks, self._point_context,
-                               skip={GRID_ORDER})
-            without = skip("ttgir_end", spare)
-            steps_without = self._lower(skip.last_text or export_generic(without), metadata)
-            spilled = resources.from_cubin(steps_without["cubin"][1], steps_without["ptx"][1])
+            verdicts = [(d, d.decide(ctx, figures, CubinTrials(without_remap))) for d in present]
         except Exception as e:  # noqa: BLE001 - the check is ours: the remapped module goes on (compiled or not)
             if self.act.strict:
                 raise
@@ -540,17 +539,11 @@ class GenericCompile:
             remarks.warn(f"{e}; mfma-grid-order's compiled check failed for {kernel_name(ours)}: the remap is kept "
                          f"unchecked")
             return ours
-        if self.act.options.get("grid_order") == "on":  # asked for by name: dropped only where it costs spills
-            if spilled.spills >= figures.spills:
-                return ours
-            why = f"remap dropped: it costs register spills ({spilled.spills} -> {figures.spills} B/thread)"
-        else:
-            why = (f"remap dropped: the kernel spills registers with it ({figures.spills} B/thread, "
-                   f"{figures.regs} registers; without it {spilled.spills} B, {spilled.regs}): at the register "
-                   f"limit ptxas's code decides more than the order")
-        record(Verdict("dropped", why, "compiled", without, remark=why), GRID_ORDER, "triton_mfma_grid_order",
-               metadata, kernel_remarks)
-        return self._hand_off(without, steps_without)
+        for d, v in verdicts:
+            if v is not None:
+                record(v, d.name, d.key, metadata, kernel_remarks)
+                ours = self._hand_off(v.chosen, lowered[id(v.chosen)])
+        return ours
 
     def _real_residency(self, text: str, figures, steps):
         """The programs per SM the compiled kernel really has, where the guard was built with more: on cuda the

@@ -46,6 +46,24 @@ class Waves:
 
 
 @dataclass
+class TargetContext:
+    """What a decision on another backend's compile reads (cuda: grid order's check on the cubin): the activation's
+    options and Triton's."""
+    options: dict
+    triton_options: object = field(repr=False)
+    strict: bool = False
+
+    def setting(self, name: str):
+        return setting(self.options, name)
+
+
+@dataclass
+class CubinTrials:
+    """What grid order's check on a cuda compile may compile beside the remapped kernel (the stage's lowering)."""
+    without_remap: Callable  # () -> (the TTGIR module without the remap, resources.CubinResources of its cubin)
+
+
+@dataclass
 class CompiledTrials:
     """What a decision on a compiled kernel (stage "llir" or "amdgcn": `Decision.decide`) may compile and read
     beside the compile it decides on: the engine's compiles, through the policy, which alone schedules them."""

@@ -14,6 +14,7 @@ kernel with neither the interior choices nor the remap. Where that check chose i
 from __future__ import annotations
 
 from ..models import cost_model, dot_figures, occupancy
+from ..composition.passes import setting
 from . import Decision, Speculation, Verdict, first_line
 
 NAME = "mfma-grid-order"
@@ -137,3 +138,39 @@ class GridOrderCheck(Decision):
     def followups(self, ctx, ours):
         without = self.compared(ctx, ours) if self.present(ctx, set()) else None
         return [(without, ctx.w)] if without is not None else []
+
+
+class GridOrderCudaCheck(Decision):
+    """mfma-grid-order's remap on cuda, checked on the compiled kernel (cubin). ptxas allocates registers after the
+    TTGIR: where the remapped kernel spills (the stack bytes ptxas adds to what the PTX declares; a
+    `tl.device_print`'s argument buffer is stack the PTX declares, not a spill), the kernel without the remap is
+    compiled and handed on instead. At the register limit ptxas's code for the same order moved an H200 split-K GEMM
+    by -5..+4% (bench/results/grid_order_splitk.txt: the guarded remap 0.95x where stock already spilled), more than
+    the L2 model's gain and nothing it can predict. With grid_order="on" (the remap asked for by name) it is dropped
+    only where it costs spills, as on AMD, where the engine drops a remap that costs spills (`GridOrderCheck`)."""
+    name = NAME
+    key = "triton_mfma_grid_order"
+    stage = "cubin"
+    option = "verify_grid_order"
+
+    def wanted(self, options, waves, triton_options):
+        return bool(setting(options, self.option))
+
+    def present(self, ctx, interior):
+        return self.verifies(ctx)
+
+    def decide(self, ctx, base, trials) -> Verdict | None:
+        """`base`: resources.CubinResources of the remapped kernel's cubin; `trials.without_remap()` -> (the
+        kernel without the remap, its CubinResources), compiled. None where the remap stands."""
+        if not base.spills:
+            return None
+        without, spilled = trials.without_remap()
+        if ctx.options.get("grid_order") == "on":  # asked for by name: dropped only where it costs spills
+            if spilled.spills >= base.spills:
+                return None
+            why = f"remap dropped: it costs register spills ({spilled.spills} -> {base.spills} B/thread)"
+        else:
+            why = (f"remap dropped: the kernel spills registers with it ({base.spills} B/thread, {base.regs} "
+                   f"registers; without it {spilled.spills} B, {spilled.regs}): at the register limit ptxas's code "
+                   f"decides more than the order")
+        return Verdict("dropped", why, "compiled", without, remark=why)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import Decision
 from .accelerate_dot import AccelerateDot
 from .combination import Combination, CombinationAtWaves
-from .grid_order import GridOrderCheck
+from .grid_order import GridOrderCheck, GridOrderCudaCheck
 from .num_stages import NumStages
 from .relax_waves_per_eu import RelaxWavesPerEu
 from .sched_strategy import SchedStrategy
@@ -19,3 +19,5 @@ from .waves_per_eu import WavesPerEu
 REGISTRY: tuple[Decision, ...] = (StreamPipeline(), AccelerateDot(), NumStages(), Combination(), GridOrderCheck(),
                                   WavesPerEu(), RelaxWavesPerEu(), CombinationAtWaves(), SchedStrategy())
 
+# Decisions on other backends' compiles (no TTGIR variants there: the stage compiles what they compare).
+CUDA_REGISTRY: tuple[Decision, ...] = (GridOrderCudaCheck(),)
