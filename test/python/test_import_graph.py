@@ -229,3 +229,58 @@ def test_the_checker_finds_a_layer_violation(tmp_path):
 if __name__ == "__main__":
     print("\n".join(cycles(PYTHON, "triton_mfma")) or "no import cycle")
     print("\n".join(layer_violations(PYTHON, "triton_mfma", LAYERS)) or "no import against the layers' order")
+
+
+def _loads_triton(module: str) -> bool:
+    """Whether importing `module` (in a fresh interpreter) imports Triton or torch."""
+    import subprocess
+    import sys
+
+    code = f"import sys; import {module}; print(int('triton' in sys.modules or 'torch' in sys.modules))"
+    env = dict(os.environ, PYTHONPATH=PYTHON + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1] == "1"
+
+
+def imports_in_functions(root: str, package: str) -> list:
+    """(importer, imported module, file:line, whether inside a `try`) of every import of the package inside a
+    function body."""
+    known = modules(root, package)
+    out = []
+    for name, (path, init) in known.items():
+        tree = ast.parse(open(path).read())
+
+        def walk(node, in_function, in_try):
+            for child in ast.iter_child_nodes(node):
+                function = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+                guarded = in_try or (in_function and isinstance(node, ast.Try))
+                if in_function and isinstance(child, ast.ImportFrom):
+                    for target in _targets(name, init, child, known):
+                        out.append((name, target, f"{os.path.relpath(path, root)}:{child.lineno}", guarded))
+                walk(child, function, guarded)
+
+        walk(tree, False, False)
+    return out
+
+
+def _targets(name: str, init: bool, node: ast.ImportFrom, known: dict) -> list:
+    base = name.split(".") if init else name.split(".")[:-1]
+    if node.level:
+        base = base[:len(base) - (node.level - 1)]
+        mod = ".".join(base + ([node.module] if node.module else []))
+    else:
+        mod = node.module or ""
+    subs = [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in known]
+    return subs or ([mod] if mod in known else [])
+
+
+def test_imports_at_module_top():
+    """An import of the package inside a function is one of two kinds: guarded (inside a `try`: the command line's
+    and the autoloader's, which must not fail for a missing native library), or of a module that imports Triton
+    when loaded, by a module that does not (the command line, the hook and the report work without Triton and
+    refuse an unsupported one in one line). Any other belongs at the top of its module, where it is seen."""
+    found = [r for r in imports_in_functions(PYTHON, "triton_mfma") if not r[3]]
+    loads = {m: _loads_triton(m) for m in {r[0] for r in found} | {r[1] for r in found}}
+    wrong = [f"{where}: {importer} imports {target} in a function" for importer, target, where, _ in found
+             if not loads[target] or loads[importer]]
+    assert not wrong, "imports that belong at their module's top:\n  " + "\n  ".join(sorted(wrong))

@@ -16,6 +16,16 @@ from .cli_checks import (TRITON_COMMANDS, CliError, _AlreadyReported, _as_list, 
                          triton_status)
 from .cli_opt import opt_cmd
 from ..ir.triton_ir import parse_triton_ir  # noqa: F401 - a library caller's (docs/reliability.md) and the tests'
+from .. import __version__
+from ..compiler import hook
+from ..composition import passes
+from ..composition import passes as passes_mod  # in functions whose argument `passes` is a list of names
+from ..composition.passes import DEFAULT_PASSES
+from ..composition.remarks import body
+from ..ir import native
+from ..ir.native import MFMA_OPT_PATH
+from ..models import occupancy, resources
+from ..models.report import report
 
 PROG = "triton-mfma"
 
@@ -29,8 +39,6 @@ def _fmt_row(cells, widths):
 
 
 def _figures(k) -> dict:
-    from ..models import resources
-
     r = resources.of_kernel(k)
     return {"vgpr": r.vgpr, "agpr": r.agpr, "spills": r.vgpr_spill + r.sgpr_spill, "lds": r.lds,
             "occupancy": r.occupancy, "mfma": r.mfma_count}
@@ -48,9 +56,6 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
     triton_version = _triton_version_text()
     # a build without what the bridge calls: the project is off, both columns are stock Triton's (one warning)
     off = triton_status().problem  # (not fatal: check_triton passed)
-    from ..ir import native
-    from ..composition import passes
-    from ..models import resources
     from ..compiler.compile import compile_pair
     from ..examples import CORPUS
 
@@ -140,8 +145,6 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
 
 def _remark_line(text: str, width: int = 150) -> str:
     """A remark without its location prefix, cut to one line."""
-    from ..composition.remarks import body
-
     text = body(text.replace("\n", " "))  # without "triton-mfma remark [kernel] "
     if text.startswith("chain ") and "): " in text:  # "chain head (with the dot at FILE:L): ..." -> "chain head: ..."
         text = text.split(" (", 1)[0] + ": " + text.split("): ", 1)[1]
@@ -150,8 +153,6 @@ def _remark_line(text: str, width: int = 150) -> str:
 
 def _showcase(arch: str, out, records: list | None = None, text=None) -> int:
     """Each transforming pass alone, stock vs the pass, on the cases of examples/showcase.py."""
-    from ..ir import native
-    from ..models import occupancy, resources
     from ..compiler.compile import compile_pair
     from ..examples.showcase import cases
 
@@ -294,8 +295,6 @@ def _amd_arch(text: str) -> str:
 
 
 def _default_passes():
-    from ..composition.passes import DEFAULT_PASSES
-
     return DEFAULT_PASSES
 
 
@@ -305,11 +304,7 @@ def report_cmd(args, out=None) -> int:
     if args.plot:
         _check_plot(args.plot)  # before compiling anything (main() checked already; report_cmd may be called alone)
     _triton_version_text()
-    from ..compiler import hook
-    from ..ir import native
     from ..compiler.compile import aot_signature, always_compile, compile_kernel
-    from ..models.report import report
-
     passes = _as_list(args.passes, "pass")
     mfma_options = dict(args.option or [])
     _check_activation(passes, mfma_options)
@@ -413,9 +408,6 @@ _plot = plot  # the old private name
 def passes_doc() -> dict:
     """Passes, insertion points, options (types, allowed values, defaults), defaults on: JSON-ready. Python's
     option declarations (passes.py) with the C++ passes' own (passes.json, generated from Passes.td)."""
-    from ..ir import native
-    from ..composition import passes as passes_mod
-
     cxx = native.pass_registry()
     default = list(passes_mod.DEFAULT_PASSES)
 
@@ -540,8 +532,6 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from .. import __version__
-
         parts = [f"{PROG} {__version__}", triton_status().version_text()]
         try:
             from ..ir.native import native_version
@@ -554,8 +544,6 @@ class _Version(argparse.Action):
 
 
 def _passes_help() -> str:
-    from ..composition import passes as passes_mod
-
     return (f"comma-separated triton-mfma passes (default: {','.join(passes_mod.DEFAULT_PASSES)}); known: "
             f"{', '.join(passes_mod.REGISTRY)} (`triton-mfma passes` describes them)")
 
@@ -688,8 +676,6 @@ def main(argv=None) -> int:
 
 def mfma_opt() -> None:
     """Console entry point `mfma-opt`: exec the C++ driver shipped in the package."""
-    from ..ir.native import MFMA_OPT_PATH
-
     if not os.path.exists(MFMA_OPT_PATH):
         sys.exit(f"mfma-opt: {MFMA_OPT_PATH} is missing; rebuild with `pip install .`")
     import signal

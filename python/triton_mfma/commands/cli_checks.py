@@ -5,7 +5,12 @@ from __future__ import annotations
 import os
 import sys
 
+from ..compiler import hook
+from ..composition import passes as passes_mod, remarks
+from ..ir import native
+from ..ir.bridge import BridgeError, TritonBuildError, _CapturedStderr, _LOCK, probe
 from ..ir.cli_error import CliError
+from ..ir.native import PipelineError
 from ..ir.triton_ir import DUMP_HEADER
 
 PLOT_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
@@ -26,9 +31,6 @@ def _as_list(value, what: str) -> list[str] | None:
 def _check_activation(passes, options: dict) -> None:
     """Validate a pass list and options exactly as `triton_mfma.enabled(...)` does (ValueError -> one line);
     an unknown name first, with the closest known one."""
-    from ..compiler import hook
-    from ..composition import passes as passes_mod
-
     for name in passes or []:
         if name not in passes_mod.REGISTRY:
             raise CliError(f"unknown triton-mfma pass {name!r}{_suggest(name, passes_mod.REGISTRY)}; known: "
@@ -107,8 +109,6 @@ def triton_status() -> TritonStatus:
         from triton.compiler import ASTSource  # noqa: F401
     except (Exception, SystemExit) as e:  # noqa: BLE001
         return TritonStatus(found, f"cannot be imported whole: {_first(e)}")
-    from ..ir.bridge import TritonBuildError, probe
-
     try:
         probe()
     except TritonBuildError as e:
@@ -221,8 +221,6 @@ def _option_value_ok(kind: str, value: str) -> bool:
 def check_pipeline_text(text: str) -> None:
     """A --pipeline of our passes, checked without a module: the syntax, the pass names, the option names and
     value types (from the C++ passes' own registry), then the passes' own option checks on an empty module."""
-    from ..ir import native
-
     registry = native.pass_registry()
     body = text.strip()
     if body.startswith("builtin.module(") and body.endswith(")"):
@@ -249,8 +247,6 @@ def check_pipeline_text(text: str) -> None:
                 raise CliError(f"--pipeline: {name} option {key}={value!r}: expected a value of type "
                                f"{declared[key] or 'string'}")
     pipeline = text if text.startswith("builtin.module(") else f"builtin.module({text})"
-    from ..ir.bridge import _LOCK, _CapturedStderr
-
     with _LOCK, _CapturedStderr():  # what LLVM's option parser prints to stderr itself is not ours to show
         try:
             native.run_pipeline_with_diagnostics("module {}", pipeline)
@@ -263,8 +259,6 @@ def check_pipeline_text(text: str) -> None:
 def opt_pipeline(passes, options: dict, num_stages: int | None = None) -> str:
     """MLIR pipeline text for `passes` with `options` (the Python option names of `triton-mfma passes`)."""
     from types import SimpleNamespace
-
-    from ..composition import passes as passes_mod
 
     triton_options = SimpleNamespace(num_stages=num_stages) if num_stages is not None else None
     elements = []
@@ -317,8 +311,6 @@ def _check_report(args) -> None:
 def _check_environment() -> None:
     """Environment values triton-mfma does not accept; TRITON_CODEGEN_AMD's was reported at start-up already
     where the autoload ran (then nothing more is printed)."""
-    from ..composition import remarks
-
     problems = remarks.environment_problems()
     if problems:
         autoload = sys.modules.get("triton_mfma._autoload")
@@ -356,9 +348,6 @@ def _error_line(e: BaseException) -> tuple[str, int]:
             msg = str(e).strip().splitlines()[-1]
         where = f" (kernel line {e.node.lineno})" if hasattr(e.node, "lineno") else ""
         return f"Triton could not compile the kernel{where}: {msg}", 2
-    from ..ir.bridge import BridgeError, TritonBuildError
-    from ..ir.native import PipelineError
-
     if isinstance(e, PipelineError):
         diag = next((d for d in e.diagnostics if d.severity == "error"), None)
         return (f"pipeline '{e.pipeline}' failed: {diag.location + ': ' if diag and diag.location else ''}"

@@ -5,8 +5,11 @@ import os
 import sys
 import tempfile
 
-from .cli_checks import CliError, _as_list, _check_activation, _error_line, _triton_version_text, opt_pipeline
+from ..ir import bridge, safe_parse
+from ..ir.native import run_pipeline_with_diagnostics
+from ..ir.safe_parse import note
 from ..ir.triton_ir import DUMP_HEADER, module_from_dump, parse_triton_ir
+from .cli_checks import CliError, _as_list, _check_activation, _error_line, _triton_version_text, opt_pipeline
 
 
 def opt_cmd(args, out=None) -> int:
@@ -15,8 +18,6 @@ def opt_cmd(args, out=None) -> int:
     out = out or sys.stdout
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")
     _triton_version_text()
-    from ..ir import safe_parse
-
     if args.passes and args.pipeline:
         raise CliError("give --passes or --pipeline, not both")
     options = dict(args.option or [])
@@ -70,10 +71,6 @@ def _opt_in_child(args, options: dict, text: str, workdir: str) -> str:
 def _opt_module(args, options: dict, text: str, workdir: str) -> str:
     """Parse `text` with Triton's parser (from a file in `workdir`), run the pipeline of `args` on it, print it
     back."""
-    from ..ir import bridge
-    from ..ir.native import run_pipeline_with_diagnostics
-    from ..ir.safe_parse import note
-
     suffix = os.path.splitext(args.file)[1] if args.file != "-" else ".mlir"
     path = os.path.join(workdir, "input" + (suffix or ".mlir"))
     with open(path, "w") as f:

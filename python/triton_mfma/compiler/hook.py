@@ -44,6 +44,7 @@ import threading
 from .._version import __version__
 from ..composition.passes import (BACKENDS, DEFAULT_OPTIONS, DEFAULT_PASSES, POLICY_OPTIONS, REGISTRY, REPLACING_POINTS,
                                   find_option)
+from ..ir.bridge import TritonBuildError, probe
 from ..trials.threads import reset_pool
 
 
@@ -385,8 +386,6 @@ _warned_builds: set = set()  # libtriton paths whose TritonBuildError was shown
 def _build_usable(act) -> bool:
     """Whether the installed Triton build has every symbol and binding the project calls (bridge.probe). Where it
     lacks one, the compile is stock Triton's, with one warning per build; strict mode raises TritonBuildError."""
-    from ..ir.bridge import TritonBuildError, probe
-
     try:
         probe()
         return True

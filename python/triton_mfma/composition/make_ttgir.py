@@ -37,6 +37,8 @@ from .points import INTERIOR_POINTS, POINTS
 # importing the pipeline refuses an unusable Triton (hook.enable relies on it)
 from ..ir.triton_version import (MIN_TRITON, TRITON_VERSION, UnsupportedTritonError,  # noqa: F401
                              check_triton_version, triton_version)
+from . import remarks
+from ..ir.bridge import import_generic
 
 # identity (backend:hash of make_ttgir's normalized AST) -> the build it is. Their composition is checked
 # byte-identical to stock by test_hook.py (ttgir and amdgcn) on both versions; ROCm's 3.8.x and PyTorch's
@@ -543,8 +545,6 @@ def build(backend_name: str, backend=None, args=None) -> TritonBuild:
 
 
 def _warn_once(key, message: str) -> None:
-    from . import remarks
-
     with _LOCK:
         if key in _WARNED:
             return
@@ -562,8 +562,6 @@ def _first_difference(a: str, b: str) -> str:
 def prove(b: TritonBuild, arch: str, ttir: str, context, stock_args: tuple, backend=None) -> str:
     """Stock make_ttgir and the composed one with no project pass, on two copies of the TTIR (generic text):
     "" where the TTGIR (and the metadata) are byte-identical, else the first difference."""
-    from ..ir.bridge import import_generic
-
     one, two = (import_generic(ttir, context, parsed_before=True) for _ in range(2))
     md1, md2 = {}, {}
     stock = installed_make_ttgir(b.backend, backend)(one, md1, *stock_args)

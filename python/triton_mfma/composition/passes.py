@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from .points import POINT_DOCS as POINTS, REPLACING_POINTS  # noqa: F401 - the one table of points (points.py)
+from ..ir import native
+from ..models.lds_budget import resolve_lds_limit
 
 BACKENDS = ("hip", "cuda")
 
@@ -132,8 +134,6 @@ REGISTRY: dict[str, ProjectPass] = {}
 def _declared_options(pass_name: str) -> dict:
     """Passes.td's options of `pass_name` by flag (passes.json); {} where the native library is not built (every
     use of a pass option then fails with check()'s message)."""
-    from ..ir import native
-
     try:
         return {o["argument"]: o for o in native.pass_registry().get(pass_name, {}).get("options", [])}
     except ImportError:
@@ -242,8 +242,6 @@ register(ProjectPass(
 
 
 def _resolve_split_options(user_options, ctx):
-    from ..models.lds_budget import resolve_lds_limit
-
     return resolve_lds_limit(user_options, ctx)
 
 

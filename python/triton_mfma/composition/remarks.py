@@ -24,7 +24,9 @@ import re
 import sys
 import warnings
 
+from ..ir import native
 from ..ir.native import MFMARemark, MFMAWarning
+from .passes import REGISTRY
 
 LEVELS = ("none", "summary", "all")
 PREFIX = "triton-mfma remark"
@@ -56,8 +58,6 @@ def environment_problems() -> list[str]:
         if check is None:  # TRITON_CODEGEN_AMD: a flag word or known pass names
             if v.lower() in _FLAG_WORDS:
                 continue
-            from .passes import REGISTRY
-
             bad = [p for p in (x.strip() for x in v.split(",")) if p and p not in REGISTRY]
             if not bad:
                 continue
@@ -249,8 +249,6 @@ class RemarkBuffer:
 def apply_warnoptions() -> None:
     """Apply -W / PYTHONWARNINGS entries whose category is one of ours: Python could not import this package
     when it read them at start-up, so it ignored them."""
-    from ..ir import native
-
     ours = {"triton_mfma.MFMARemark": MFMARemark, "triton_mfma.MFMAWarning": MFMAWarning,
             "triton_mfma.ir.native.MFMARemark": native.MFMARemark,
             "triton_mfma.ir.native.MFMAWarning": native.MFMAWarning}

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..composition import remarks
+from ..models import cost_model, dot_work
+from ..models.lds_budget import lds_total
 
 
 # The compile budget: where one compile of a kernel (make_llir + make_amdgcn) has taken more than this many seconds
@@ -154,9 +156,6 @@ def neither_launches(ctx, ours, theirs) -> str | None:
     """Why neither build can launch (the LDS model on both TTGIRs: more than a CU has), else None: no figure of a
     kernel that cannot run says anything about its speed, so every decision's policy compiles nothing to compare
     them and takes `Decision.unlaunchable`."""
-    from ..models import cost_model
-    from ..models.lds_budget import lds_total
-
     mine = lds_total(ours.text)
     if not cost_model.cannot_launch(ctx.arch, ctx.num_warps, mine):
         return None
@@ -174,9 +173,6 @@ def ranked_without_theirs(ctx, ours, theirs) -> tuple[bool, str] | None:
     (dot_work) and ours has no spill at as many waves as theirs' LDS lets run
     (cost_model.ties_at_best_before_dot_cycles); or ours runs its dots on FMA and its compiled loop counts fewer
     cycles than one iteration of theirs' MFMA dots (dot_work.compiled_fma_fewer), at the same premise."""
-    from ..models import cost_model, dot_work
-    from ..models.lds_budget import lds_total
-
     lds_theirs = lds_total(theirs.text)
     launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_total(ours.text), lds_theirs)
     if launch is not None:
@@ -214,8 +210,6 @@ def lds_limit(ctx) -> int | None:
 def lds_of(candidate) -> int | None:
     """LDS bytes per workgroup of a build (the LDS model on its TTGIR) or of a compile (its metadata's shared);
     None where unknown."""
-    from ..models.lds_budget import lds_total
-
     text = getattr(candidate, "text", None)
     if text is not None:
         return lds_total(text)

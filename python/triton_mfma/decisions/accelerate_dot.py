@@ -38,8 +38,9 @@ one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie k
 """
 from __future__ import annotations
 
-from ..models import cost_model, dot_figures, dot_work, lds_chunks, occupancy
 from ..ir.runner import kernel_name
+from ..models import cost_model, dot_figures, dot_work, lds_chunks, occupancy
+from ..models.lds_budget import lds_total
 from . import Decision, Speculation, Verdict, first_line, ranked_without_theirs
 
 NAME = "mfma-accelerate-dot"
@@ -130,8 +131,6 @@ KWIDTH_MORE_WAVES = "of 943 kWidth-only comparisons compiled where ours had no s
 def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     """Why Triton's layouts cannot rank better than ours on any key, uncompiled, where only kWidth differs (the
     module docstring's "widest LDS ops"); None where a premise does not hold or cannot be read."""
-    from ..models.lds_budget import lds_total
-
     if isinstance(f_ours, Exception) or f_ours.spills or not cost_model.nothing_ranked(f_ours):
         return None
     lds_theirs = lds_total(theirs.text)

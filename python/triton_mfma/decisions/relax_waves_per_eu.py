@@ -28,9 +28,9 @@ Two steps, model first:
 """
 from __future__ import annotations
 
-from ..models import cost_model, dot_figures, resources
-from ..models import occupancy as occ_model
 from ..composition.passes import setting
+from ..models import cost_model, dot_figures, occupancy as occ_model, resources
+from ..models.lds_budget import lds_total
 from . import Decision, Verdict, budget_spent
 
 NAME = "waves_per_eu relax"
@@ -95,8 +95,6 @@ class RelaxWavesPerEu(Decision):
         return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
 
     def comparison_waves(self, ctx, ours):
-        from ..models.lds_budget import lds_total
-
         lds = lds_total(ours.text)
         if lds is None:
             return None
@@ -168,8 +166,6 @@ class RelaxWavesPerEu(Decision):
     def _stock_waves_bound(ctx, n) -> int:
         """At least the waves/SIMD the request runs under Triton's own kernel (its interior steps, num_stages as
         given): what its LDS and the request admit, registers unlimited; n where the LDS model cannot tell."""
-        from ..models.lds_budget import lds_total
-
         try:
             lds = lds_total(ctx.variant(frozenset()).text)
         except Exception:  # noqa: BLE001 - no bound: the request's waves

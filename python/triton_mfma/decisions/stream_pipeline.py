@@ -35,7 +35,8 @@ Judge (trial): cost_model.judge.
 """
 from __future__ import annotations
 
-from ..models import cost_model, dot_figures
+from ..models import cost_model, dot_figures, dot_work, occupancy as occ_model
+from ..models.lds_budget import budget_for_register_occupancy, lds_total
 from . import Decision, Speculation, Verdict, budget_spent, compiles_capped, first_line
 
 NAME = "mfma-stream-pipeline"
@@ -80,9 +81,6 @@ class StreamPipeline(Decision):
     variant_first = True
 
     def before_ours(self, ctx, theirs):
-        from ..models import occupancy as occ_model
-        from ..models.lds_budget import lds_total
-
         if ctx.options.get("lds_limit") is not None:  # a budget ours may meet where Triton's does not: the model
             return None
         asked = ctx.asked_w
@@ -133,8 +131,6 @@ class StreamPipeline(Decision):
         return True
 
     def model(self, ctx, ours, theirs):
-        from ..models.lds_budget import lds_total
-
         lds_ours, lds_theirs = lds_total(ours.text), lds_total(theirs.text)
         launch = cost_model.one_launches(ctx.arch, ctx.num_warps, lds_ours, lds_theirs)
         if launch is not None and not ctx.trial_all:
@@ -210,9 +206,6 @@ def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdic
     """Triton's pipeliner (compiled) where ours could rank better on no key the models read (module docstring);
     None where it might, or where the premises cannot be read. Triton's is compiled only where ours' LDS buys no
     wave: elsewhere ours, compiled first, may settle it on occupancy (`wins_on_occupancy`) without Triton's."""
-    from ..models import dot_work
-    from ..models import occupancy as occ_model
-
     def waves(lds: int) -> int:
         occ = occ_model.occupancy(ctx.arch, ctx.num_warps, 0, 0, lds, ctx.w)
         return occ.waves_per_simd if occ.workgroups_per_cu else 0
@@ -242,8 +235,6 @@ def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdic
 def _lds_budget(ctx, reference) -> int | None:
     """The kernel's LDS budget in bytes (`lds_limit`), None when none is set; "occupancy" is resolved from
     `reference` compiled (the budget that keeps the workgroups per CU its registers allow)."""
-    from ..models.lds_budget import budget_for_register_occupancy
-
     value = ctx.options.get("lds_limit")
     if value != "occupancy":
         return value

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+from . import safe_parse
+from .bridge import _CapturedStderr, _LOCK, export_generic
 from .cli_error import CliError
 
 
@@ -27,9 +29,6 @@ def parse_triton_ir(path: str, ctx=None, display_name: str | None = None, preche
     Triton's parser crashes on some malformed files: `precheck=True` (for a file of the user's, in a process
     that must survive it) parses it in a fresh interpreter first, a crash there a CliError."""
     from triton._C.libtriton import ir
-
-    from . import safe_parse
-    from .bridge import _LOCK, _CapturedStderr
 
     if precheck:
         try:
@@ -54,8 +53,6 @@ def parse_triton_ir(path: str, ctx=None, display_name: str | None = None, preche
 
 def generic_ttgir(compiled) -> str:
     """A compiled kernel's final TTGIR (compiled.asm["ttgir"]) as generic MLIR text, printed by Triton."""
-    from .bridge import export_generic
-
     text = compiled.asm["ttgir"]
     if isinstance(text, bytes):
         text = text.decode()

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from . import occupancy
 
 # bench/spill_calibration.md, D14: scratch of 16 B per lane made no visible difference across aiter's 131-shape
 # sweep on gfx950, 28-36 B cost 2-13% (D13).
@@ -81,8 +82,6 @@ def _scratch(f, ops: int) -> int:
 
 def cannot_launch(arch: str, num_warps: int, lds: int | None) -> bool:
     """Whether a workgroup needing `lds` bytes (the LDS model's figure; None: unknown) can run on no CU (key 1)."""
-    from . import occupancy
-
     return lds is not None and occupancy.occupancy(arch, num_warps, 0, 0, lds, 0).workgroups_per_cu == 0
 
 
@@ -185,8 +184,6 @@ def wins_on_occupancy(f, other_lds: int, arch: str, num_warps: int, waves_per_eu
     waves than the variant's LDS, the workgroup slots and waves_per_eu let run with registers and SGPRs unlimited:
     the variant then loses at the occupancy key at the latest, whatever its registers (an exact bound, not an
     estimate: occupancy.py equals the backend's figure, the LDS model Triton's allocation)."""
-    from . import occupancy
-
     if f.occupancy == 0 or any(rank(f)[1:3]):
         return None
     occ = occupancy.occupancy(arch, num_warps, 0, 0, other_lds, waves_per_eu)
@@ -202,8 +199,6 @@ def ties_at_best_before_dot_cycles(f, other_lds: int, arch: str, num_warps: int,
     dot cycles: `f` launches, has no spill of any ranked class (loop scratch, scratch, loop copies, loop lanes) and
     runs as many waves as that LDS, the workgroup slots and waves_per_eu let run with any registers. Where the
     variant's dot cycles are then known to be more (dot_work: from its TTGIR), it ranks worse, uncompiled."""
-    from . import occupancy
-
     if not nothing_ranked(f):
         return False
     occ = occupancy.occupancy(arch, num_warps, 0, 0, other_lds, waves_per_eu)

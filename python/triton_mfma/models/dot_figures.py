@@ -26,12 +26,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import dot_work, loop_order
 from ..ir import native
 from ..ir.bridge import strip_locations
-from . import cost_model
-from . import occupancy as occ_model
 from ..ir.triton_ir import generic_ttgir
+from . import cost_model, dot_work, loop_order, occupancy as occ_model
+from .report import kernel_arch
 from .resources import LDS_READ, LDS_WRITE, code_and_tail, from_amdgcn
 
 # VALU instructions that do a dot's multiply-adds when Triton lowers it to FMA (a wave64 VALU instruction
@@ -210,8 +209,6 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
 def of_kernel(kernel) -> Figures:
     """Figures of a `triton.compile` result for a hip target, with the K-steps its main loop holds where its TTGIR
     tells them."""
-    from .report import kernel_arch
-
     md = kernel.metadata
     arch = kernel_arch(md)
     f = of_amdgcn(kernel.asm["amdgcn"], md.shared, arch, md.num_warps, int(getattr(md, "waves_per_eu", 0) or 0))

@@ -26,6 +26,8 @@ import functools
 import math
 import re
 from dataclasses import dataclass
+from ..ir import native
+from ..ir.native import PipelineError, run_pipeline_with_diagnostics
 
 _REMARK = re.compile(r"dot work: loop (-?\d+) depth (\d+), (?:mfma (\d+)x(\d+)x(\d+) (\S+) x (\S+), (\d+) per wave|"
                      r"fma (\S+) x (\S+), (\d+) elements x (\d+) per lane|not mfma)")
@@ -60,8 +62,6 @@ def _suffixes(a: str, b: str) -> set[str]:
 def instruction_cycles(arch: str, m: int, n: int, k: int, a: str, b: str) -> int | None:
     """Issue cycles of the MFMA instruction of shape m x n x k on operands `a` x `b` (TTGIR element types) on
     `arch`; None where the table has none or shapes and types name several."""
-    from ..ir import native
-
     found = set()
     for (table_arch, mnemonic), cycles in native.mfma_cycles().items():
         x = _MNEMONIC.match(mnemonic)
@@ -74,8 +74,6 @@ def instruction_cycles(arch: str, m: int, n: int, k: int, a: str, b: str) -> int
 @functools.lru_cache(maxsize=64)
 def dots(generic_ttgir: str, arch: str) -> tuple[Dot, ...] | None:
     """Every tt.dot of the kernel in program order; None where the analysis does not run on it."""
-    from ..ir.native import PipelineError, run_pipeline_with_diagnostics
-
     try:
         _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-dot-work)")
     except PipelineError:
@@ -177,8 +175,6 @@ _DOT_OPERANDS = re.compile(r'"tt\.dot"\(.*?:\s*\(tensor<(?:\d+x)+(\w+)>,\s*tenso
 def without_mfma(generic_text: str, arch: str) -> bool:
     """Whether some tt.dot of the TTIR or TTGIR has operand types no MFMA instruction of `arch` takes (the MFMA
     table): Triton's layouts then do it on FMA (fp8 on gfx90a). False where a type is not one the table names."""
-    from ..ir import native
-
     suffixes = {x[4] for (table_arch, mnemonic) in native.mfma_cycles() if table_arch == arch
                 for x in [_MNEMONIC.match(mnemonic)] if x}
     for m in _DOT_OPERANDS.finditer(generic_text):

@@ -26,7 +26,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from ..ir import native
+from ..ir.native import MFMARemark, run_pipeline_with_diagnostics
 from ..ir.triton_ir import generic_ttgir
+from . import occupancy, resources
 
 __all__ = ["GridOrderDecision", "Residency", "grid_order_decision"]
 
@@ -319,8 +322,6 @@ def _target_of(md) -> tuple[str, str]:
 
 
 def _amd_residency(compiled, arch: str) -> Residency | None:
-    from . import occupancy, resources
-
     try:
         res = resources.of_kernel(compiled)
     except (KeyError, ValueError):
@@ -335,8 +336,6 @@ def _amd_residency(compiled, arch: str) -> Residency | None:
 
 
 def _cuda_residency(compiled, target: str) -> Residency | None:
-    from . import resources
-
     cubin = compiled.asm.get("cubin")
     if not cubin:
         return None
@@ -351,8 +350,6 @@ def _cuda_residency(compiled, target: str) -> Residency | None:
 def cuda_residency(target: str, regs: int, shared: int, warps: int) -> Residency | None:
     """Programs per SM of a cuda kernel from ptxas's registers per thread, its shared memory and warps, with the
     target's figures (TargetInfo): None for a target without them."""
-    from ..ir import native
-
     t = next((x for x in native.target_info() if x["target"] == target), None)
     if t is None:
         return None
@@ -379,8 +376,6 @@ def _normalise_grid(grid) -> tuple:
 def _unchanged_reason(generic: str, name: str, target: str) -> str:
     """The pass's own reason, from running it on the compiled TTGIR (what it saw, since it left it unchanged)."""
     import warnings
-
-    from ..ir.native import MFMARemark, run_pipeline_with_diagnostics
 
     try:
         with warnings.catch_warnings():

@@ -20,6 +20,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Callable
 
+from ..ir.native import MFMARemark, PipelineError, run_pipeline_with_diagnostics
 from . import occupancy
 from .resources import from_amdgcn
 
@@ -62,8 +63,6 @@ def resolve_lds_limit(user_options: dict, ctx: PointContext | None) -> dict:
     if ctx.decide is not None:
         ctx.decide("lds_limit", line)
     else:
-        from ..ir.native import MFMARemark
-
         warnings.warn(f"[{ctx.kernel}] lds_limit={line}", MFMARemark, stacklevel=2)
     return {**user_options, "lds_limit": budget}
 
@@ -73,8 +72,6 @@ def lds_total(generic_ttgir: str) -> int | None:
     """The LDS bytes per workgroup Triton's allocation will give this TTGIR (the C++ LDS model, equal to Triton
     3.9's allocation on the corpus: test_lds_model.py); None where the model does not cover the kernel. Cached:
     several decisions ask it of the same variants."""
-    from ..ir.native import PipelineError, run_pipeline_with_diagnostics
-
     try:
         _, diagnostics = run_pipeline_with_diagnostics(generic_ttgir, "builtin.module(mfma-lds-usage)")
     except PipelineError:

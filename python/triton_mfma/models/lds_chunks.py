@@ -29,6 +29,7 @@ import re
 from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
 from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, layout_bases, write_instructions
+from .occupancy import target
 
 PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
 
@@ -106,8 +107,6 @@ def no_more_lds_ops(ours: str, theirs: str, arch: str) -> dict | None:
     every LDS op of `ours` of that direction needs no more instructions than its counterpart in `theirs` (the
     ops pair up in text order); None where some op touching LDS differs and is no read or write this module
     reads."""
-    from .occupancy import target
-
     transposed = target(arch).lds_transpose_reads
     a, b = _lds_lines(ours), _lds_lines(theirs)
     if len(a) != len(b):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, fields
 
+from ..composition.llvm_flags import KEY, describe
 from . import occupancy as occ_model
 from .resources import Resources, from_amdgcn
 
@@ -48,8 +49,6 @@ class KernelReport:
         ] + self._build_rows() + self._decision_rows()
 
     def _build_rows(self) -> list[tuple[str, str]]:
-        from ..composition.llvm_flags import describe
-
         b = self.build
         attr = "unknown (no LLVM IR)" if self.waves_per_eu_attr is None else \
             f'"{self.waves_per_eu_attr}"' if self.waves_per_eu_attr else "not set"
@@ -129,8 +128,6 @@ def report(compiled) -> KernelReport:
 
 def _llvm_flags(md) -> dict | None:
     """What the compile's metadata noted of the LLVM flags passed (a dict once read back from Triton's cache)."""
-    from ..composition.llvm_flags import KEY
-
     noted = getattr(md, KEY, None)
     if noted is not None and not isinstance(noted, dict):  # a namedtuple, as Triton makes nested metadata
         noted = noted._asdict() if hasattr(noted, "_asdict") else None

@@ -5,8 +5,15 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
+from ..decisions import (LONG_COMPILE_S, STAKES_RESERVE, Verdict, budget_spent, compiles_capped, cpu_capped, first_line,
+                         lds_limit_unmet, neither_launches, outside_constraints, record, within_constraints)
 from ..decisions.context import CompiledTrials
-
+from ..decisions.grid_order import NAME as GRID, SKIP
+from ..models import cost_model, dot_figures, dot_work, occupancy
+from ..models.cost_model import cannot_launch, ranked_spills
+from ..models.lds_budget import lds_total
+from ..models.resources import printed
+from . import remembered
 from .engine import Engine
 from .threads import trial_threads
 
@@ -31,8 +38,6 @@ class LongCompile(NamedTuple):
 
 
 def long_compile(ttir: str, arch: str, num_warps: int, waves_per_eu: int) -> LongCompile:
-    from ..models import dot_work, occupancy
-
     demand = dot_work.accumulator_registers(ttir, num_warps)
     fma = dot_work.without_mfma(ttir, arch)
     fma_need = demand + dot_work.fma_operand_registers(ttir, num_warps) if fma else 0
@@ -65,16 +70,12 @@ class Policy:
     def long_compile(self) -> float | None:
         """The CPU seconds of this kernel's longest compile so far where above decisions.LONG_COMPILE_S, else
         None: the decisions that can keep the kernel's own choice compiled then compile nothing more."""
-        from ..decisions import LONG_COMPILE_S
-
         return self.engine.longest_s if self.engine.longest_s > LONG_COMPILE_S else None
 
     def stakes(self) -> str | None:
         """What the kernel's first compile says there is to win (decisions.STAKES_CPU): "loop scratch" where its
         main loop spills to scratch, "spills" where it has other spill traffic the judge ranks
         (cost_model.ranked_spills), "no spill"; None before it or where its figures cannot be read."""
-        from ..models.cost_model import ranked_spills
-
         first = self.engine.first
         if first is None:
             return None
@@ -89,8 +90,6 @@ class Policy:
     def reserve(self) -> int:
         """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
         strategy where the stakes call for it and it may run (decisions.STAKES_RESERVE)."""
-        from ..decisions import STAKES_RESERVE
-
         extra = STAKES_RESERVE.get(self.stakes(), 0)
         if extra and not self.present_at("amdgcn"):
             extra = 0
@@ -102,8 +101,6 @@ class Policy:
     def printed(self, build):
         """resources.Printed of `build` compiled at the compared waves (no instruction parsed), or the exception
         compiling it raised."""
-        from ..models.resources import printed
-
         c = self.compile_each([(build, self.ctx.w)])[0]
         return c if isinstance(c, Exception) else printed(c.amdgcn, c.metadata["shared"])
 
@@ -122,8 +119,6 @@ class Policy:
     def figures_of(self, c, w: int, ttgir: str | None = None):
         """dot_figures.Figures of variants.Compiled `c` read at waves `w` (its amdgcn read once); with its TTGIR
         (generic text), the K-steps its main loop holds too (dot_figures.with_loop_steps)."""
-        from ..models import dot_figures
-
         key = (id(c), w)
         if key not in self._figures:
             self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
@@ -147,14 +142,10 @@ class Policy:
             return out
 
     def record(self, decision, verdict) -> None:
-        from ..decisions import record
-
         record(verdict, decision.name, decision.key, self.metadata, self.kernel_remarks)
 
     def tritons_kernel(self, first=None):
         """The build of Triton's kernel: no interior choice, no remap (`first`: the TTIR module to build it from)."""
-        from ..decisions.grid_order import NAME as GRID, SKIP
-
         return self.engine.variant(frozenset({SKIP}) if self.ctx.runs(GRID) else frozenset(), self.metadata,
                                  first=first)
 
@@ -163,8 +154,6 @@ class Policy:
         """The chosen TTGIR Build of the kernel (`src`: Triton's TTIR module), every TTGIR decision taken; nothing
         left running. `interior`: the interior points where our passes act on this kernel. Where it exceeds an
         explicit `lds_limit` (no build compared met it), the remarks say so."""
-        from ..decisions import lds_limit_unmet
-
         chosen = self._ttgir(src, interior)
         unmet = lds_limit_unmet(self.ctx, chosen)
         if unmet is not None:
@@ -245,10 +234,6 @@ class Policy:
             (cost_model.judge) hands on the better of the two.
         Elsewhere the decisions go on as usual, the reference's compile kept for any of them that compares the same
         TTGIR."""
-        from ..models.cost_model import cannot_launch
-        from ..decisions import budget_spent, lds_limit_unmet
-        from ..models.lds_budget import lds_total
-
         ctx, engine = self.ctx, self.engine
         if ctx.trial_all or not present:
             return None, src
@@ -279,8 +264,6 @@ class Policy:
         whether that variant alone decides it; where it does, ours is not built with the decision's pass (a whole
         make_ttgir saved, issue 35). The variant is built anyway where it does not: every comparison reads it.
         Returns the TTIR module left for ours' build (None once a build took it)."""
-        from ..decisions import compiles_capped, lds_limit_unmet
-
         ctx, engine, asked = self.ctx, self.engine, self.ctx.w
         for d in present:
             if not d.variant_first or d.point not in self.interior or not d.verifies(ctx) or ctx.trial_all:
@@ -307,8 +290,6 @@ class Policy:
         (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
         choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
         Never worse than stock by that judge, at most one compile more (`spent`: why the budget is spent)."""
-        from ..decisions import first_line
-
         w = self.ctx.w
         reference = self.tritons_kernel()
         head = f"no trial, the compile budget: {spent}"
@@ -341,9 +322,6 @@ class Policy:
     def _the_better(self, present, reference, f_ref, ours, f_ours, head: str, evidence: str):
         """Triton's kernel (`reference`) or ours, whichever the one judge ranks better (a tie keeps ours; ours' failed
         compile hands on Triton's), each TTGIR decision of `present` recording `head` and the verdict."""
-        from ..models import cost_model, dot_figures
-        from ..decisions import first_line, outside_constraints
-
         if isinstance(f_ours, Exception):
             return self._hand_on(present, reference, f"{head}: ours does not compile ({first_line(f_ours)}): "
                                                      f"Triton's kernel handed on", evidence)
@@ -363,8 +341,6 @@ class Policy:
 
     def _hand_on(self, present, chosen, why: str, evidence: str = "model"):
         """`chosen`, each TTGIR decision recording `why` as its verdict (the compile budget's)."""
-        from ..decisions import Verdict
-
         for d in present:
             if d.stage == "ttgir":
                 self.record(d, Verdict("budget", why, evidence, chosen, remark=why))
@@ -382,8 +358,6 @@ class Policy:
 
     def decide(self, d, ours):
         """One decision on `ours`: the build it chooses (recorded)."""
-        from ..decisions import within_constraints
-
         v, theirs = d.settled(self.ctx, ours), None
         if v is None:
             theirs = d.compared(self.ctx, ours)
@@ -412,9 +386,6 @@ class Policy:
                 self.metadata[e.key] = {**record, "superseded": f"{by.name}: {verdict.decision}"}
 
     def _compare(self, d, ours, theirs):
-        from . import remembered
-        from ..decisions import budget_spent, cpu_capped, neither_launches
-
         ctx, engine, spec, w = self.ctx, self.engine, d.speculation, self.ctx.w
         why = neither_launches(ctx, ours, theirs)
         if why is not None:
@@ -485,8 +456,6 @@ class Policy:
         after make_llir)` compiles it here. Other waves of the same TTGIR share the base's make_llir: the engine's
         where the build is the engine's (compiled once, some maybe already), else the w=0 LLVM IR with the attribute
         (none: a candidate fails to compile, and the decision says so)."""
-        from ..decisions import lds_limit_unmet
-
         present = self.present_at(stage)
         if not present and base is not None:
             return base

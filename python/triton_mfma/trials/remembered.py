@@ -27,6 +27,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
+from ..decisions import Verdict
 
 # the argument attributes a launch's specialization sets without changing the body (with the separator before or
 # after them inside the attribute dictionary)
@@ -77,8 +78,6 @@ def _entry(ctx, decision, ours, theirs):
 def recall(ctx, decision, ours, theirs):
     """The verdict a trial of `decision` between these two choices took on an earlier specialization of this
     kernel, for these builds (evidence "remembered"); None where there is none."""
-    from ..decisions import Verdict
-
     found = _entry(ctx, decision, ours, theirs)
     if found is None:
         return None
