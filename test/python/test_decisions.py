@@ -54,6 +54,23 @@ def test_registry_declares_each_decision_once():
     assert stages == sorted(stages, key=("ttgir", "llir", "amdgcn").index)
 
 
+def test_decisions_on_compiled_kernels_share_one_protocol():
+    """Every decision on a compiled kernel (stages llir and amdgcn, and cuda's on the cubin) decides through
+    `Decision.decide(ctx, base, trials)`, and the stages find them through the registries and `wanted`, never by
+    name: no module of compiler/ names a decision."""
+    from triton_mfma.compiler import stages
+    from triton_mfma.decisions.registry import CUDA_REGISTRY
+
+    for d in list(REGISTRY) + list(CUDA_REGISTRY):
+        if d.stage != "ttgir":
+            assert type(d).decide is not Decision.decide, d.name
+            assert d.option is None or find_option(d.option), d.name
+    assert [d.stage for d in CUDA_REGISTRY] == ["cubin"]
+    source = open(stages.__file__).read()
+    for d in list(REGISTRY) + list(CUDA_REGISTRY):
+        assert f'"{d.name}"' not in source, d.name
+
+
 def test_no_decision_module_schedules():
     """Every call in decisions/*.py: none is a scheduling primitive, none reaches the engine."""
     folder = os.path.dirname(decisions.__file__)

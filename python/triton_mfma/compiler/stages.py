@@ -33,6 +33,7 @@ from ..composition.points import INTERIOR_POINTS, POINT_ORDER
 from ..decisions import record
 from ..decisions import first_line as _first_line
 from ..decisions.context import Context, CubinTrials, TargetContext, Waves
+from ..decisions.grid_order import NAME as GRID_ORDER  # the pass whose outcomes the cuda stages read
 from ..decisions.registry import CUDA_REGISTRY, REGISTRY as DECISIONS
 from ..ir.bridge import export_generic, import_generic, real_module
 from ..ir.llvm_ir import llir_without_waves
@@ -43,8 +44,6 @@ from ..models.lds_budget import PointContext
 from ..trials.engine import Engine, fresh_context, with_num_stages, with_waves_per_eu
 from ..trials.policy import Policy
 from ..trials.variants import Compiled, Made, PointBoard, SameAsBuild, SameAsOurs, same_code, stages_of
-
-GRID_ORDER = "mfma-grid-order"
 
 
 def _has_dot(generic_text: str) -> bool:
