@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from ..decisions import (LONG_COMPILE_S, STAKES_RESERVE, Verdict, budget_spent, compiles_capped, cpu_capped, first_line,
+from .. import decisions as decision_protocol  # LONG_COMPILE_S read at each call (tests set it)
+from ..decisions import (STAKES_RESERVE, Verdict, budget_spent, compiles_capped, cpu_capped, first_line,
                          lds_limit_unmet, neither_launches, outside_constraints, record, within_constraints)
 from ..decisions.context import CompiledTrials
 from ..decisions.grid_order import NAME as GRID, SKIP
@@ -70,7 +71,7 @@ class Policy:
     def long_compile(self) -> float | None:
         """The CPU seconds of this kernel's longest compile so far where above decisions.LONG_COMPILE_S, else
         None: the decisions that can keep the kernel's own choice compiled then compile nothing more."""
-        return self.engine.longest_s if self.engine.longest_s > LONG_COMPILE_S else None
+        return self.engine.longest_s if self.engine.longest_s > decision_protocol.LONG_COMPILE_S else None
 
     def stakes(self) -> str | None:
         """What the kernel's first compile says there is to win (decisions.STAKES_CPU): "loop scratch" where its
