@@ -767,8 +767,9 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     from triton_mfma.testing import kernelgen
     from triton_mfma.compiler.compile import always_compile
 
-    def ctx(first, spent, longest, on=True, stakes=None):
-        return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on, stakes=lambda: stakes)
+    def ctx(first, spent, longest, on=True, stakes=None, backend=0.0):
+        return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on, stakes=lambda: stakes,
+                               backend_cpu=lambda: backend)
 
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0), 1) is not None  # 9 + 2 x 3 > 13
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0, on=False), 1) is None  # option cpu_bound off
@@ -784,6 +785,13 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     assert decisions.cpu_capped(ctx(1.0, 0.5, 0.5, stakes="spills"), 1) is None  # 0.5 + 2 x 0.5 <= 2.0
     assert decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="no spill"), 1) is None  # 4 <= 11: the bound alone
     assert decisions.cpu_capped(ctx(10.0, 10.0, 10.0, stakes="loop scratch"), 1) is None  # 30 <= 3.0 x 10 < 3.5 x 10
+    # candidates of an LLVM IR already made (waves_per_eu, scheduling strategies) are one make_amdgcn each: predicted
+    # at the longest make_amdgcn timed alone where there is one, the reserve still at a whole compile
+    assert decisions.cpu_capped(ctx(1.0, 2.5, 1.0, stakes="loop scratch"), 2, 0) is not None  # 2.5 + 2 x 1 > 3.5
+    assert decisions.cpu_capped(ctx(1.0, 2.5, 1.0, stakes="loop scratch", backend=0.4), 2, 0, same_llir=True) is None
+    assert "1 more make_amdgcn at up to 0.4 s each and 1 more compile at up to 1.0 s" in decisions.cpu_capped(
+        ctx(1.0, 2.5, 1.0, stakes="loop scratch", backend=0.4), 1, 1, same_llir=True)  # 2.5 + 0.4 + 1 > 3.5
+    assert decisions.cpu_capped(ctx(1.0, 2.5, 1.0, stakes="loop scratch"), 1, 0, same_llir=True) is None  # none timed
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
     monkeypatch.setattr(decisions, "EVERY_KERNEL_CPU", (1.0, 0.0))
     fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4102), str(tmp_path), "gfx950")

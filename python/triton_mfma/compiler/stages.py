@@ -306,6 +306,7 @@ class HipCompile:
                              figures_of=policy.figures_of, long_compile=policy.long_compile,
                              compiles=lambda: self.engine.trials,
                              cpu=lambda: (self.engine.first_s, self.engine.cpu_s(), self.engine.longest_s),
+                             backend_cpu=lambda: self.engine.longest_backend_s,
                              stakes=policy.stakes)
         return policy
 

@@ -65,33 +65,42 @@ STAKES_CPU = {"loop scratch": 3.5, "spills": 2.0}
 STAKES_RESERVE = {"loop scratch": 1}
 
 
-def budget_spent(ctx, needs: int = 1, reserve: int = 1) -> str | None:
+def budget_spent(ctx, needs: int = 1, reserve: int = 1, same_llir: bool = False) -> str | None:
     """Why a decision whose own choice is the kernel's compiles nothing more, as its remark says it: a compile of
     the kernel took LONG_COMPILE_S, the `needs` compiles a trial makes, with `reserve` more (one of Triton's
     kernel: what the TTGIR decisions fall back on, policy.Policy._once_against_tritons, and the combination check at
     the waves handed on compares with), would pass the CPU bound on every kernel (cpu_capped) or option
-    max_compiles; None where the budget allows them (always under trial_all)."""
+    max_compiles; None where the budget allows them (always under trial_all). `same_llir`: the trial's compiles
+    share an LLVM IR already made (a function attribute apart), so each is one make_amdgcn, predicted at the
+    longest make_amdgcn of this kernel timed alone."""
     if ctx.trial_all:
         return None
     spent = ctx.long_compile()
     if spent is not None:
         return (f"a compile of this kernel took {spent:.0f} s of CPU, more than the compile budget's "
                 f"{LONG_COMPILE_S:.0f} s")
-    return cpu_capped(ctx, needs, reserve) or compiles_capped(ctx, needs, reserve)
+    return cpu_capped(ctx, needs, reserve, same_llir) or compiles_capped(ctx, needs, reserve)
 
 
-def cpu_capped(ctx, needs: int, reserve: int = 1) -> str | None:
+def cpu_capped(ctx, needs: int, reserve: int = 1, same_llir: bool = False) -> str | None:
     """Why `needs` more compiles, with `reserve` more, each predicted at the longest so far, would take the kernel's
-    CPU time past its cap (`cpu_cap`), else None (also where option cpu_bound is off)."""
+    CPU time past its cap (`cpu_cap`), else None (also where option cpu_bound is off). `same_llir`: the `needs`
+    compiles are each one make_amdgcn of an LLVM IR already made, predicted at the longest make_amdgcn timed alone
+    (where one was)."""
     first, spent, longest = ctx.cpu()
     if not first or not ctx.setting("cpu_bound"):
         return None
     bound, why = cpu_cap(first, ctx.stakes())
-    predicted = spent + (needs + reserve) * longest
+    each = (ctx.backend_cpu() or longest) if same_llir else longest
+    predicted = spent + needs * each + reserve * longest
     if predicted <= bound:
         return None
-    return (f"{spent:.1f} s of CPU spent on this kernel's compiles, {needs + reserve} more at up to {longest:.1f} s "
-            f"each would pass {why}")
+    if each == longest:
+        return (f"{spent:.1f} s of CPU spent on this kernel's compiles, {needs + reserve} more at up to {longest:.1f} "
+                f"s each would pass {why}")
+    also = f" and {reserve} more compile at up to {longest:.1f} s" if reserve else ""
+    return (f"{spent:.1f} s of CPU spent on this kernel's compiles, {needs} more make_amdgcn at up to {each:.1f} s "
+            f"each{also} would pass {why}")
 
 
 def cpu_cap(first: float, stakes: str | None) -> tuple[float, str]:

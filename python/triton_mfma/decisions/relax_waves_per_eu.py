@@ -125,7 +125,7 @@ class RelaxWavesPerEu(Decision):
         printed = resources.printed(base.amdgcn, base.metadata["shared"])
         if w0 >= n and not (printed.vgpr_spill or printed.sgpr_spill):  # the model's first rule, on the figures alone
             return Verdict("kept", _WITHOUT_SPILLS.format(n=n), "model", base, {"asked": n})
-        spent = budget_spent(ctx)
+        spent = budget_spent(ctx, same_llir=True)  # the relaxed waves: the base's LLVM IR, another attribute
         if spent is not None:  # the compile budget: the compile made stands, at the waves it was made at
             decision = "kept" if w0 >= n else "relaxed"
             why = f"waves_per_eu {n}{'' if w0 >= n else f' -> {w0}'} as compiled: {spent} (nothing else compiled)"
@@ -179,7 +179,7 @@ class RelaxWavesPerEu(Decision):
         1-warp tl.dot_scaled GEMM on gfx950: waves_per_eu=7, 4 waves run; at 4's budget 128 VGPRs and 10 scratch
         ops per main-loop iteration, at 7's 70 VGPRs and none), so the request is compiled too and kept where the
         one judge ranks it better."""
-        spent = budget_spent(ctx, reserve=0)
+        spent = budget_spent(ctx, reserve=0, same_llir=True)
         if spent is not None:
             return Verdict("relaxed", f"{stands}; the request not compiled too: {spent}", "model", base, details,
                            remark=stands)

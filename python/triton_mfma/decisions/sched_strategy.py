@@ -15,7 +15,8 @@ Order, from what each strategy's objective is (LLVM's GCNSchedStrategy): registe
 schedules for the fewest registers, iterative-maxocc for the most waves, max-memory-clause keeps memory clauses
 that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
 at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
-reference); none after one without a scratch spill (what was at stake is won), but under trial_all.
+reference; a candidate is one make_amdgcn of the base's LLVM IR, predicted at the kernel's longest make_amdgcn
+timed alone, not at a whole compile); none after one without a scratch spill (what was at stake is won), but under trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
 Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
@@ -101,7 +102,7 @@ class SchedStrategy(Decision):
             return Verdict("kept", why, "model", base, remark=f"kept the default: {why}")
         tried, best, f_best, skipped = [], base, f_base, None
         for s in strategies:
-            spent = budget_spent(ctx, 1, reserve=0)
+            spent = budget_spent(ctx, 1, reserve=0, same_llir=True)
             if spent is not None:
                 skipped = f"{', '.join(strategies[len(tried):])} not compiled: {spent}"
                 break

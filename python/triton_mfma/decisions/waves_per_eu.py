@@ -40,7 +40,7 @@ class WavesPerEu(Decision):
     def decide(self, ctx, base, trials) -> Verdict:
         """`base`: the chosen TTGIR compiled at 0; the candidates are its TTGIR at other waves (`trials.at_waves`)."""
         # the candidates are compared with the base, which the TTGIR decisions compared with Triton's: no reserve
-        spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0)
+        spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0, same_llir=True)
         if spent is not None:
             return _within_budget(ctx, base, spent)
         choice = autowaves.choose(ctx.arch, ctx.num_warps, base, trials.at_waves, trial_all=ctx.trial_all,

@@ -127,6 +127,8 @@ class Engine:
         self.board = PointBoard()  # what each build returned at each point (`aside` compares there)
         self.trials = 0  # make_amdgcn calls the engine made (what the decisions cost)
         self.longest_s = 0.0  # the CPU time of the longest compile of this kernel so far (`noted`)
+        # the longest make_amdgcn alone: what a candidate of an LLVM IR already made costs (`_make_amdgcn`)
+        self.longest_backend_s = 0.0
         self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
         self.first: Compiled | None = None  # its first compile: its stakes scale the budget (`noted`)
         self.spent_s = 0.0  # the CPU time of all its compiles and variants' TTGIR builds so far (`noted`, `spend`)
@@ -387,9 +389,11 @@ class Engine:
         CPU time of the make_llir it comes from)."""
         t0 = time.thread_time()
         amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
+        backend_s = time.thread_time() - t0
         with self._lock:
             self.trials += 1
-        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + time.thread_time() - t0))
+            self.longest_backend_s = max(self.longest_backend_s, backend_s)
+        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s))
 
     def spend(self, cpu_s: float) -> None:
         """CPU seconds a variant's TTGIR build took, counted in the compile budget with the compiles (`spent_s`)."""
