@@ -232,13 +232,14 @@ if __name__ == "__main__":
 
 
 def _loads_triton(module: str) -> bool:
-    """Whether importing `module` (in a fresh interpreter) imports Triton or torch."""
+    """Whether importing `module` in a fresh interpreter, on this process's path (the package the tests import:
+    installed, or the tree), imports Triton or torch."""
     import subprocess
     import sys
 
-    code = f"import sys; import {module}; print(int('triton' in sys.modules or 'torch' in sys.modules))"
-    env = dict(os.environ, PYTHONPATH=PYTHON + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    code = (f"import sys; sys.path[:] = {sys.path!r}; import {module}; "
+            f"print(int('triton' in sys.modules or 'torch' in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[-1] == "1"
 
 
