@@ -460,18 +460,19 @@ class Policy:
         present = self.present_at(stage)
         if not present and base is not None:
             return base
-        engines = base is not None and chosen_build is not None
+        engine_built = base is not None and chosen_build is not None  # the engine compiles other waves of it
         llir0 = md0 = None
         if base is None:
             base, llir0, md0 = compile_base()
             md0 = {k: v for k, v in md0.items() if k != "name"}
 
         def at_waves(ws):
-            if engines:
+            if engine_built:
                 return self.engine.compile([(chosen_build, w) for w in ws])
             if llir0 is None:
                 raise ValueError("the waves_per_eu attribute cannot be taken out of the LLVM IR exactly")
             return self.engine.candidates(llir0, md0, ws)
+
         for d in present:
             trials = CompiledTrials(
                 at_waves=at_waves,
