@@ -102,15 +102,16 @@ def record(args) -> None:
         for what in whats:
             out = os.path.join(tmp, "one.json")
             try:
-                subprocess.run([sys.executable, __file__, "child", tree, args.arch, what, kdir, out, args.options], env=env,
-                               timeout=args.timeout, check=True, capture_output=True)
+                subprocess.run([sys.executable, __file__, "child", tree, args.arch, what, kdir, out, args.options],
+                               env=env, timeout=args.timeout, check=True, capture_output=True)
                 rows[what] = json.load(open(out))
             except subprocess.TimeoutExpired:
                 rows[what] = {"timeout": args.timeout}
             except subprocess.CalledProcessError as e:
                 rows[what] = {"error": (e.stderr.decode(errors="replace").strip().splitlines() or ["?"])[-1][:200]}
             print(what, json.dumps(rows[what])[:160], flush=True)
-    json.dump({"tree": tree, "arch": args.arch, "options": json.loads(args.options), "rows": rows}, open(args.out, "w"), indent=1, sort_keys=True)
+    result = {"tree": tree, "arch": args.arch, "options": json.loads(args.options), "rows": rows}
+    json.dump(result, open(args.out, "w"), indent=1, sort_keys=True)
 
 
 def compare(a_path: str, b_path: str) -> int:
@@ -145,7 +146,8 @@ def main() -> int:
     r.add_argument("--suite", action="store_true")
     r.add_argument("--seeds", default="", help="A..B (inclusive): generated kernels")
     r.add_argument("--timeout", type=float, default=900)
-    r.add_argument("--options", default="{}", help="triton_mfma.enabled()'s options, JSON (e.g. '{\"waves_per_eu\": \"auto\"}')")
+    r.add_argument("--options", default="{}",
+                   help="triton_mfma.enabled()'s options, JSON (e.g. '{\"waves_per_eu\": \"auto\"}')")
     r.add_argument("--kernels", default=os.path.join(tempfile.gettempdir(), "same_decisions_kernels"),
                    help="where generated kernels' sources go (the same for both records)")
     r.add_argument("--out", required=True)

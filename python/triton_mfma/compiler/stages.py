@@ -169,9 +169,8 @@ class HipCompile:
             if self.engine is not None:
                 self.engine.settle()
             self.handoff = None
-            self.waves.reset()
             _fallback(self.act, "make_ttgir", kernel, e, metadata)
-            self.waves.hand_on(self.waves.asked, metadata)
+            self.waves.reset(metadata)
             return self.stock["ttgir"](src if snapshot is None else
                                        import_generic(snapshot, src.context, parsed_before=True), metadata)
         except BaseException:  # an interrupt: nothing of this compile runs on behind it
@@ -281,7 +280,7 @@ class HipCompile:
         interior = {p for p in INTERIOR_POINTS if p in self.points} if _has_dot(snapshot) else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
             interior &= make_ttgir.usable_points("hip", snapshot, src.context, (self.options,), self.options.arch,
-                                               self.backend)
+                                                 self.backend)
         metadata["triton_mfma_build"] = make_ttgir.build_record("hip", self.options.arch, self.backend)
         self.engine = Engine(self.backend, self.options, snapshot, src.context, self._make_ttgir,
                              lower_in_place=self._llir_stage_is_ours())
@@ -389,9 +388,9 @@ class HipCompile:
 
 
     def _decide_llir(self, src, metadata, base):
-        """The llir-stage decisions on the chosen TTGIR (policy.Policy.decide_compiled): the base (at the waves the TTGIR decisions compared at: the
-        kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits, decisions/relax_waves_per_eu.py) is the
-        decisions' compile when there was one, else Triton's module compiled in place at those waves (generated
+        """The llir-stage decisions on the chosen TTGIR (policy.Policy.decide_compiled): the base (at the waves the
+        TTGIR decisions compared at: the kernel's waves_per_eu, 0 under "auto", or the waves its LDS admits,
+        decisions/relax_waves_per_eu.py) is the decisions' compile when there was one, else Triton's module compiled in place at those waves (generated
         seed 1688 on gfx90a: a stage less made the LDS admit one wave, the decisions compared at 2, and no decision
         compiled the chosen kernel; compiled at the kernel's 8, the relaxation read its 107 spills at 8's budget as
         the compared waves' and compiled one wave more, where 2 spill nothing)."""
@@ -472,9 +471,9 @@ class GenericCompile:
             else set()
         if interior:  # those the installed make_ttgir composes (proven at first use where it is not a known one)
             interior &= make_ttgir.usable_points(self.backend_name, snapshot, src.context,
-                                               (self.options, self.capability), str(self.capability), self.backend)
+                                                 (self.options, self.capability), str(self.capability), self.backend)
             metadata["triton_mfma_build"] = make_ttgir.build_record(self.backend_name, str(self.capability),
-                                                                  self.backend)
+                                                                    self.backend)
         declined, outcomes = set(), []
         try:
             if interior:

@@ -40,9 +40,10 @@ class Waves:
         self.handed = w
         metadata["waves_per_eu"] = w
 
-    def reset(self) -> None:
+    def reset(self, metadata: dict) -> None:
         """A fallback to Triton's stages: the compile hands on what it asked."""
-        self.compared = self.handed = self.asked
+        self.compared = self.asked
+        self.hand_on(self.asked, metadata)
 
 
 @dataclass

@@ -157,7 +157,7 @@ class GridOrderCudaCheck(Decision):
         return bool(setting(options, self.option))
 
     def present(self, ctx, interior):
-        return self.verifies(ctx)
+        return self.wanted(ctx.options, None, ctx.triton_options)
 
     def decide(self, ctx, base, trials) -> Verdict | None:
         """`base`: resources.CubinResources of the remapped kernel's cubin; `trials.without_remap()` -> (the

@@ -92,7 +92,7 @@ class RelaxWavesPerEu(Decision):
         return waves.asked > 0 and not waves.auto and bool(setting(options, self.option))
 
     def present(self, ctx, interior):
-        return not ctx.auto and ctx.w > 0 and self.verifies(ctx)
+        return self.wanted(ctx.options, ctx.waves, ctx.triton_options)
 
     def comparison_waves(self, ctx, ours):
         lds = lds_total(ours.text)

@@ -16,7 +16,8 @@ schedules for the fewest registers, iterative-maxocc for the most waves, max-mem
 that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
 at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
 reference; a candidate is one make_amdgcn of the base's LLVM IR, predicted at the kernel's longest make_amdgcn
-timed alone, not at a whole compile); none after one without a scratch spill (what was at stake is won), but under trial_all.
+timed alone, not at a whole compile); none after one without a scratch spill (what was at stake is won), but under
+trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
 Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
@@ -76,7 +77,7 @@ class SchedStrategy(Decision):
         return bool(setting(options, self.option)) and authors_choice(triton_options) is None
 
     def present(self, ctx, interior):
-        return self.verifies(ctx) and ctx.has_dot and authors_choice(ctx.triton_options) is None
+        return ctx.has_dot and self.wanted(ctx.options, ctx.waves, ctx.triton_options)
 
     def decide(self, ctx, base, trials) -> Verdict | None:
         """`base`: the variants.Compiled handed on; each strategy compiles its LLVM IR with the attribute

@@ -23,7 +23,7 @@ class WavesPerEu(Decision):
         return waves.auto
 
     def present(self, ctx, interior):
-        return ctx.auto
+        return self.wanted(ctx.options, ctx.waves, ctx.triton_options)
 
     def waves_to_try(self, ctx, base) -> list[int]:
         """The w the decision compiles for a base (w=0) compile: the model's, or every one the caps allow."""
