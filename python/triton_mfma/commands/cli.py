@@ -18,9 +18,7 @@ from .cli_opt import opt_cmd
 from ..ir.triton_ir import parse_triton_ir  # noqa: F401 - a library caller's (docs/reliability.md) and the tests'
 from .. import __version__
 from ..compiler import hook
-from ..composition import passes
-from ..composition import passes as passes_mod  # in functions whose argument `passes` is a list of names
-from ..composition.passes import DEFAULT_PASSES
+from ..composition import passes as passes_mod  # `passes` names the activation's list of pass names here
 from ..composition.remarks import body
 from ..ir import native
 from ..ir.native import MFMA_OPT_PATH
@@ -67,8 +65,8 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
         raise CliError(f"no bundled kernel {', '.join(map(repr, unknown))}; the bundled kernels are "
                        f"{', '.join(CORPUS)}")
     _check_activation(passes_, options)
-    ext_passes = list(passes_ or passes.DEFAULT_PASSES)
-    verifies = "mfma-accelerate-dot" in ext_passes and passes.setting(options, "verify_dot")
+    ext_passes = list(passes_ or passes_mod.DEFAULT_PASSES)
+    verifies = "mfma-accelerate-dot" in ext_passes and passes_mod.setting(options, "verify_dot")
     text = (lambda *a, **k: None) if as_json else (lambda *a, **k: print(*a, file=out, **k))
     doc = {"arch": arch, "triton": triton_version, "triton_mfma": native.native_version(), "passes": ext_passes,
            "options": options, "kernels": [], "showcase": [], "triton_mfma_off": off}
@@ -132,7 +130,7 @@ def demo(arch: str, names=None, out=None, passes_=None, showcase: bool | None = 
         elif passes_:
             text("All kernels compile to identical amdgcn with these passes.")
         else:
-            text(f"All kernels compile to identical amdgcn: the default passes {list(passes.DEFAULT_PASSES)} act "
+            text(f"All kernels compile to identical amdgcn: the default passes {list(passes_mod.DEFAULT_PASSES)} act "
                  "only where a kernel\nneeds them (none of these does); the extra compile time is the bridge "
                  "round trip.")
         if not off and (showcase if showcase is not None else (names is None and passes_ is None and not options)):
@@ -295,7 +293,7 @@ def _amd_arch(text: str) -> str:
 
 
 def _default_passes():
-    return DEFAULT_PASSES
+    return passes_mod.DEFAULT_PASSES
 
 
 def report_cmd(args, out=None) -> int:
