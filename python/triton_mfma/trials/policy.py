@@ -11,7 +11,6 @@ from ..decisions import (STAKES_RESERVE, Verdict, budget_spent, compiles_capped,
 from ..decisions.context import CompiledTrials
 from ..decisions.grid_order import NAME as GRID, SKIP
 from ..models import cost_model, dot_figures, dot_work, occupancy
-from ..models.cost_model import cannot_launch, ranked_spills
 from ..models.lds_budget import lds_total
 from ..models.resources import printed
 from . import remembered
@@ -82,7 +81,7 @@ class Policy:
             return None
         if self._stakes is None or self._stakes[0] is not first:
             try:
-                spills = ranked_spills(self.figures_of(first, first.waves_per_eu))
+                spills = cost_model.ranked_spills(self.figures_of(first, first.waves_per_eu))
                 self._stakes = (first, "loop scratch" if spills[0] else "spills" if any(spills) else "no spill")
             except Exception:  # noqa: BLE001 - an amdgcn the figures cannot read: the every-kernel bound alone
                 self._stakes = (first, None)
@@ -246,7 +245,7 @@ class Policy:
         if isinstance(f_ref, Exception):
             return None, None
         spent = budget_spent(ctx)  # this compile is the kernel's first
-        if spent is None or cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)) or \
+        if spent is None or cost_model.cannot_launch(ctx.arch, ctx.num_warps, lds_total(reference.text)) or \
                 lds_limit_unmet(ctx, reference) is not None:  # ours may meet the user's budget: the usual way
             return None, None
         if lc.demand >= lc.one_wave:
