@@ -21,7 +21,8 @@
 //                  K-block of A and B
 //
 // and ranks candidates by (max(matrix, LDS) cycles, matrix cycles, ds_reads,
-// registers, table order, Triton's warp split). The dot runs at the slower of
+// registers, table order, Triton's warp split), or, for a kernel that spills
+// (DotConstraints::registersFirst), by registers first. The dot runs at the slower of
 // the matrix pipe and the LDS pipe; a freer matrix pipe (other waves share
 // it), fewer LDS instructions and registers break ties; table order prefers
 // larger tiles and the K-doubled CDNA4 shapes. The FMA estimate (for the
@@ -72,6 +73,8 @@ struct DotConstraints {
   SmallVector<unsigned> warps;
   /// Required kWidth (a chain tail: the run each lane of the head holds).
   unsigned kWidth = 0;
+  /// Rank by registers per lane before cycles (a kernel that spills).
+  bool registersFirst = false;
 };
 
 struct DotCost {
@@ -124,8 +127,10 @@ int64_t ldsCycles(int64_t bytes);
 /// two LDS latencies (about 64 clocks each on CDNA2/3/4): 128 cycles.
 int64_t ldsRoundTripCycles(int64_t bytes);
 
-/// Strict weak order on candidates used for ranking.
-bool isCheaper(const MfmaChoice &a, const MfmaChoice &b);
+/// Strict weak order on candidates used for ranking; `registersFirst` puts
+/// the registers per lane before the cycles.
+bool isCheaper(const MfmaChoice &a, const MfmaChoice &b,
+               bool registersFirst = false);
 
 } // namespace mlir::triton_mfma
 

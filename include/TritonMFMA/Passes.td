@@ -419,7 +419,11 @@ def MFMAAccelerateDot : Pass<"mfma-accelerate-dot", "mlir::ModuleOp"> {
 
     Options that Triton also has (`matrix_instr_nonkdim`, `kpack`) come from
     the kernel's Triton options when the user did not set them for
-    triton-mfma (see passes.py). Dots the pass cannot handle
+    triton-mfma (see passes.py). `registers-first` ranks by the registers a
+    candidate holds per lane before its cycles (the same model's figure), and
+    keeps a dot on MFMA wherever an instruction fits: an FMA dot loads its
+    operand tiles whole. A kernel whose main loop spills is compiled with it
+    as a variant, which the one judge compares. Dots the pass cannot handle
     (`tt.dot_scaled` inputs, f64, targets outside the table) are an error,
     so that the hook falls back to stock Triton for the kernel.
   }];
@@ -433,6 +437,10 @@ def MFMAAccelerateDot : Pass<"mfma-accelerate-dot", "mlir::ModuleOp"> {
            "0 lets the cost model choose (gfx950 always uses 1)">,
     Option<"chainDots", "chain-dots", "bool", /*default=*/"true",
            "Choose the layouts of chained dots jointly (flash attention)">,
+    Option<"registersFirst", "registers-first", "bool", /*default=*/"false",
+           "Rank the candidates by the registers per lane they hold "
+           "(accumulator and operand tiles) before their cycles, and prefer "
+           "an MFMA dot to an FMA one: for a kernel whose main loop spills">,
   ];
 }
 

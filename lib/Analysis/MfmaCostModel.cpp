@@ -69,10 +69,12 @@ int64_t mlir::triton_mfma::ldsRoundTripCycles(int64_t bytes) {
   return 2 * ldsCycles(bytes) + 2 * kLdsLatency;
 }
 
-bool mlir::triton_mfma::isCheaper(const MfmaChoice &a, const MfmaChoice &b) {
-  auto key = [](const MfmaChoice &c) {
-    return std::make_tuple(c.cost.cycles(), c.cost.matrixCycles, c.cost.vgprs,
-                           c.cost.dsReads, c.tableIndex, !c.tritonWarps);
+bool mlir::triton_mfma::isCheaper(const MfmaChoice &a, const MfmaChoice &b,
+                                  bool registersFirst) {
+  auto key = [&](const MfmaChoice &c) {
+    return std::make_tuple(registersFirst ? c.cost.vgprs : 0, c.cost.cycles(),
+                           c.cost.matrixCycles, c.cost.vgprs, c.cost.dsReads,
+                           c.tableIndex, !c.tritonWarps);
   };
   if (key(a) != key(b))
     return key(a) < key(b);
@@ -265,7 +267,9 @@ MfmaSearch mlir::triton_mfma::rankMfmaChoices(const DotProblem &p,
     s.whyNone = os.str();
     return s;
   }
-  llvm::stable_sort(s.ranked, isCheaper);
+  llvm::stable_sort(s.ranked, [&](const MfmaChoice &a, const MfmaChoice &b) {
+    return isCheaper(a, b, c.registersFirst);
+  });
   return s;
 }
 

@@ -19,7 +19,9 @@
 //  3. Choice (MfmaCostModel.h). A single dot: the cheapest (instruction,
 //     warpsPerCTA, kpack) of the table for its operand types; fp8 types the
 //     target lacks are computed as f16; if nothing fits or the FMA estimate
-//     is cheaper, it stays an FMA dot. A chain: for each instruction M
+//     is cheaper, it stays an FMA dot. With registers-first (a kernel whose
+//     main loop spills), the registers per lane rank first and a dot stays
+//     on MFMA wherever an instruction fits. A chain: for each instruction M
 //     (32, 16), the best head with warps [numWarps, 1] and the best tail with
 //     the same M, warps [numWarps, 1] and kWidth 4 (the run of consecutive
 //     columns a lane holds in the head's transposed result, so the tail's
@@ -187,7 +189,7 @@ struct MFMAAccelerateDot final
   llvm::DenseMap<DotSite *, Decision>
   decideAll(MutableArrayRef<DotSite> sites) {
     llvm::DenseMap<DotSite *, Decision> decisions;
-    DotChooser chooser(arch, matrixInstrNonKDim, kPack);
+    DotChooser chooser(arch, matrixInstrNonKDim, kPack, registersFirst);
     for (DotSite &s : sites) {
       if (decisions.count(&s))
         continue;

@@ -89,6 +89,7 @@ DotConstraints DotChooser::baseConstraints() const {
   DotConstraints c;
   c.nonKDim = matrixInstrNonKDim;
   c.kPack = kPack;
+  c.registersFirst = registersFirst;
   if (arch == GfxArch::GFX950 && c.kPack == 2)
     c.kPack = 1; // Triton 3.9 also forces kpack 1 on gfx950
   return c;
@@ -109,7 +110,9 @@ Decision DotChooser::decideSingle(DotSite &s, const DotConstraints &c) {
   auto *bl = cast<BlockedLayout>(s.resultLayout.get());
   auto [rows, cols] = fmaWaveCoverage(*bl, s.resTy.getShape());
   DotCost fma = estimateFma(s.problem, rows, cols);
-  if (!c.nonKDim && fma.cycles() < best.cost.cycles())
+  // An FMA dot loads its operand tiles whole: fewer cycles, never fewer
+  // registers than an MFMA dot's K-blocks (registers-first keeps MFMA).
+  if (!c.nonKDim && !c.registersFirst && fma.cycles() < best.cost.cycles())
     return decideFma(s, llvm::formatv("FMA estimated at {0} cycles per wave, "
                                       "cheaper than {1}",
                                       fma.cycles(), best.str())
@@ -150,9 +153,11 @@ DotChooser::bestChainPair(const DotSite &head, const DotSite &tail,
     }
     const MfmaChoice &h = hs.ranked.front(), &t = ts.ranked.front();
     int64_t total = h.cost.cycles() + t.cost.cycles();
-    auto pairKey = [](const MfmaChoice &x, const MfmaChoice &y) {
-      return std::make_pair(x.cost.cycles() + y.cost.cycles(),
-                            x.cost.matrixCycles + y.cost.matrixCycles);
+    auto pairKey = [&](const MfmaChoice &x, const MfmaChoice &y) {
+      return std::make_tuple(
+          registersFirst ? x.cost.vgprs + y.cost.vgprs : 0,
+          x.cost.cycles() + y.cost.cycles(),
+          x.cost.matrixCycles + y.cost.matrixCycles);
     };
     if (!best || pairKey(h, t) < pairKey(best->first, best->second)) {
       if (best)

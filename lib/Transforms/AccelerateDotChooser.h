@@ -36,10 +36,12 @@ void chooseTransposition(DotSite &s);
 /// matrix-instr-nonkdim and kpack.
 class DotChooser {
 public:
-  DotChooser(GfxArch arch, unsigned matrixInstrNonKDim, unsigned kPack)
-      : arch(arch), matrixInstrNonKDim(matrixInstrNonKDim), kPack(kPack) {}
+  DotChooser(GfxArch arch, unsigned matrixInstrNonKDim, unsigned kPack,
+             bool registersFirst = false)
+      : arch(arch), matrixInstrNonKDim(matrixInstrNonKDim), kPack(kPack),
+        registersFirst(registersFirst) {}
 
-  /// The options' constraints on every dot.
+  /// The options' constraints on every dot (registers-first included).
   DotConstraints baseConstraints() const;
 
   /// A dot alone: the cheapest MFMA choice under `c`, or an FMA dot.
@@ -78,6 +80,9 @@ private:
 
   GfxArch arch;
   unsigned matrixInstrNonKDim, kPack;
+  /// Registers per lane rank first, and no FMA dot where an MFMA fits (the
+  /// pass option registers-first).
+  bool registersFirst;
 };
 
 } // namespace mlir::triton_mfma::accelerate_dot

@@ -891,3 +891,20 @@ def test_a_variant_equal_to_a_build_made_is_not_built_again(monkeypatch, tmp_pat
     assert frozenset() in built, built  # the check can fail: without the memo Triton's kernel is built
     assert memo.metadata.triton_mfma == without.metadata.triton_mfma
     assert memo.asm["amdgcn"] == without.asm["amdgcn"]
+
+
+def test_an_option_variant_differs_at_its_point_only():
+    """A build whose pass at a point runs with other options ("<point>:<name>", points.VARIANT_OPTIONS) shares every
+    step before that point with the plain build, differs there, and options of a pass that does not run there
+    change nothing."""
+    from triton_mfma.composition.points import variant_options, variants_at
+
+    plain, regs = frozenset({"accelerate_matmul", "pipeline"}), frozenset({"accelerate_matmul", "pipeline",
+                                                                          "accelerate_matmul:registers"})
+    assert variants.first_difference(plain, regs) == 0  # accelerate_matmul, the first point
+    assert variants.steps_before(regs, "accelerate_matmul") == variants.steps_before(plain, "accelerate_matmul")
+    assert variants.steps_before(regs, "pipeline") != variants.steps_before(plain, "pipeline")
+    assert variants_at(regs, "accelerate_matmul") == {"accelerate_matmul:registers"}
+    assert not variants_at(regs - {"accelerate_matmul"}, "accelerate_matmul")  # our pass does not run there
+    assert variants.first_difference(plain - {"accelerate_matmul"}, regs - {"accelerate_matmul"}) is None
+    assert variant_options(regs) == {"dot_registers_first": True} and variant_options(plain) == {}

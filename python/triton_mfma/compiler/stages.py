@@ -29,7 +29,7 @@ import time
 from ..composition import make_ttgir, remarks
 from ..composition.passes import REGISTRY, REPLACING_POINTS
 from ..composition.make_ttgir import amd_make_ttgir, nvidia_make_ttgir
-from ..composition.points import INTERIOR_POINTS, POINT_ORDER
+from ..composition.points import INTERIOR_POINTS, POINT_ORDER, variant_options, variants_at
 from ..decisions import record
 from ..decisions import first_line as _first_line
 from ..decisions.context import Context, CubinTrials, TargetContext, Waves
@@ -67,8 +67,11 @@ def _unchanged_lines(outcomes) -> dict:
 class PointRunner:
     """Runs the passes of one activation at an insertion point; collects outcomes, remarks and declines."""
 
-    def __init__(self, act, backend_name: str, triton_options, kernel_remarks, ctx_factory=None, skip=()):
+    def __init__(self, act, backend_name: str, triton_options, kernel_remarks, ctx_factory=None, skip=(),
+                 variant_options=None):
         self.act = act
+        # the user's pass options, with those of the build's option variants (points.VARIANT_OPTIONS) over them
+        self.user_options = {**act.options, **variant_options} if variant_options else act.options
         self.points = {pt: [p for p in ps if p.name not in skip] for pt, ps in act.points_for(backend_name).items()}
         self.triton_options = triton_options
         self.remarks = kernel_remarks
@@ -85,7 +88,7 @@ class PointRunner:
         if not passes:
             return mod
         ctx = self.ctx_factory(mod) if self.ctx_factory else None
-        res = run_passes(passes, mod, user_options=self.act.options, triton_options=self.triton_options, ctx=ctx,
+        res = run_passes(passes, mod, user_options=self.user_options, triton_options=self.triton_options, ctx=ctx,
                          dump_dir=self.act.dump_dir, label=point, before=before)
         self.before[point] = res.before
         declined_here = point in REPLACING_POINTS and res.declined()  # Triton's step then runs there instead
@@ -207,7 +210,7 @@ class HipCompile:
         stages = stages_of(choice)
         options = self.options if stages is None else with_num_stages(self.options, stages)
         run = PointRunner(self.act, "hip", options, kernel_remarks,
-                          lambda m: self._point_context(m, kernel_remarks), skip)
+                          lambda m: self._point_context(m, kernel_remarks), skip, variant_options(choice))
         declined, outcomes = set(), []
 
         def carry(build, points):  # steps shared with `build`: so is what our passes were given and said there
@@ -267,6 +270,7 @@ class HipCompile:
         except SameAsBuild as same:  # from here on, that build's steps and module
             other, at = same.build, POINT_ORDER.index(same.point)
             if same.after and self.engine is not None and same.point in other.before and \
+                    not variants_at(other.choice, same.point) and \
                     same_code(run.before.get(same.point, ""), other.before[same.point]):  # Triton's step did what ours did
                 self.engine.note_same_step(same.point, choice)
             carry(other, POINT_ORDER[at + 1 if same.after else at:])

@@ -177,6 +177,7 @@ register(ProjectPass(
         Option("matrix_instr_nonkdim", "matrix-instr-nonkdim", choices=(0, 4, 16, 32)),
         Option("kpack", "kpack", choices=(0, 1, 2)),
         Option("chain_dots", "chain-dots"),
+        Option("dot_registers_first", "registers-first"),
         Option("verify_dot", None, bool, "keep our layouts unless the one judge ranks the kernel compiled with "
                                          "Triton's better", default=True),
     ),
@@ -281,6 +282,9 @@ HOOK_OPTIONS = (
     Option("reduce_num_stages", None, bool, "where the main loop spills to scratch, a build with one pipeline stage "
                                             "fewer is compiled and kept where the one judge ranks it better",
            default=True),
+    Option("dot_registers", None, bool, "where the main loop spills to scratch, a build with the MFMA layouts the cost "
+                                        "model ranks by registers first is compiled and kept where the one judge "
+                                        "ranks it better", default=True),
     Option("verify_combination", None, bool, "where two or more interior choices changed a kernel, compile it with "
                                              "none of them too and keep that where the one judge ranks it better",
            default=True),

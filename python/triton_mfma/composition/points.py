@@ -40,6 +40,30 @@ INTERIOR_POINTS = tuple(p.name for p in POINT_TABLE if p.interior)
 REPLACING_POINTS = frozenset(INTERIOR_POINTS)
 COMPARE_AFTER = tuple(p.name for p in POINT_TABLE if p.compare_after)
 POINT_DOCS = {p.name: p.doc for p in POINT_TABLE}
-# A build's choice holds the interior points where ours runs, "skip:<pass>" for a pass at ttgir_end left out, and
-# STAGES + N for a build with num_stages N (Triton reads num_stages from `pipeline` on only).
+# A build's choice holds the interior points where ours runs, "skip:<pass>" for a pass at ttgir_end left out,
+# STAGES + N for a build with num_stages N (Triton reads num_stages from `pipeline` on only), and "<point>:<name>"
+# for our pass at that point run with other options (VARIANT_OPTIONS; beside the point itself).
 STAGES = "stages:"
+# the pass options each such variant runs its point's passes with (over the user's)
+VARIANT_OPTIONS = {
+    "accelerate_matmul:registers": {"dot_registers_first": True},  # decisions/dot_registers.py
+}
+
+
+def variant_point(tag: str) -> str | None:
+    """The point a choice's option variant ("<point>:<name>") belongs to; None for any other element."""
+    return tag.split(":", 1)[0] if tag in VARIANT_OPTIONS else None
+
+
+def variants_at(choice, point: str) -> frozenset:
+    """The option variants of `choice` at `point`, where our pass runs there (the options of a pass that does not
+    run change nothing)."""
+    return frozenset(c for c in choice if variant_point(c) == point) if point in choice else frozenset()
+
+
+def variant_options(choice) -> dict:
+    """The pass options the option variants of `choice` add to the user's."""
+    out: dict = {}
+    for c in sorted(choice):
+        out.update(VARIANT_OPTIONS.get(c, {}))
+    return out

@@ -35,7 +35,7 @@ decisions.within_constraints; issue 55's split-K GEMM on gfx950: Triton's kernel
 from __future__ import annotations
 
 from ..models import cost_model, dot_figures
-from ..composition.points import INTERIOR_POINTS, STAGES
+from ..composition.points import INTERIOR_POINTS, STAGES, variant_point
 from . import Decision, Verdict, budget_spent, ranked_without_theirs, within_constraints
 from .grid_order import SKIP, remap_may_have_decided
 
@@ -44,12 +44,13 @@ AT_WAVES = "combination at the waves handed on"
 
 
 def interior_choices(choice: frozenset) -> set:
-    return {c for c in choice if c in INTERIOR_POINTS or c.startswith(STAGES)}
+    return {c for c in choice if c in INTERIOR_POINTS or c.startswith(STAGES) or variant_point(c) in INTERIOR_POINTS}
 
 
 def choices_made(build) -> set:
-    """The interior choices that changed `build`: a point whose pass declined ran Triton's step there."""
-    return interior_choices(build.choice) - set(build.declined)
+    """The interior choices that changed `build`: a point whose pass declined ran Triton's step there (with
+    whatever options)."""
+    return {c for c in interior_choices(build.choice) - set(build.declined) if variant_point(c) not in build.declined}
 
 
 class Combination(Decision):

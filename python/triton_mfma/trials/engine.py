@@ -50,7 +50,7 @@ import time
 from concurrent.futures import Future
 from typing import NamedTuple
 
-from ..composition.points import COMPARE_AFTER, POINT_ORDER
+from ..composition.points import COMPARE_AFTER, POINT_ORDER, variants_at
 from ..ir.bridge import LoweredModule, import_generic, print_module
 from ..ir.llvm_ir import llir_with_fn_attr, llir_with_waves
 from ..ir.runner import kernel_name
@@ -186,7 +186,7 @@ class Engine:
 
     def _note_declined(self, build: Build) -> None:
         for point in build.declined:
-            if point in POINT_ORDER and point in build.choice:
+            if point in POINT_ORDER and point in build.choice and not variants_at(build.choice, point):
                 self.note_same_step(point, build.choice)
 
     def _canonical_choice(self, choice, same=None) -> frozenset:
@@ -198,7 +198,7 @@ class Engine:
                 same = set(self._same_steps)
         out = set(choice)
         for point in POINT_ORDER:
-            if point in out:
+            if point in out and not variants_at(out, point):  # the steps noted are those of the plain pass
                 before = steps_before(frozenset(out), point)
                 if any(p == point and self._canonical_choice(steps, same) == before for p, steps in same):
                     out.discard(point)
@@ -300,7 +300,7 @@ class Engine:
                 compare[POINT_ORDER[j]] = later
         point = POINT_ORDER[i]
         compare_after = []
-        if point in COMPARE_AFTER and not at_point(choice, point):  # Triton's step runs there in the new build
+        if point in COMPARE_AFTER and point not in choice:  # Triton's step runs there in the new build
             compare_after = [b for b in self._builds.values() if point in b.after
                              and all(at_point(b.choice, q) == at_point(choice, q) for q in POINT_ORDER[i + 1:])]
         return Resume(point, base.spare.pop(point), base, compare, compare_after)

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..composition.points import POINT_ORDER, STAGES
+from ..composition.points import POINT_ORDER, STAGES, variant_point, variants_at
 from ..ir.bridge import export_generic, strip_locations
 
 
@@ -87,7 +87,8 @@ class Build:
 
 
 # POINT_ORDER: the insertion points of a hip TTGIR build, in pipeline order; a build's choice says, at each, whether
-# our pass runs there (the interior points) or which of the passes there are left out ("skip:<pass>", at ttgir_end).
+# our pass runs there (the interior points), with which options (points.VARIANT_OPTIONS), or which of the passes
+# there are left out ("skip:<pass>", at ttgir_end).
 # COMPARE_AFTER: replacing points where a build that resumes there with Triton's step compares its module right
 # after that step with what our pass returned there in other builds: mfma-accelerate-dot builds its ops in the order Triton's
 # accelerate_matmul does, so where both choose the same layouts the modules are equal there (measured: every
@@ -104,15 +105,16 @@ def at_point(choice: frozenset, point: str):
     if point == "ttgir_end":
         return frozenset(c for c in choice if c.startswith("skip:"))
     if point == "pipeline":
-        return point in choice, stages_of(choice)
-    return point in choice
+        return point in choice, stages_of(choice), variants_at(choice, point)
+    return point in choice, variants_at(choice, point)
 
 
 def steps_before(choice: frozenset, point: str) -> frozenset:
     """What of `choice` decides a build's module before `point`: its choices at earlier points and its num_stages
     (the options every step is built with); not `point` and later points, nor the passes left out at ttgir_end."""
     later = set(POINT_ORDER[POINT_ORDER.index(point):])
-    return frozenset(c for c in choice if c not in later and not c.startswith("skip:"))
+    return frozenset(c for c in choice if c not in later and variant_point(c) not in later and
+                     not c.startswith("skip:"))
 
 
 def first_difference(a: frozenset, b: frozenset) -> int | None:
