@@ -30,6 +30,11 @@ differ. Models, first, none of which compiles Triton's layouts:
     bounded by a lane's contiguous run (one instruction moves one run, or two in the paired forms, at most 16 B);
     or ours' compiled ops of that direction all move 16 B. Measured with every comparison a trial
     (bench/kwidth_lds.py, "bound" where ours has no spill): see bench/results/kwidth_lds_seeds*.txt.
+  - fewest LDS ops: the dot layouts differ in more than kWidth (instruction shape, warps); ours, compiled, has no
+    spill of any kind at as many waves as theirs' LDS lets run, its TTGIR needs no more main-loop dot cycles, and
+    the main loop's LDS ops that differ need no more instructions in ours, counted from the layouts without pairing,
+    than in theirs with every pair formed (models/lds_ops.py): theirs ties at best on every key. Every trial
+    records this model's verdict and bound (bench/lds_ops_model.py measures it on compiled trials).
 Where none of these tells (a chained dot's convert_layout to a dot operand, a layout lds_writes does not read, a
 spill of ours), there is no model: the LDS ops follow the layouts in ways the models do not read (held-out
 generated seeds 650-749: 4 of 42 kernels a former kWidth model kept had more main-loop LDS ops than stock, one of
@@ -39,7 +44,7 @@ one judge (cost_model.judge); ours is kept unless Triton's ranks better, a tie k
 from __future__ import annotations
 
 from ..ir.runner import kernel_name
-from ..models import cost_model, dot_figures, dot_work, lds_chunks, occupancy
+from ..models import cost_model, dot_figures, dot_work, lds_chunks, lds_ops, occupancy
 from ..models.lds_budget import lds_total
 from . import Decision, Speculation, Verdict, first_line, ranked_without_theirs
 
@@ -83,7 +88,8 @@ class AccelerateDot(Decision):
     def model(self, ctx, ours, theirs):
         ranked = ranked_without_theirs(ctx, ours, theirs)
         if ranked is None:
-            why = widest_lds_ops(ctx, ours, theirs, ctx.figures(ours))
+            f_ours = ctx.figures(ours)
+            why = widest_lds_ops(ctx, ours, theirs, f_ours) or fewest_lds_ops(ctx, ours, theirs, f_ours)
             return None if why is None else _verdict("kept", f"{why}: Triton's layouts cannot rank better (not "
                                                              f"compiled)", "model", ours)
         ours_better, why = ranked
@@ -112,7 +118,9 @@ class AccelerateDot(Decision):
                     "dot_cycles": {"model": list(cycles) if cycles else None,
                                    "compiled": [f_theirs.loop_cycles, f_ours.loop_cycles]},
                     "widest_lds": {"model": widest_lds_ops(ctx, ours, theirs, f_ours) is not None,
-                                   "compiled": [f_theirs.loop_ds, f_ours.loop_ds]}}
+                                   "compiled": [f_theirs.loop_ds, f_ours.loop_ds]},
+                    "fewest_lds": {"model": fewest_lds_ops(ctx, ours, theirs, f_ours) is not None,
+                                   "bound": lds_ops.no_more_loop_lds_ops(ours.text, theirs.text)}}
         if j.worse:
             return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)
@@ -151,6 +159,26 @@ def widest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
                  f"bytes per lane ({KWIDTH_MORE_WAVES})")  # ours' VGPRs hold it
     return (f"only kWidth differs: the same bytes per lane through LDS; ours has no spill at {f_ours.occupancy} "
             f"waves/SIMD, {waves}, main-loop dot cycles {mine} (Triton's {other}), and {lds}")
+
+
+def fewest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
+    """Why Triton's layouts cannot rank better than ours on any key, uncompiled, where the dot layouts differ in more
+    than kWidth (the module docstring's "fewest LDS ops"); None where a premise does not hold or cannot be read."""
+    if isinstance(f_ours, Exception) or f_ours.spills or not cost_model.nothing_ranked(f_ours):
+        return None
+    lds_theirs = lds_total(theirs.text)
+    if lds_theirs is None or not cost_model.ties_at_best_before_dot_cycles(f_ours, lds_theirs, ctx.arch,
+                                                                          ctx.num_warps, ctx.w):
+        return None
+    mine, other = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text, ctx.arch)
+    if mine is None or other is None or mine > other:
+        return None
+    bound = lds_ops.no_more_loop_lds_ops(ours.text, theirs.text)
+    if bound is None:
+        return None
+    return (f"ours has no spill at {f_ours.occupancy} waves/SIMD, as many as Triton's layouts' LDS lets run, "
+            f"main-loop dot cycles {mine} (Triton's {other}), and its main loop's LDS ops that differ need at most "
+            f"{bound[0]} instructions per lane where Triton's layouts' need at least {bound[1]} (lds_ops)")
 
 
 def _no_more_lds_ops(ctx, ours, theirs, f_ours) -> str | None:

@@ -1,0 +1,86 @@
+"""The main loop's LDS instructions bounded from a TTGIR's layouts (models/lds_ops.py): what a lane reads into an MFMA
+dot operand or a linear layout and writes from a blocked one, the main loop's ops, and the bound accelerate-dot keeps
+ours by without compiling Triton's layouts ("fewest LDS ops")."""
+from __future__ import annotations
+
+from triton_mfma.models import lds_ops
+
+MFMA = "#ttg.amd_mfma<{{version = 3, warpsPerCTA = [{w0}, {w1}], instrShape = [{m}, {n}, 8], isTransposed = true}}>"
+SHARED = "#ttg.swizzled_shared<{{vec = {vec}, perPhase = 1, maxPhase = {phase}, order = [1, 0]}}>"
+BLOCKED = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+
+
+def read(shape=(64, 64), op=0, w=(2, 2), mn=(32, 32), kwidth=8, vec=8, phase=8, ty="f16"):
+    shared = SHARED.format(vec=vec, phase=phase)
+    parent = MFMA.format(w0=w[0], w1=w[1], m=mn[0], n=mn[1])
+    s = f"{shape[0]}x{shape[1]}x{ty}"
+    return (f'%v = "ttg.local_load"(%v) : (!ttg.memdesc<{s}, {shared}, #ttg.shared_memory>) -> '
+            f"tensor<{s}, #ttg.dot_op<{{opIdx = {op}, parent = {parent}, kWidth = {kwidth}}}>>")
+
+
+def store(vec=8, phase=8):
+    return (f'"ttg.local_store"(%v, %v) : (tensor<64x64xf16, {BLOCKED}>, !ttg.memdesc<64x64xf16, '
+            f"{SHARED.format(vec=vec, phase=phase)}, #ttg.shared_memory, mutable>) -> ()")
+
+
+def test_a_lane_reads_its_warps_blocks_over_the_whole_k():
+    # A of a 64x64 f16 tile, warps [2, 2] of 32x32: one 32-row block over K = 64, 64 B a lane: four 16-byte reads
+    assert lds_ops.instructions(read(), paired=False) == 4
+    # warps [4, 1] over 64 rows of 32: each wave's block repeats on another (one block, as many bytes)
+    assert lds_ops.instructions(read(w=(4, 1)), paired=False) == 4
+    # 16x16 instructions on warps [1, 4]: 4 blocks of 16 rows, 128 B a lane
+    assert lds_ops.instructions(read(w=(1, 4), mn=(16, 16)), paired=False) == 8
+    # kWidth 4: 8-byte chunks, eight reads, or four where LLVM pairs them all
+    assert (lds_ops.instructions(read(kwidth=4), paired=False), lds_ops.instructions(read(kwidth=4), paired=True)) \
+        == (8, 4)
+    # a swizzle vec of 2 cuts the run at 4 bytes: paired at best 8 bytes
+    assert lds_ops.instructions(read(vec=2), paired=True) == 8
+    # a tile not a whole number of instruction rows, or a 4x4 instruction: not counted
+    assert lds_ops.instructions(read(shape=(48, 64)), paired=False) is None
+    assert lds_ops.instructions(read(mn=(4, 4)), paired=False) is None
+
+
+def test_a_read_into_a_linear_layout_counts_its_registers():
+    line = ('%v = "ttg.local_load"(%v) : (!ttg.memdesc<64x32xbf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, '
+            'maxPhase = 1, order = [1, 0]}>, #ttg.shared_memory, mutable>) -> tensor<64x32xbf16, #ttg.linear<{'
+            'register = [[0, 1], [0, 2], [0, 8], [0, 16]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]], '
+            'warp = [[32, 0], [0, 0]], block = []}>>')
+    # 16 elements of 2 bytes a lane in runs of 4 along the unswizzled fastest dimension: four 8-byte reads, two paired
+    assert (lds_ops.instructions(line, paired=False), lds_ops.instructions(line, paired=True)) == (4, 2)
+
+
+def test_a_store_is_counted_from_its_layouts():
+    assert lds_ops.instructions(store(), paired=False) is not None
+
+
+def _kernel(body_in_loop: list[str], peeled: list[str] = ()) -> str:
+    inner = "\n".join("      " + ln for ln in body_in_loop)
+    after = "\n".join("    " + ln for ln in peeled)
+    return ('module {\n  "tt.func"() ({\n    %a = "scf.for"(%0, %1, %2) ({\n' + inner +
+            '\n      %d = "tt.dot"(%x, %y, %z) : () -> ()\n      "scf.yield"(%d) : () -> ()\n    }) : () -> ()\n' +
+            after + '\n    "tt.return"() : () -> ()\n  }) : () -> ()\n}\n')
+
+
+def test_the_main_loop_is_the_loop_around_the_dots():
+    k = _kernel([store(), read()], [read(kwidth=4), '%e = "tt.dot"(%x, %y, %z) : () -> ()'])
+    assert lds_ops.main_loop_lines(k) == [store(), read()]  # the pipeliner's peeled dot and its read are not in it
+    two_loops = k.replace('"tt.return"', '%b = "scf.for"(%0) ({\n      %f = "tt.dot"(%x) : () -> ()\n    }) : () -> '
+                                         '()\n    "tt.return"')
+    assert lds_ops.main_loop_lines(two_loops) is None
+
+
+def test_ours_needs_no_more_where_its_reads_are_wider():
+    ours, theirs = _kernel([store(), read(kwidth=8)]), _kernel([store(vec=4, phase=16), read(kwidth=4, vec=4,
+                                                                                            phase=16)])
+    bound = lds_ops.no_more_loop_lds_ops(ours, theirs)
+    assert bound is not None and bound[0] <= bound[1], bound
+    # the other way round, ours' narrower reads may need more: no bound
+    assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=4)]), _kernel([read(kwidth=8)])) is None
+    # an op this model does not count, where the two differ: no bound
+    convert = ('%v = "ttg.convert_layout"(%v) : (tensor<64x64xf16, {b}>) -> tensor<64x64xf16, #ttg.linear<{{register '
+               '= [[0, {r}]], lane = [], warp = [], block = []}}>>')
+    assert lds_ops.no_more_loop_lds_ops(_kernel([convert.format(b=BLOCKED, r=1), read()]),
+                                        _kernel([convert.format(b=BLOCKED, r=2), read()])) is None
+    # the same ops on both sides cancel
+    assert lds_ops.no_more_loop_lds_ops(_kernel([convert.format(b=BLOCKED, r=1), read()]),
+                                        _kernel([convert.format(b=BLOCKED, r=1), read(kwidth=4)])) == (4, 4)
