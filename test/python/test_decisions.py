@@ -500,3 +500,21 @@ def test_combination_compares_with_no_interior_point_at_all(tmp_path, monkeypatc
     assert "superseded" not in md.triton_mfma_waves_relax
     j = cost_model.judge(dot_figures.of_kernel(stock), dot_figures.of_kernel(ours), cost_model.MAIN_KEYS)
     assert not j.worse, j
+
+
+@pytest.mark.parametrize("authors,said", [({}, "the same layouts"), ({"matrix_instr_nonkdim": 16}, "the author chose the MFMA shape")])
+def test_layouts_ranked_by_registers_where_the_main_loop_spills(authors, said, tmp_path, monkeypatch):
+    """Generated seed 4594 on gfx950 (fp8 128x128x32, 1 warp): its main loop spills to scratch with the layouts
+    chosen, so the layouts the cost model ranks by registers first are built; the model chooses the same ones (the
+    TTGIRs are identical: nothing compiled). Where the author set matrix_instr_nonkdim, the variant is not built: theirs."""
+    from triton_mfma.testing import kernelgen
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4594), str(tmp_path), "gfx950")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with triton_mfma.enabled(cpu_bound=False):
+            k = compile_kernel(fn, sig, cx, "gfx950", {**opts, **authors}, attrs)
+    v = k.metadata.triton_mfma_dot_registers
+    assert v["decision"] == "kept" and said in v["reason"], v
+    assert v["evidence"] == ("identical" if not authors else "model"), v

@@ -120,7 +120,7 @@ class AccelerateDot(Decision):
                     "widest_lds": {"model": widest_lds_ops(ctx, ours, theirs, f_ours) is not None,
                                    "compiled": [f_theirs.loop_ds, f_ours.loop_ds]},
                     "fewest_lds": {"model": fewest_lds_ops(ctx, ours, theirs, f_ours) is not None,
-                                   "bound": lds_ops.no_more_loop_lds_ops(ours.text, theirs.text)}}
+                                   "bound": lds_ops.compare(ours.text, theirs.text)[1]}}
         if j.worse:
             return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)

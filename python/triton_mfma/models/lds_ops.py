@@ -150,18 +150,28 @@ def instructions(line: str, paired: bool) -> int | None:
     return math.ceil(moved / _per_instruction(size, paired))
 
 
-def no_more_loop_lds_ops(ours: str, theirs: str) -> tuple[int, int] | None:
+def compare(ours: str, theirs: str) -> tuple[tuple[int, int] | None, str]:
     """(ours' main-loop LDS instructions per lane at most, theirs' at least), counting only the ops that differ,
-    where ours' is no more (step 5); None where the bound does not hold or cannot be read."""
+    where ours' is no more (step 5), else None; and why, in words (the trial records it beside the compiled ops)."""
     a, b = main_loop_lines(ours), main_loop_lines(theirs)
-    if a is None or b is None or len(a) != len(b):
-        return None
+    if a is None or b is None:
+        return None, "dots in several loops"
+    if len(a) != len(b):
+        return None, f"the main loops hold {len(a)} and {len(b)} LDS ops"
     mine = other = 0
     for x, y in zip(a, b):
         if x == y:
             continue
         ux, ly = instructions(x, paired=False), instructions(y, paired=True)
         if ux is None or ly is None or kind_and_chunk(x)[0] != kind_and_chunk(y)[0]:
-            return None
+            op = re.search(r'"([\w.]+)"', x if ux is None else y)
+            return None, f"a {op.group(1) if op else 'LDS op'} that differs is not counted"
         mine, other = mine + ux, other + ly
-    return (mine, other) if mine <= other else None
+    if mine > other:
+        return None, f"ours may need more: at most {mine} against at least {other}"
+    return (mine, other), f"at most {mine} against at least {other}"
+
+
+def no_more_loop_lds_ops(ours: str, theirs: str) -> tuple[int, int] | None:
+    """compare's bound alone."""
+    return compare(ours, theirs)[0]
