@@ -86,8 +86,8 @@ def main() -> int:
             widest = (rec.get("widest_lds") or {}).get("model")
             outcome = rec["decision"]
             table["tells" if tells else "no bound", outcome] += 1
-            if widest:
-                table["(widest LDS ops tells too)", outcome] += 1
+            if tells and not widest:  # what the kWidth-only model ("widest LDS ops") left to a trial
+                table["(tells, widest LDS ops does not)", outcome] += 1
             lines.append(f"{name} {arch}: {'tells' if tells else 'no bound'} {rec['fewest_lds'].get('bound')}; "
                          f"trial {outcome}: {rec.get('reason', '')[:160]}")
             print(lines[-1], file=sys.stderr, flush=True)
