@@ -412,7 +412,8 @@ def MFMAAccelerateDot : Pass<"mfma-accelerate-dot", "mlir::ModuleOp"> {
     (e.g. BLOCK_N = 16 picks 16x16 for both dots instead of 16x16 + 32x32)
     and against each dot chosen alone plus the LDS round trips that costs
     (P, and the row reductions if the head splits N); the chain is kept only
-    when it is cheaper (a remark says which and why).
+    when it needs no more matrix cycles (a short M repeats its tiles on every
+    wave) and is cheaper (a remark says which and why).
 
     isTransposed: true (each lane holds consecutive columns, for row-major
     stores) unless every store of the result is contiguous along M.

@@ -26,9 +26,10 @@
 //     the same M, warps [numWarps, 1] and kWidth 4 (the run of consecutive
 //     columns a lane holds in the head's transposed result, so the tail's
 //     operand A is a register permutation of the head's result); the M with
-//     the lowest total wins, if it beats both dots chosen alone plus the LDS
-//     round trips that would cost (P; row max and sum when the head's warps
-//     split N). isTransposed is true unless every store of the
+//     the lowest total wins, if it needs no more matrix cycles than both dots
+//     chosen alone (short M repeats the chain's tiles on every wave) and
+//     beats them plus the LDS round trips that would cost (P; row max and sum
+//     when the head's warps split N). isTransposed is true unless every store of the
 //     result is contiguous along M (then a lane's run along M gives wider
 //     stores); chain heads are always transposed.
 //  4. Rewrite: convert_layout A and B to `#ttg.dot_op<{opIdx, parent =
