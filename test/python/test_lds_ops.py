@@ -72,15 +72,19 @@ def test_the_main_loop_is_the_loop_around_the_dots():
 def test_ours_needs_no_more_where_its_reads_are_wider():
     ours, theirs = _kernel([store(), read(kwidth=8)]), _kernel([store(vec=4, phase=16), read(kwidth=4, vec=4,
                                                                                             phase=16)])
-    bound = lds_ops.no_more_loop_lds_ops(ours, theirs)
+    bound = lds_ops.no_more_loop_lds_ops(ours, theirs, "gfx942")
     assert bound is not None and bound[0] <= bound[1], bound
     # the other way round, ours' narrower reads may need more: no bound
-    assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=4)]), _kernel([read(kwidth=8)])) is None
+    assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=4)]), _kernel([read(kwidth=8)]), "gfx942") is None
     # an op this model does not count, where the two differ: no bound
     convert = ('%v = "ttg.convert_layout"(%v) : (tensor<64x64xf16, {b}>) -> tensor<64x64xf16, #ttg.linear<{{register '
                '= [[0, {r}]], lane = [], warp = [], block = []}}>>')
     assert lds_ops.no_more_loop_lds_ops(_kernel([convert.format(b=BLOCKED, r=1), read()]),
-                                        _kernel([convert.format(b=BLOCKED, r=2), read()])) is None
+                                        _kernel([convert.format(b=BLOCKED, r=2), read()]), "gfx942") is None
     # the same ops on both sides cancel
     assert lds_ops.no_more_loop_lds_ops(_kernel([convert.format(b=BLOCKED, r=1), read()]),
-                                        _kernel([convert.format(b=BLOCKED, r=1), read(kwidth=4)])) == (4, 4)
+                                        _kernel([convert.format(b=BLOCKED, r=1), read(kwidth=4)]), "gfx942") == (4, 4)
+    # where the arch reads LDS transposed, theirs' reads count at the widest: ours' 16-byte reads still no more
+    assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=8)]), _kernel([read(kwidth=4)]), "gfx950") == (4, 4)
+    assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=4)]), _kernel([read(kwidth=4, vec=4)]), "gfx950") \
+        is None

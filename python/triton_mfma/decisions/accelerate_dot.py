@@ -120,7 +120,7 @@ class AccelerateDot(Decision):
                     "widest_lds": {"model": widest_lds_ops(ctx, ours, theirs, f_ours) is not None,
                                    "compiled": [f_theirs.loop_ds, f_ours.loop_ds]},
                     "fewest_lds": {"model": fewest_lds_ops(ctx, ours, theirs, f_ours) is not None,
-                                   "bound": lds_ops.compare(ours.text, theirs.text)[1]}}
+                                   "bound": lds_ops.compare(ours.text, theirs.text, ctx.arch)[1]}}
         if j.worse:
             return _verdict("reverted", f"reverted to Triton's dot layouts: ours is worse on {j.figure} "
                                         f"({figures})", "trial", theirs, compared)
@@ -173,7 +173,7 @@ def fewest_lds_ops(ctx, ours, theirs, f_ours) -> str | None:
     mine, other = dot_work.main_loop_cycles_of(ours.text, ctx.arch), dot_work.main_loop_cycles_of(theirs.text, ctx.arch)
     if mine is None or other is None or mine > other:
         return None
-    bound = lds_ops.no_more_loop_lds_ops(ours.text, theirs.text)
+    bound = lds_ops.no_more_loop_lds_ops(ours.text, theirs.text, ctx.arch)
     if bound is None:
         return None
     return (f"ours has no spill at {f_ours.occupancy} waves/SIMD, as many as Triton's layouts' LDS lets run, "

@@ -21,8 +21,9 @@ Algorithm, for each TTGIR (generic text):
   4. A store (`ttg.local_store`, `ttg.local_alloc` of a tensor): lds_writes' count, pairing included, where it
      reads the layouts; else a lane's elements (a blocked layout's sizePerThread x its repeats over the shape) over
      the chunk, paired or not.
-  5. Ours' count without pairing against theirs' with every pair formed: where ours' is no more, theirs' main loop
-     cannot need fewer LDS instructions than ours'.
+  5. Ours' count without pairing against theirs' with every pair formed (and, where the arch reads LDS transposed,
+     every read of theirs at the widest): where ours' is no more, theirs' main loop cannot need fewer LDS
+     instructions than ours'.
 Measured against compiled trials (bench/lds_ops_model.py): see bench/results/lds_ops_model*.txt.
 """
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
 from .lds_chunks import PAIRED_MIN_BYTES, _LDS_OP, _chunk, _register_run, _run, op_chunk
 from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, write_instructions
+from .occupancy import target
 
 LANES = 64
 _FOR = '"scf.for"('
@@ -131,13 +133,17 @@ def kind_and_chunk(line: str) -> tuple[str, int] | None:
     return op_chunk(line) or _linear_read(line)
 
 
-def instructions(line: str, paired: bool) -> int | None:
+def instructions(line: str, paired: bool, transposed: bool = False) -> int | None:
     """LDS instructions per lane of one op (steps 3-4): without pairing (`paired` False: at most, as the layouts
-    vectorize) or with every pair formed (at least); None where the op is not one this model counts."""
+    vectorize) or with every pair formed (at least); None where the op is not one this model counts. `transposed`:
+    the arch reads LDS transposed (ds_read_b64_tr and kin move a run of one element of several lanes at once), so a
+    read's fewest instructions are counted at the widest an instruction moves."""
     chunk = kind_and_chunk(line)
     if chunk is None:
         return None
     kind, size = chunk
+    if kind == "read" and paired and transposed:
+        size = LDS_WIDEST_BYTES
     if kind == "write":
         exact = write_instructions(line)
         if exact is not None:
@@ -150,9 +156,10 @@ def instructions(line: str, paired: bool) -> int | None:
     return math.ceil(moved / _per_instruction(size, paired))
 
 
-def compare(ours: str, theirs: str) -> tuple[tuple[int, int] | None, str]:
+def compare(ours: str, theirs: str, arch: str) -> tuple[tuple[int, int] | None, str]:
     """(ours' main-loop LDS instructions per lane at most, theirs' at least), counting only the ops that differ,
     where ours' is no more (step 5), else None; and why, in words (the trial records it beside the compiled ops)."""
+    transposed = target(arch).lds_transpose_reads
     a, b = main_loop_lines(ours), main_loop_lines(theirs)
     if a is None or b is None:
         return None, "dots in several loops"
@@ -162,7 +169,7 @@ def compare(ours: str, theirs: str) -> tuple[tuple[int, int] | None, str]:
     for x, y in zip(a, b):
         if x == y:
             continue
-        ux, ly = instructions(x, paired=False), instructions(y, paired=True)
+        ux, ly = instructions(x, paired=False), instructions(y, paired=True, transposed=transposed)
         if ux is None or ly is None or kind_and_chunk(x)[0] != kind_and_chunk(y)[0]:
             op = re.search(r'"([\w.]+)"', x if ux is None else y)
             return None, f"a {op.group(1) if op else 'LDS op'} that differs is not counted"
@@ -172,6 +179,6 @@ def compare(ours: str, theirs: str) -> tuple[tuple[int, int] | None, str]:
     return (mine, other), f"at most {mine} against at least {other}"
 
 
-def no_more_loop_lds_ops(ours: str, theirs: str) -> tuple[int, int] | None:
+def no_more_loop_lds_ops(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
     """compare's bound alone."""
-    return compare(ours, theirs)[0]
+    return compare(ours, theirs, arch)[0]
