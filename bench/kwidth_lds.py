@@ -22,7 +22,7 @@ import tempfile
 import warnings
 from collections import Counter
 
-from record import emit, read_json
+from record import emit_table, read_json
 
 _SHARED = re.compile(r"#ttg\.(?:swizzled|padded|amd_rotating)_shared<\{[^}]*\}>")
 
@@ -110,11 +110,7 @@ def main() -> int:
     out = [f"# accelerate-dot trials where only kWidth differs, main-loop LDS ops Triton's -> ours -- `PYTHONPATH=python "
            f"python bench/kwidth_lds.py {' '.join(sys.argv[1:])}`",
            f"# {len(todo)} kernels x arch recompiled, {sum(table.values())} such trials"]
-    for key, n in sorted(table.items()):
-        out.append(f"{n:4}  {', '.join(key)}")
-    out.append("")
-    out.extend(lines)
-    emit(out, args.out)
+    emit_table(out, table, lines, args.out)
     return 0
 
 

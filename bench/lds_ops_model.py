@@ -17,7 +17,7 @@ import tempfile
 import warnings
 from collections import Counter
 
-from record import emit
+from record import emit_table
 
 
 def _record(k) -> dict:
@@ -96,11 +96,7 @@ def main() -> int:
            f"bench/lds_ops_model.py {' '.join(sys.argv[1:])}`",
            f"# trials {sum(n for (k, _), n in table.items() if not k.startswith('('))}; the model tells on "
            f"{table['tells', 'kept'] + errors}, of which the trial reverted (errors) {errors}"]
-    for key, n in sorted(table.items()):
-        out.append(f"{n:4}  {', '.join(key)}")
-    out.append("")
-    out.extend(lines)
-    emit(out, args.out)
+    emit_table(out, table, lines, args.out)
     return 0
 
 

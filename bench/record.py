@@ -21,6 +21,12 @@ def emit(lines: list[str], path: str | None) -> None:
             f.write(text)
 
 
+def emit_table(header: list[str], table, lines: list[str], path: str | None) -> None:
+    """`emit` a bench's report: its header lines, then each key of the Counter `table` with its count, a blank
+    line, and its per-kernel `lines`."""
+    emit(header + [f"{n:4}  {', '.join(key)}" for key, n in sorted(table.items())] + [""] + lines, path)
+
+
 def record_path(path: str) -> str:
     """The file that holds the record named `path`: `path` itself where it exists, else `path` + ".xz" (or, for a
     name ending in .xz, the plain file without it); `path` where neither exists (opening it says so)."""

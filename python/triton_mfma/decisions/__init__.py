@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..composition import remarks
-from ..models import cost_model, dot_work
+from ..models import cost_model, dot_figures, dot_work
 from ..models.lds_budget import lds_total
 
 
@@ -269,6 +269,22 @@ def lds_limit_unmet(ctx, handed_on) -> str | None:
 
 def first_line(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
+
+
+def loop_scratch_trial(judge, ours, variant, f_ours, f_variant, taken: str, taken_words: str, kept_words: str,
+                       variant_is: str, details: dict) -> Verdict:
+    """The verdict of a trial of a variant built because ours' main loop spills to scratch (a stage less, the
+    layouts ranked by registers): `variant` (decision `taken`, "`taken_words`; ...") where `judge` ranks it better,
+    else ours ("`kept_words`; ..., but `variant_is` worse ...")."""
+    j = judge(f_ours, f_variant)
+    figures = (f"main-loop scratch ops {f_ours.loop_scratch_ops} -> {f_variant.loop_scratch_ops}, "
+               f"{dot_figures.summary(f_ours, f_variant)}")
+    if j.better:
+        why = f"{taken_words}; the main loop spills to scratch; better on {j.figure} ({figures})"
+        return Verdict(taken, why, "trial", variant, details, remark=why)
+    verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
+    why = f"{kept_words}; the main loop spills to scratch, but {variant_is} {verdict} ({figures})"
+    return Verdict("kept", why, "trial", ours, details, remark=why)
 
 
 class Decision:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..composition.points import VARIANT_OPTIONS
 from ..models import cost_model, dot_figures
-from . import Decision, Verdict, budget_spent
+from . import Decision, Verdict, budget_spent, loop_scratch_trial
 
 NAME = "mfma-dot-registers"
 REGISTERS = "accelerate_matmul:registers"
@@ -97,13 +97,7 @@ class DotRegisters(Decision):
     def trial(self, ctx, ours, fewer, f_fewer, f_ours):
         if isinstance(f_fewer, Exception):
             return Verdict("kept", "the layouts ranked by registers do not compile", "trial", ours)
-        j = self.judge(f_ours, f_fewer)
-        figures = (f"main-loop scratch ops {f_ours.loop_scratch_ops} -> {f_fewer.loop_scratch_ops}, "
-                   f"{dot_figures.summary(f_ours, f_fewer)}")
         details = {"figures": {"default": dot_figures.registers(f_ours), "registers": dot_figures.registers(f_fewer)}}
-        if j.better:
-            why = f"MFMA layouts ranked by registers: the main loop spills to scratch; better on {j.figure} ({figures})"
-            return Verdict("applied", why, "trial", fewer, details, remark=why)
-        verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
-        why = f"layouts kept; the main loop spills to scratch, but those ranked by registers are {verdict} ({figures})"
-        return Verdict("kept", why, "trial", ours, details, remark=why)
+        return loop_scratch_trial(self.judge, ours, fewer, f_ours, f_fewer, "applied",
+                                  "MFMA layouts ranked by registers", "layouts kept", "those ranked by registers are",
+                                  details)

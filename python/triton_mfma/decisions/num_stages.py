@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..models import cost_model, dot_figures
 from ..composition.points import STAGES
-from . import Decision, Verdict, budget_spent
+from . import Decision, Verdict, budget_spent, loop_scratch_trial
 
 NAME = "num_stages"
 _NO_LOOP_SCRATCH = "no scratch spill in the main loop"
@@ -64,14 +64,7 @@ class NumStages(Decision):
         n = ctx.triton_options.num_stages
         if isinstance(f_fewer, Exception):
             return Verdict("kept", f"num_stages={n - 1} does not compile", "trial", ours)
-        j = self.judge(f_ours, f_fewer)
-        figures = (f"main-loop scratch ops {f_ours.loop_scratch_ops} -> {f_fewer.loop_scratch_ops}, "
-                   f"{dot_figures.summary(f_ours, f_fewer)}")
         details = {"asked": n, "tried": n - 1, "figures": {"asked": dot_figures.registers(f_ours),
                                                             "fewer": dot_figures.registers(f_fewer)}}
-        if j.better:
-            why = f"num_stages {n} -> {n - 1}; the main loop spills to scratch; better on {j.figure} ({figures})"
-            return Verdict("reduced", why, "trial", fewer, details, remark=why)
-        verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
-        why = f"num_stages {n} kept; the main loop spills to scratch, but num_stages={n - 1} is {verdict} ({figures})"
-        return Verdict("kept", why, "trial", ours, details, remark=why)
+        return loop_scratch_trial(self.judge, ours, fewer, f_ours, f_fewer, "reduced", f"num_stages {n} -> {n - 1}",
+                                  f"num_stages {n} kept", f"num_stages={n - 1} is", details)
