@@ -88,3 +88,22 @@ def test_ours_needs_no_more_where_its_reads_are_wider():
     assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=8)]), _kernel([read(kwidth=4)]), "gfx950") == (4, 4)
     assert lds_ops.no_more_loop_lds_ops(_kernel([read(kwidth=4)]), _kernel([read(kwidth=4, vec=4)]), "gfx950") \
         is None
+
+
+def test_no_bound_where_llvm_unrolled_ours_whole(monkeypatch):
+    """Generated seed 2855 on gfx942: LLVM unrolled ours' main loop whole, so its figures count the whole kernel's
+    LDS ops (the epilogue's convert too) per K-step, 100 / 4 against 10 of Triton's loop: the model does not tell
+    there, where it tells on the same layouts with a loop."""
+    from types import SimpleNamespace
+
+    from triton_mfma.decisions import accelerate_dot
+    from test_decisions import _figures
+
+    monkeypatch.setattr(accelerate_dot, "lds_total", lambda text: 16384)  # the layouts' LDS, as the LDS model reads it
+    monkeypatch.setattr(accelerate_dot.dot_work, "main_loop_cycles_of", lambda text, arch: 256)
+    ctx = SimpleNamespace(arch="gfx942", num_warps=4, w=0)
+    builds = SimpleNamespace(text=_kernel([read(kwidth=8)])), SimpleNamespace(text=_kernel([read(kwidth=4)]))
+    f = _figures(occupancy=8, lds=16384)
+    assert accelerate_dot.fewest_lds_ops(ctx, *builds, f) is not None
+    f.loop_whole = True
+    assert accelerate_dot.fewest_lds_ops(ctx, *builds, f) is None
