@@ -50,7 +50,8 @@ def interior_choices(choice: frozenset) -> set:
 def choices_made(build) -> set:
     """The interior choices that changed `build`: a point whose pass declined ran Triton's step there (with
     whatever options)."""
-    return {c for c in interior_choices(build.choice) - set(build.declined) if variant_point(c) not in build.declined}
+    declined = build.declined
+    return {c for c in interior_choices(build.choice) if c not in declined and variant_point(c) not in declined}
 
 
 class Combination(Decision):

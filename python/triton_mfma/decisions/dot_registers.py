@@ -21,6 +21,7 @@ Compared with (trial): the kernel handed on so far, with our accelerate-dot run 
 """
 from __future__ import annotations
 
+from ..composition.passes import REGISTRY as PASSES
 from ..composition.points import VARIANT_OPTIONS
 from ..models import cost_model, dot_figures
 from . import Decision, Verdict, budget_spent, loop_scratch_trial
@@ -32,16 +33,12 @@ _NO_LOOP_SCRATCH = "no scratch spill in the main loop"
 
 
 def authors_shape(ctx) -> str | None:
-    """The MFMA shape options the kernel's author set (Triton's or triton-mfma's), as the remark names them; None
-    where neither is set to anything but the default."""
-    set_here = {k: ctx.options[k] for k in ("matrix_instr_nonkdim", "kpack") if ctx.options.get(k) is not None}
-    nonk = getattr(ctx.triton_options, "matrix_instr_nonkdim", 0) or 0
-    kpack = getattr(ctx.triton_options, "kpack", 1) or 1
-    if nonk:
-        set_here.setdefault("matrix_instr_nonkdim", nonk)
-    if kpack != 1:
-        set_here.setdefault("kpack", kpack)
-    return ", ".join(f"{k}={v}" for k, v in set_here.items()) or None
+    """The MFMA shape options the kernel's author set (triton-mfma's, else Triton's other than its default: how
+    accelerate-dot reads them, passes.ProjectPass.option_value), as the remark names them; None where neither is."""
+    dot = PASSES["mfma-accelerate-dot"]
+    chosen = {name: dot.option_value(dot.option(name), ctx.options, ctx.triton_options)
+              for name in ("matrix_instr_nonkdim", "kpack")}
+    return ", ".join(f"{k}={v}" for k, v in chosen.items() if v is not None) or None
 
 
 class DotRegisters(Decision):

@@ -34,11 +34,11 @@ from .occupancy import target
 PAIRED_MIN_BYTES = 4  # ds_read2 / ds_write2 pair 4- or 8-byte values only
 
 # the ops that move data through LDS (an alloc with no operand, a dealloc or a view moves none)
-_LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
-                     r'[\w.]*(?:copy|load|store)[\w.]*_(?:to|from)_local")')
+LDS_OP = re.compile(r'"(?:ttg\.local_alloc"\(%|ttg\.local_store"|ttg\.local_load"|ttg\.convert_layout"|'
+                    r'[\w.]*(?:copy|load|store)[\w.]*_(?:to|from)_local")')
 _MEMDESC = re.compile(r"!ttg\.memdesc<((?:\d+x)+)(\w+), ")
 _DOT_OPERAND = re.compile(r"-> tensor<[^>]*#ttg\.dot_op<\{opIdx = (\d), .*kWidth = (\d+)\}>>")
-def _run(shared: re.Match, along: int) -> int | None:
+def shared_run(shared: re.Match, along: int) -> int | None:
     """Elements contiguous in LDS along dimension `along` of a shared layout: vec where it swizzles, unbounded
     where it does not, 1 across its fastest dimension."""
     vec, max_phase, order = int(shared.group(2)), int(shared.group(4)), ints(shared.group(5))
@@ -47,7 +47,7 @@ def _run(shared: re.Match, along: int) -> int | None:
     return vec if max_phase > 1 else None
 
 
-def _register_run(kind: str, body: str, along: int, shape: list[int]) -> int:
+def register_run(kind: str, body: str, along: int, shape: list[int]) -> int:
     """A lane's registers contiguous along dimension `along`: a blocked layout's sizePerThread there where its
     order starts there (1 elsewhere); a linear layout's leading register bases 1, 2, 4, ... there."""
     if kind == "blocked":
@@ -62,7 +62,7 @@ def _register_run(kind: str, body: str, along: int, shape: list[int]) -> int:
     return run
 
 
-def _chunk(elements: int | None, limit: int | None, element_bytes: int) -> int:
+def chunk_bytes(elements: int | None, limit: int | None, element_bytes: int) -> int:
     runs = [r for r in (elements, limit) if r is not None]
     return min(LDS_WIDEST_BYTES, (min(runs) if runs else LDS_WIDEST_BYTES) * element_bytes)
 
@@ -80,14 +80,14 @@ def op_chunk(line: str) -> tuple[str, int] | None:
         if len(shape) != 2:
             return None
         k_dim = 1 if dot.group(1) == "0" else 0
-        return "read", _chunk(int(dot.group(2)), _run(shared, k_dim), ELEMENT_BYTES[memdesc.group(2)])
+        return "read", chunk_bytes(int(dot.group(2)), shared_run(shared, k_dim), ELEMENT_BYTES[memdesc.group(2)])
     if '"ttg.local_alloc"' in line or '"ttg.local_store"' in line:
         source = SOURCE_LAYOUT.search(line)
         if source is None or source.group(2) not in ELEMENT_BYTES:
             return None
         along = ints(shared.group(5))[0]
-        registers = _register_run(source.group(3), source.group(4), along, ints(source.group(1).replace("x", " ")))
-        return "write", _chunk(registers, _run(shared, along), ELEMENT_BYTES[source.group(2)])
+        registers = register_run(source.group(3), source.group(4), along, ints(source.group(1).replace("x", " ")))
+        return "write", chunk_bytes(registers, shared_run(shared, along), ELEMENT_BYTES[source.group(2)])
     return None
 
 
@@ -99,7 +99,7 @@ def no_more_instructions(mine: int, other: int, narrow_equal: bool = True) -> bo
 
 
 def _lds_lines(ttgir: str) -> list[str]:
-    return [SSA_NAME.sub("%v", ln.strip()) for ln in strip_locations(ttgir).splitlines() if _LDS_OP.search(ln)]
+    return [SSA_NAME.sub("%v", ln.strip()) for ln in strip_locations(ttgir).splitlines() if LDS_OP.search(ln)]
 
 
 def no_more_lds_ops(ours: str, theirs: str, arch: str) -> dict | None:

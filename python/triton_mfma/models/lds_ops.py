@@ -28,12 +28,13 @@ Measured against compiled trials (bench/lds_ops_model.py): see bench/results/lds
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
-from .lds_chunks import PAIRED_MIN_BYTES, _LDS_OP, _chunk, _register_run, _run, op_chunk
+from .lds_chunks import LDS_OP, PAIRED_MIN_BYTES, chunk_bytes, op_chunk, register_run, shared_run
 from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, write_instructions
 from .occupancy import target
 
@@ -67,7 +68,7 @@ def main_loop_lines(ttgir: str) -> list[str] | None:
     if len(holding) > 1 or not dots:
         return None
     start, stop = holding.pop() if holding else (-1, len(lines))  # no loop holds a dot: the whole kernel
-    return [SSA_NAME.sub("%v", ln.strip()) for ln in lines[start + 1:stop] if _LDS_OP.search(ln)]
+    return [SSA_NAME.sub("%v", ln.strip()) for ln in lines[start + 1:stop] if LDS_OP.search(ln)]
 
 
 def _per_instruction(chunk: int, paired: bool) -> int:
@@ -113,8 +114,8 @@ def _linear_read(line: str) -> tuple[str, int] | None:
     if x is None or shared is None or '"ttg.local_load"' not in line or x.group(3) not in ELEMENT_BYTES:
         return None
     along = ints(shared.group(5))[0]
-    run = _register_run("linear", x.group(4), along, [int(x.group(1)), int(x.group(2))])
-    return "read", _chunk(run, _run(shared, along), ELEMENT_BYTES[x.group(3)])
+    run = register_run("linear", x.group(4), along, [int(x.group(1)), int(x.group(2))])
+    return "read", chunk_bytes(run, shared_run(shared, along), ELEMENT_BYTES[x.group(3)])
 
 
 def _linear_read_bytes(line: str) -> int | None:
@@ -156,6 +157,7 @@ def instructions(line: str, paired: bool, transposed: bool = False) -> int | Non
     return math.ceil(moved / _per_instruction(size, paired))
 
 
+@functools.lru_cache(maxsize=16)  # the model, then the trial's record, read the same two TTGIRs
 def compare(ours: str, theirs: str, arch: str) -> tuple[tuple[int, int] | None, str]:
     """(ours' main-loop LDS instructions per lane at most, theirs' at least), counting only the ops that differ,
     where ours' is no more (step 5), else None; and why, in words (the trial records it beside the compiled ops)."""
