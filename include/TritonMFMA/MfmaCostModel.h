@@ -22,14 +22,14 @@
 //
 // and ranks candidates by (max(matrix, LDS) cycles, matrix cycles, ds_reads,
 // registers, table order, Triton's warp split), or, for a kernel that spills
-// (DotConstraints::registersFirst), by registers first. The dot runs at the slower of
-// the matrix pipe and the LDS pipe; a freer matrix pipe (other waves share
-// it), fewer LDS instructions and registers break ties; table order prefers
-// larger tiles and the K-doubled CDNA4 shapes. The FMA estimate (for the
-// fallback decision) is VALU cycles of M*N*K/(64*numWarps) fused multiply-adds
-// per lane plus the LDS bytes of the blocked operand layout. A chain pair is
-// also compared with its dots chosen alone plus the LDS round trips that
-// costs (ldsRoundTripCycles).
+// (DotConstraints::registersFirst), by registers first. The dot runs at the
+// slower of the matrix pipe and the LDS pipe; a freer matrix pipe (other
+// waves share it), fewer LDS instructions and registers break ties; table
+// order prefers larger tiles and the K-doubled CDNA4 shapes. The FMA estimate
+// (for the fallback decision) is VALU cycles of M*N*K/(64*numWarps) fused
+// multiply-adds per lane plus the LDS bytes of the blocked operand layout. A
+// chain pair is also compared with its dots chosen alone plus the LDS round
+// trips that costs (ldsRoundTripCycles).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITONMFMA_MFMACOSTMODEL_H

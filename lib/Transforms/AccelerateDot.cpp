@@ -29,9 +29,9 @@
 //     the lowest total wins, if it needs no more matrix cycles than both dots
 //     chosen alone (short M repeats the chain's tiles on every wave) and
 //     beats them plus the LDS round trips that would cost (P; row max and sum
-//     when the head's warps split N). isTransposed is true unless every store of the
-//     result is contiguous along M (then a lane's run along M gives wider
-//     stores); chain heads are always transposed.
+//     when the head's warps split N). isTransposed is true unless every store
+//     of the result is contiguous along M (then a lane's run along M gives
+//     wider stores); chain heads are always transposed.
 //  4. Rewrite: convert_layout A and B to `#ttg.dot_op<{opIdx, parent =
 //     #mfma, kWidth}>` (then cast to the instruction's element type if
 //     emulated), C to `#mfma` (cast to f32/i32 if needed), a new `tt.dot`
