@@ -207,6 +207,25 @@ def test_a_relaxed_compile_that_spills_is_compared_with_the_request(tmp_path, mo
     assert f_ours.loop_scratch_ops == 0 and dot_figures.compare(f_stock, f_ours)[0] != "worse"
 
 
+def test_the_budgets_one_comparison_is_with_what_stock_compiles(monkeypatch):
+    """Where the compile budget turns the trials into one comparison with Triton's kernel while the decisions compare
+    below the waves asked (the waves the LDS admits), Triton's kernel is compiled at the waves asked, as stock
+    compiles it, not at the compared ones (generated seed 7072 on gfx950: 57 s at 2 waves where stock took 6.4 s at
+    7). GEMM 128x128x64 on gfx90a, waves_per_eu=8, every compile past the budget (LONG_COMPILE_S 0): the judge's
+    figures of Triton's kernel are stock's."""
+    from triton_mfma import decisions
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    monkeypatch.setattr(decisions, "LONG_COMPILE_S", 0.0)
+    options = {"num_warps": 4, "waves_per_eu": 8}
+    stock = compile_kernel(*GEMM, dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64), "gfx90a", options)
+    k = _compile("gfx90a", (128, 128, 64), options)
+    f_stock, f_ours = dot_figures.of_kernel(stock), dot_figures.of_kernel(k)
+    d = k.metadata.triton_mfma_accelerate_dot
+    assert d["decision"] == "budget" and "compared once with Triton's kernel (at waves_per_eu 8, ours at" in d["reason"]
+    assert f"loop scratch {f_stock.loop_scratch_ops} ->" in d["reason"], (d, f_stock)
+    assert dot_figures.compare(f_stock, f_ours)[0] != "worse"
+
+
 def test_a_kernel_neither_build_can_launch_is_not_compared(tmp_path, monkeypatch):
     """Generated seed 490 on gfx942 (fp16 chained GEMM 256x64x128, 8 warps, 4 stages): 240 KiB of LDS per
     workgroup under stock and under ours, where a CU has 64 KiB. No figure of a kernel that cannot run says

@@ -289,8 +289,13 @@ class Policy:
         kernel without the remap compiled for two trials, 2.2x stock's 45 s): instead of a trial per decision left
         (`rest`, the one whose model could not tell first), ours is compared once with Triton's kernel (no interior
         choice, no remap: what stock compiles) by the one judge, and the better is handed on, a tie keeping ours.
-        Never worse than stock by that judge, at most one compile more (`spent`: why the budget is spent)."""
+        Never worse than stock by that judge, at most one compile more (`spent`: why the budget is spent).
+        Triton's kernel is compiled at the kernel's own waves_per_eu, as stock compiles it, also where the decisions
+        compared below it (the waves its LDS admits): generated seed 7072 on gfx950, an fp8 16x256x128 GEMM on one
+        warp asking 7 waves where 2 run, compiled in 6.4 s at 7 waves' budget and in 57 s at 2's, ours and then
+        Triton's kernel both at 2 took 114 s; handed on, it stands at those waves (ctx.w)."""
         w = self.ctx.w
+        w_ref = self.ctx.asked_w or w
         reference = self.tritons_kernel()
         head = f"no trial, the compile budget: {spent}"
         compiled = self._compiled_in_place_of(rest[0], ours, w)
@@ -301,12 +306,16 @@ class Policy:
                      f"stands for it")
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
-        f_ref, f_ours = self.figures_each([(reference, w), (ours, w)])
+        f_ref, f_ours = self.figures_each([(reference, w_ref), (ours, w)])
         if isinstance(f_ref, Exception):
             return self._hand_on(rest, ours, f"{head}; Triton's kernel does not compile ({first_line(f_ref)}): ours "
                                              f"handed on", "trial")
-        return self._the_better(rest, reference, f_ref, ours, f_ours, f"{head}; ours compared once with Triton's "
-                                                                      f"kernel", "trial")
+        at = f" (at waves_per_eu {w_ref}, ours at {w})" if w_ref != w else ""
+        chosen = self._the_better(rest, reference, f_ref, ours, f_ours, f"{head}; ours compared once with Triton's "
+                                                                        f"kernel{at}", "trial")
+        if chosen is reference:
+            self.ctx.w = w_ref
+        return chosen
 
     def _compiled_in_place_of(self, d, ours, w: int):
         """Where the budget ends the trials at decision `d` before ours is compiled, the variant `d` compares ours
