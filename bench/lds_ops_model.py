@@ -88,6 +88,8 @@ def main() -> int:
             table["tells" if tells else "no bound", outcome] += 1
             if tells and not widest:  # what the kWidth-only model ("widest LDS ops") left to a trial
                 table["(tells, widest LDS ops does not)", outcome] += 1
+            if tells and "convert_layout" in str(rec["fewest_lds"].get("bound")):  # step 4b of models/lds_ops.py
+                table["(tells, with converts counted)", outcome] += 1
             lines.append(f"{name} {arch}: {'tells' if tells else 'no bound'} {rec['fewest_lds'].get('bound')}; "
                          f"trial {outcome}: {rec.get('reason', '')[:160]}")
             print(lines[-1], file=sys.stderr, flush=True)

@@ -90,6 +90,38 @@ def test_ours_needs_no_more_where_its_reads_are_wider():
         is None
 
 
+# liger's fused MoE up-projection (bf16 64x64 tiles, 4 warps): Triton reads the transposed weight tile in registers
+# and converts it to the operand's linear layout, whose leading register run follows kWidth (ours 8, Triton's 4)
+LINEAR = ("#ttg.linear<{{register = [[0, 1], [0, 2], [0, {r}], [0, 16], [0, 32]], lane = [[1, 0], [2, 0], [4, 0], "
+          "[8, 0], [16, 0], [0, {l}]], warp = [[32, 0], [0, 0]], block = []}}>")
+
+
+def convert(run: int, to: str | None = None) -> str:
+    dst = to or LINEAR.format(r=4 if run == 8 else 8, l=8 if run == 8 else 4)
+    return f'%v = "ttg.convert_layout"(%v) : (tensor<64x64xbf16, {BLOCKED}>) -> tensor<64x64xbf16, {dst}>'
+
+
+def test_a_convert_between_warps_is_counted_through_lds():
+    """Compiled on gfx942 (Triton 3.9), that kernel's main loop: Triton's layouts 2 + 8 LDS instructions a convert
+    (16-byte stores, 8-byte reads), ours 2 + 4: at most 6 for ours' (every register at the shared run of 8
+    elements), at least 6 for Triton's (32 and 64 distinct bytes a lane at 16 bytes)."""
+    assert lds_ops.crosses_warps(*(lds_ops.layout_bases(k, b, [64, 64]) for k, b in (
+        ("blocked", BLOCKED[len("#ttg.blocked<{"):-2]), ("linear", LINEAR.format(r=4, l=8)[len("#ttg.linear<{"):-2]))))
+    assert lds_ops.convert_instructions(convert(8), at_most=True) == 6
+    assert lds_ops.convert_instructions(convert(4), at_most=False) == 6
+    assert lds_ops.convert_instructions(convert(4), at_most=True) == 12  # a run of 4 shared: 8-byte stores and reads
+    assert lds_ops.no_more_loop_lds_ops(_kernel([convert(8), read()]), _kernel([convert(4), read(kwidth=4)]),
+                                        "gfx942") == (10, 10)
+    assert lds_ops.no_more_loop_lds_ops(_kernel([convert(4), read()]), _kernel([convert(8), read()]), "gfx942") \
+        is None
+    # a convert to the layout it starts from stays within warps and moves nothing
+    same = convert(8, to=BLOCKED)
+    assert lds_ops.convert_instructions(same, at_most=True) == 0 == lds_ops.convert_instructions(same, at_most=False)
+    # a layout this model does not read (an MFMA layout) leaves no bound
+    mfma = convert(8, to=MFMA.format(w0=2, w1=2, m=32, n=32))
+    assert lds_ops.convert_instructions(mfma, at_most=True) is None
+
+
 def test_no_bound_where_llvm_unrolled_ours_whole(monkeypatch):
     """Generated seed 2855 on gfx942: LLVM unrolled ours' main loop whole, so its figures count the whole kernel's
     LDS ops (the epilogue's convert too) per K-step, 100 / 4 against 10 of Triton's loop: the model does not tell

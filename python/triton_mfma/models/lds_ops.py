@@ -21,6 +21,15 @@ Algorithm, for each TTGIR (generic text):
   4. A store (`ttg.local_store`, `ttg.local_alloc` of a tensor): lds_writes' count, pairing included, where it
      reads the layouts; else a lane's elements (a blocked layout's sizePerThread x its repeats over the shape) over
      the chunk, paired or not.
+  4b. A `ttg.convert_layout` between blocked or linear layouts (an operand Triton reads transposed gets one): as
+     linear layouts, it moves data between warps where the elements a warp holds after it are not all elements the
+     same warp held before (the span of its register and lane bases, shifted by its warp bases, not contained):
+     Triton lowers such a convert through LDS, a lane storing its source elements and loading its destination
+     ones. At least (theirs): the distinct bytes each side holds (2^rank of its register bases) at the widest an
+     instruction moves; a convert within warps, none. At most (ours, where it crosses warps): every register at
+     the run of leading register bases 1, 2, 4, ... both layouts share (a vector both sides can move whole),
+     unpaired; within warps only where source and destination are the same layout, none, else no bound (a warp
+     shuffle).
   5. Ours' count without pairing against theirs' with every pair formed (and, where the arch reads LDS transposed,
      every read of theirs at the widest): where ours' is no more, theirs' main loop cannot need fewer LDS
      instructions than ours'.
@@ -35,7 +44,7 @@ import re
 from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
 from .lds_chunks import LDS_OP, PAIRED_MIN_BYTES, chunk_bytes, op_chunk, register_run, shared_run
-from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, write_instructions
+from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, layout_bases, write_instructions
 from .occupancy import target
 
 LANES = 64
@@ -129,6 +138,76 @@ def _linear_read_bytes(line: str) -> int | None:
     return (1 << len(re.findall(r"\[", registers.group(1)))) * ELEMENT_BYTES[x.group(3)]
 
 
+_CONVERT = re.compile(r'"ttg\.convert_layout"\(%v\) : \(tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{([^}]*)\}>>\) '
+                      r'-> tensor<(?:\d+x)+\w+, #ttg\.(blocked|linear)<\{([^}]*)\}>>')
+
+
+def _bits(vector: list[int]) -> int:
+    """A coordinate vector as one integer, each dimension in its own 20 bits (linear layouts combine by XOR)."""
+    return sum(c << (20 * d) for d, c in enumerate(vector))
+
+
+def _reduced(vectors) -> dict[int, int]:
+    """A basis of the span of `vectors` (_bits integers) over GF(2), one vector per leading bit."""
+    basis: dict[int, int] = {}
+    for v in vectors:
+        v = _residue(v, basis)
+        if v:
+            basis[v.bit_length()] = v
+    return basis
+
+
+def _residue(v: int, basis: dict[int, int]) -> int:
+    while v and v.bit_length() in basis:
+        v ^= basis[v.bit_length()]
+    return v
+
+
+def _in_span(v: int, basis: dict[int, int]) -> bool:
+    return _residue(v, basis) == 0
+
+
+def crosses_warps(src: tuple, dst: tuple) -> bool:
+    """Whether a convert from layout `src` to `dst` ((register, lane, warp) bases) moves data between warps: warp w
+    holds span(registers, lanes) shifted by its warp bases; after the convert it must hold only what it held."""
+    within = _reduced(_bits(b) for b in src[0] + src[1])
+    if not all(_in_span(_bits(b), within) for b in dst[0] + dst[1]):
+        return True
+    if len(src[2]) != len(dst[2]):
+        return True
+    return not all(_in_span(_bits(a) ^ _bits(b), within) for a, b in zip(src[2], dst[2]))
+
+
+def _shared_run(src_registers: list, dst_registers: list, rank: int) -> int:
+    """Elements in the run of leading register bases 1, 2, 4, ... along one dimension that both layouts share."""
+    run = 1
+    for i, (a, b) in enumerate(zip(src_registers, dst_registers)):
+        unit = next((d for d in range(rank) if a == [1 << i if e == d else 0 for e in range(rank)]), None)
+        if unit is None or a != b:
+            break
+        run *= 2
+    return run
+
+
+def convert_instructions(line: str, at_most: bool) -> int | None:
+    """LDS instructions per lane of a `ttg.convert_layout` between blocked or linear layouts (step 4b): at most
+    (`at_most`) or at least; None where the line is not such a convert, or no bound is known."""
+    x = _CONVERT.search(line)
+    if x is None or x.group(2) not in ELEMENT_BYTES:
+        return None
+    shape, element = ints(x.group(1).replace("x", " ")), ELEMENT_BYTES[x.group(2)]
+    src, dst = layout_bases(x.group(3), x.group(4), shape), layout_bases(x.group(5), x.group(6), shape)
+    if not crosses_warps(src, dst):
+        if not at_most:
+            return 0
+        return 0 if (x.group(3), x.group(4)) == (x.group(5), x.group(6)) else None
+    if at_most:
+        chunk = min(LDS_WIDEST_BYTES, _shared_run(src[0], dst[0], len(shape)) * element)
+        return sum(math.ceil((1 << len(regs)) * element / chunk) for regs in (src[0], dst[0]))
+    return sum(math.ceil((1 << len(_reduced(_bits(b) for b in regs))) * element / LDS_WIDEST_BYTES)
+               for regs in (src[0], dst[0]))
+
+
 def kind_and_chunk(line: str) -> tuple[str, int] | None:
     """("read" | "write", the op's chunk in bytes): lds_chunks' reading, and reads into linear layouts."""
     return op_chunk(line) or _linear_read(line)
@@ -167,18 +246,25 @@ def compare(ours: str, theirs: str, arch: str) -> tuple[tuple[int, int] | None, 
         return None, "dots in several loops"
     if len(a) != len(b):
         return None, f"the main loops hold {len(a)} and {len(b)} LDS ops"
-    mine = other = 0
+    mine = other = converts = 0
     for x, y in zip(a, b):
         if x == y:
+            continue
+        if _CONVERT.search(x) and _CONVERT.search(y):
+            ux, ly = convert_instructions(x, at_most=True), convert_instructions(y, at_most=False)
+            if ux is None or ly is None:
+                return None, "a ttg.convert_layout that differs is not counted"
+            mine, other, converts = mine + ux, other + ly, converts + 1
             continue
         ux, ly = instructions(x, paired=False), instructions(y, paired=True, transposed=transposed)
         if ux is None or ly is None or kind_and_chunk(x)[0] != kind_and_chunk(y)[0]:
             op = re.search(r'"([\w.]+)"', x if ux is None else y)
             return None, f"a {op.group(1) if op else 'LDS op'} that differs is not counted"
         mine, other = mine + ux, other + ly
+    counted = f" ({converts} convert_layout{'s' if converts > 1 else ''} counted)" if converts else ""
     if mine > other:
-        return None, f"ours may need more: at most {mine} against at least {other}"
-    return (mine, other), f"at most {mine} against at least {other}"
+        return None, f"ours may need more: at most {mine} against at least {other}{counted}"
+    return (mine, other), f"at most {mine} against at least {other}{counted}"
 
 
 def no_more_loop_lds_ops(ours: str, theirs: str, arch: str) -> tuple[int, int] | None:
