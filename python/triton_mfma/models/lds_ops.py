@@ -21,15 +21,15 @@ Algorithm, for each TTGIR (generic text):
   4. A store (`ttg.local_store`, `ttg.local_alloc` of a tensor): lds_writes' count, pairing included, where it
      reads the layouts; else a lane's elements (a blocked layout's sizePerThread x its repeats over the shape) over
      the chunk, paired or not.
-  4b. A `ttg.convert_layout` between blocked or linear layouts (an operand Triton reads transposed gets one): as
-     linear layouts, it moves data between warps where the elements a warp holds after it are not all elements the
-     same warp held before (the span of its register and lane bases, shifted by its warp bases, not contained):
-     Triton lowers such a convert through LDS, a lane storing its source elements and loading its destination
-     ones. At least (theirs): the distinct bytes each side holds (2^rank of its register bases) at the widest an
-     instruction moves; a convert within warps, none. At most (ours, where it crosses warps): every register at
-     the run of leading register bases 1, 2, 4, ... both layouts share (a vector both sides can move whole),
-     unpaired; within warps only where source and destination are the same layout, none, else no bound (a warp
-     shuffle).
+  4b. A `ttg.convert_layout` (an operand Triton reads transposed gets one, a chained dot's operand another): as
+     linear layouts (models/linear_layouts.py: blocked, linear, MFMA results, MFMA dot operands, slices), it
+     moves data between warps where the elements a warp holds after it are not all elements the same warp held
+     before (the span of its register and lane bases, shifted by its warp bases, not contained): Triton lowers
+     such a convert through LDS, a lane storing its source elements and loading its destination ones. At least
+     (theirs): the distinct bytes each side holds (2^rank of its register bases) at the widest an instruction
+     moves. At most (ours): every register at the run of leading register bases 1, 2, 4, ... both layouts share
+     (a vector both sides can move whole), unpaired. A convert within warps moves no LDS data on either side
+     (registers permuted, or lanes exchanged by ds_bpermute, which the figures do not count as LDS ops).
   5. Ours' count without pairing against theirs' with every pair formed (and, where the arch reads LDS transposed,
      every read of theirs at the widest): where ours' is no more, theirs' main loop cannot need fewer LDS
      instructions than ours'.
@@ -44,7 +44,8 @@ import re
 from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
 from .lds_chunks import LDS_OP, PAIRED_MIN_BYTES, chunk_bytes, op_chunk, register_run, shared_run
-from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, layout_bases, write_instructions
+from . import linear_layouts
+from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, write_instructions
 from .occupancy import target
 
 LANES = 64
@@ -138,8 +139,8 @@ def _linear_read_bytes(line: str) -> int | None:
     return (1 << len(re.findall(r"\[", registers.group(1)))) * ELEMENT_BYTES[x.group(3)]
 
 
-_CONVERT = re.compile(r'"ttg\.convert_layout"\(%v\) : \(tensor<((?:\d+x)+)(\w+), #ttg\.(blocked|linear)<\{([^}]*)\}>>\) '
-                      r'-> tensor<(?:\d+x)+\w+, #ttg\.(blocked|linear)<\{([^}]*)\}>>')
+_CONVERT = re.compile(r'"ttg\.convert_layout"\(%v\) : \((tensor<.*>)\) -> (tensor<.*>)$')
+_TENSOR = re.compile(r"^tensor<((?:\d+x)+)(\w+), ")
 
 
 def _bits(vector: list[int]) -> int:
@@ -190,17 +191,18 @@ def _shared_run(src_registers: list, dst_registers: list, rank: int) -> int:
 
 
 def convert_instructions(line: str, at_most: bool) -> int | None:
-    """LDS instructions per lane of a `ttg.convert_layout` between blocked or linear layouts (step 4b): at most
-    (`at_most`) or at least; None where the line is not such a convert, or no bound is known."""
+    """LDS instructions per lane of a `ttg.convert_layout` (step 4b): at most (`at_most`) or at least; None where the
+    line is not such a convert, or its layouts cannot be read."""
     x = _CONVERT.search(line)
-    if x is None or x.group(2) not in ELEMENT_BYTES:
+    src_type = _TENSOR.match(x.group(1)) if x else None
+    if src_type is None or src_type.group(2) not in ELEMENT_BYTES:
         return None
-    shape, element = ints(x.group(1).replace("x", " ")), ELEMENT_BYTES[x.group(2)]
-    src, dst = layout_bases(x.group(3), x.group(4), shape), layout_bases(x.group(5), x.group(6), shape)
+    shape, element = ints(src_type.group(1).replace("x", " ")), ELEMENT_BYTES[src_type.group(2)]
+    src, dst = linear_layouts.bases(x.group(1)), linear_layouts.bases(x.group(2))
+    if src is None or dst is None:
+        return None
     if not crosses_warps(src, dst):
-        if not at_most:
-            return 0
-        return 0 if (x.group(3), x.group(4)) == (x.group(5), x.group(6)) else None
+        return 0  # registers permuted, or lanes exchanged (ds_bpermute, which is not an LDS read or write)
     if at_most:
         chunk = min(LDS_WIDEST_BYTES, _shared_run(src[0], dst[0], len(shape)) * element)
         return sum(math.ceil((1 << len(regs)) * element / chunk) for regs in (src[0], dst[0]))
