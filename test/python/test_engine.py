@@ -767,9 +767,9 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     from triton_mfma.testing import kernelgen
     from triton_mfma.compiler.compile import always_compile
 
-    def ctx(first, spent, longest, on=True, stakes=None, backend=0.0):
+    def ctx(first, spent, longest, on=True, stakes=None, backend=0.0, stock=0.0):
         return SimpleNamespace(cpu=lambda: (first, spent, longest), setting=lambda name: on, stakes=lambda: stakes,
-                               backend_cpu=lambda: backend)
+                               backend_cpu=lambda: backend, stock_cpu=lambda: stock)
 
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0), 1) is not None  # 9 + 2 x 3 > 13
     assert decisions.cpu_capped(ctx(3.0, 9.0, 3.0, on=False), 1) is None  # option cpu_bound off
@@ -785,6 +785,11 @@ def test_the_cpu_bound_on_every_kernel_ends_the_trials(monkeypatch, tmp_path):
     assert decisions.cpu_capped(ctx(1.0, 0.5, 0.5, stakes="spills"), 1) is None  # 0.5 + 2 x 0.5 <= 2.0
     assert decisions.cpu_capped(ctx(1.0, 2.0, 1.0, stakes="no spill"), 1) is None  # 4 <= 11: the bound alone
     assert decisions.cpu_capped(ctx(10.0, 10.0, 10.0, stakes="loop scratch"), 1) is None  # 30 <= 3.0 x 10 < 3.5 x 10
+    # where a compile of Triton's kernel at the waves asked (stock's) took less than the first (ours at other waves),
+    # the bound scales with that one (generated seed 7234: 4.7 s at 2 waves, stock 0.8 s at 5)
+    assert decisions.cpu_capped(ctx(4.7, 5.5, 4.7, stock=0.8), 1) is not None  # 5.5 + 2 x 4.7 > 10.8
+    assert "3.5x stock's compile's 0.8 s" in decisions.cpu_capped(ctx(4.7, 5.5, 4.7, stakes="loop scratch", stock=0.8), 1)
+    assert decisions.cpu_capped(ctx(0.8, 1.0, 0.8, stock=4.7), 1) is None  # a slower one changes nothing
     # candidates of an LLVM IR already made (waves_per_eu, scheduling strategies) are one make_amdgcn each: predicted
     # at the longest make_amdgcn timed alone where there is one, the reserve still at a whole compile
     assert decisions.cpu_capped(ctx(1.0, 2.5, 1.0, stakes="loop scratch"), 2, 0) is not None  # 2.5 + 2 x 1 > 3.5

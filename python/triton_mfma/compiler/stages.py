@@ -310,6 +310,7 @@ class HipCompile:
                              compiles=lambda: self.engine.trials,
                              cpu=lambda: (self.engine.first_s, self.engine.cpu_s(), self.engine.longest_s),
                              backend_cpu=lambda: self.engine.longest_backend_s,
+                             stock_cpu=policy.stock_cpu,
                              stakes=policy.stakes)
         return policy
 

@@ -104,6 +104,9 @@ class Context:
     # () -> CPU s of the kernel's longest make_amdgcn alone (0: none timed): what a candidate that shares an LLVM IR
     # already made costs (waves_per_eu candidates, scheduling strategies): decisions.budget_spent's `same_llir`
     backend_cpu: Callable = field(default=lambda: 0.0, repr=False)
+    # () -> CPU s of a compile of Triton's kernel at the waves the kernel asks (what stock compiles), where the policy
+    # made one (0: none): decisions.cpu_cap scales with it where it is below the first compile's
+    stock_cpu: Callable = field(default=lambda: 0.0, repr=False)
     # () -> "spills" / "no spill": whether the kernel's first compile has spill traffic the judge ranks (None: not
     # compiled yet); decisions.STAKES_CPU scales the CPU budget with it
     stakes: Callable = field(default=lambda: None, repr=False)

@@ -24,7 +24,8 @@ Two steps, model first:
        sharing its make_llir, kept where the one judge (cost_model.judge) ranks it better at an occupancy no
        lower than N reached.
      Where a compile of the kernel spent the compile budget (decisions.LONG_COMPILE_S), the compile made stands
-     at the waves it was made at (the request, or the waves the comparisons ran at) and nothing more compiles.
+     at the waves it was made at (the request, or the waves the comparisons ran at) and nothing more compiles; the
+     budget is read where a compile would follow (below N, reading it compiles stock's kernel first: policy).
 """
 from __future__ import annotations
 
@@ -125,14 +126,12 @@ class RelaxWavesPerEu(Decision):
         printed = resources.printed(base.amdgcn, base.metadata["shared"])
         if w0 >= n and not (printed.vgpr_spill or printed.sgpr_spill):  # the model's first rule, on the figures alone
             return Verdict("kept", _WITHOUT_SPILLS.format(n=n), "model", base, {"asked": n})
-        spent = budget_spent(ctx, same_llir=True)  # the relaxed waves: the base's LLVM IR, another attribute
-        if spent is not None:  # the compile budget: the compile made stands, at the waves it was made at
-            decision = "kept" if w0 >= n else "relaxed"
-            why = f"waves_per_eu {n}{'' if w0 >= n else f' -> {w0}'} as compiled: {spent} (nothing else compiled)"
-            return Verdict(decision, why, "model", base, {"asked": n}, remark=why)
         f0 = ctx.figures_of(base, w0)
-        if w0 < n:
+        if w0 < n:  # its models first: the budget is read where a compile would follow
             return self._compared_below(ctx, n, base, f0, compile_many)
+        spent = self._as_compiled(ctx, n, base)
+        if spent is not None:
+            return spent
         w, why = self.model(ctx, f0)
         if w is not None and w < MIN_COMPARED_WAVES <= n and not fits(ctx.arch, f0, n, w):
             # see MIN_COMPARED_WAVES: one wave only where the spills fit its budget (also where 2 were asked:
@@ -161,6 +160,17 @@ class RelaxWavesPerEu(Decision):
         verdict = f"worse on {j.figure}" if j.worse else "no better on any ranked figure"
         reason = f"waves_per_eu {n} kept; {why}, but waves_per_eu={w} is {verdict} ({figures})"
         return Verdict("kept", reason, "trial", base, details, remark=reason)
+
+    @staticmethod
+    def _as_compiled(ctx, n, base, details=None) -> Verdict | None:
+        """Where the compile budget is spent, the compile made stands at the waves it was made at (nothing else
+        compiled): that verdict, else None. The relaxed waves share the base's LLVM IR (another attribute)."""
+        spent = budget_spent(ctx, same_llir=True)
+        if spent is None:
+            return None
+        w0 = base.waves_per_eu
+        why = f"waves_per_eu {n}{'' if w0 >= n else f' -> {w0}'} as compiled: {spent} (nothing else compiled)"
+        return Verdict("kept" if w0 >= n else "relaxed", why, "model", base, details or {"asked": n}, remark=why)
 
     @staticmethod
     def _stock_waves_bound(ctx, n) -> int:
@@ -222,6 +232,9 @@ class RelaxWavesPerEu(Decision):
         if target < w0 and not fits(ctx.arch, f0, w0, target):
             why = f"{stands}; {_beyond(ctx.arch, f0, w0, target)}"
             return Verdict("relaxed", why, "model", base, details, remark=why)
+        spent = self._as_compiled(ctx, n, base, details)
+        if spent is not None:
+            return spent
         try:
             c = compile_many([target])[0]
         except Exception as e:  # noqa: BLE001 - the compile compared stands

@@ -131,6 +131,9 @@ class Engine:
         self.longest_backend_s = 0.0
         self.first_s = 0.0  # the CPU time of its first compile: what the compile budget scales with (`noted`)
         self.first: Compiled | None = None  # its first compile: its stakes scale the budget (`noted`)
+        # a compile of Triton's kernel at the waves the kernel asks, where the policy made one: stock's own compile,
+        # what the budget scales with once known (decisions.cpu_cap)
+        self.stock_s = 0.0
         self.spent_s = 0.0  # the CPU time of all its compiles and variants' TTGIR builds so far (`noted`, `spend`)
         # the thread Triton compiles on, and its CPU clock when this kernel's engine began: everything it does for
         # the kernel (passes, the bridge's texts, reading figures) counts, beside what other threads do (`cpu_s`)

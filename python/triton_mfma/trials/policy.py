@@ -65,6 +65,7 @@ class Policy:
         self.interior: set = set()
         self._figures = {}  # (id(Compiled), w) -> (the Compiled, kept alive, its Figures): amdgcn read once
         self._stakes = None  # (the engine's first Compiled, its stakes): `stakes`
+        self._stock_tried = False  # `stock_cpu` compiled (or tried) Triton's kernel at the waves asked
 
     # -- what decisions read -----------------------------------------------------------------------------------
     def long_compile(self) -> float | None:
@@ -86,6 +87,24 @@ class Policy:
             except Exception:  # noqa: BLE001 - an amdgcn the figures cannot read: the every-kernel bound alone
                 self._stakes = (first, None)
         return self._stakes[1]
+
+    def stock_cpu(self) -> float:
+        """The CPU seconds of stock's own compile where known (Engine.stock_s), what the compile budget scales with
+        (decisions.cpu_cap); 0 where not. Where the decisions compare below the waves the kernel asks (the waves its
+        LDS admits) and the budget is read after ours' first compile, Triton's kernel is compiled at the waves asked
+        first, once: ours' compile at other waves is no measure of stock's, which LLVM may make up to 10x faster
+        (generated seed 7234, int8 32x256x128 on 2 warps asking 5 waves where 1-2 run: 4.7 s at 2 waves against
+        stock's 0.8 s at 5, then two more compiles at one wave, 13.6-15.5 s in all on three archs). Compiled only
+        when a decision would compile more (a model that decides leaves it out); the budget's one comparison with
+        Triton's kernel (`_once_against_tritons`) reads the same compile."""
+        ctx, engine = self.ctx, self.engine
+        if engine.stock_s or self._stock_tried or ctx.trial_all or ctx.w == ctx.asked_w or engine.first is None:
+            return engine.stock_s
+        self._stock_tried = True
+        stock = self.compile_each([(self.tritons_kernel(), ctx.asked_w)])[0]
+        if not isinstance(stock, Exception) and stock.cpu_s:
+            engine.stock_s = stock.cpu_s
+        return engine.stock_s
 
     def reserve(self) -> int:
         """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
@@ -307,6 +326,9 @@ class Policy:
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
         f_ref, f_ours = self.figures_each([(reference, w_ref), (ours, w)])
+        stock = self.engine.compiled(reference, w_ref)
+        if stock is not None and stock.cpu_s:  # what stock compiles: the budget scales with it from here on
+            self.engine.stock_s = stock.cpu_s
         if isinstance(f_ref, Exception):
             return self._hand_on(rest, ours, f"{head}; Triton's kernel does not compile ({first_line(f_ref)}): ours "
                                              f"handed on", "trial")
@@ -401,7 +423,7 @@ class Policy:
             return d.unlaunchable(ctx, ours, theirs, why)
         # no compile ahead that may go unused under a cap, or where the CPU bound on every kernel leaves no room for
         # one beside a trial and its reserve (a speculative compile is not charged to the bound before it starts)
-        capped = (bool(ctx.setting("max_compiles")) or cpu_capped(ctx, 2) is not None) and not ctx.trial_all
+        capped = self._ahead_capped()
         if d.model_applies(ctx, ours, theirs):
             if spec.compared_beside_model and not capped:  # the trial, if the model cannot tell, then costs no wait
                 engine.prefetch([(theirs, w)])
@@ -434,6 +456,17 @@ class Policy:
             engine.cancel(speculative)
         remembered.note(ctx, d, ours, theirs, v)
         return v
+
+    def _ahead_capped(self) -> bool:
+        """Whether no compile may start ahead of its need (beside a model, or a trial's follow-ups): under option
+        max_compiles, where the CPU bound leaves no room for one beside a trial and its reserve, and where that bound
+        is not known yet (compared below the waves asked, stock's compile not made: `stock_cpu` would make it)."""
+        ctx = self.ctx
+        if ctx.trial_all:
+            return False
+        if not self.engine.stock_s and not self._stock_tried and ctx.w != ctx.asked_w:
+            return True
+        return bool(ctx.setting("max_compiles")) or cpu_capped(ctx, 2) is not None
 
     def _followups(self, d, ours, beside) -> list:
         """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
