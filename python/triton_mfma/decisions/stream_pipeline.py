@@ -219,17 +219,17 @@ def _nothing_to_win(ctx, ours, theirs, lds_ours: int, lds_theirs: int) -> Verdic
     f = ctx.figures(theirs)
     if isinstance(f, Exception):
         return None
-    spent = budget_spent(ctx)
+    if not f.vgpr_spills + f.sgpr_spills and \
+            cost_model.ties_at_best_before_dot_cycles(f, lds_ours, ctx.arch, ctx.num_warps, ctx.w):
+        return _verdict("declined", f"Triton's loop pipeliner, compiled, leaves ours nothing to win that a model "
+                                    f"reads: no spill at {f.occupancy} waves/SIMD, as many as ours' LDS ({lds_ours} B "
+                                    f"against {lds_theirs} B) lets run, main-loop dot cycles {c_theirs} (ours "
+                                    f"{c_ours}); ours not compiled (LDS ops not modelled)", "model", theirs)
+    spent = budget_spent(ctx)  # read where ours' compile would follow
     if spent is not None:
         return _verdict("declined", f"Triton's loop pipeliner, compiled: ours' LDS saving buys no wave and its TTGIR "
                                     f"needs no fewer dot cycles, and {spent} (ours not compiled)", "model", theirs)
-    if f.vgpr_spills + f.sgpr_spills or \
-            not cost_model.ties_at_best_before_dot_cycles(f, lds_ours, ctx.arch, ctx.num_warps, ctx.w):
-        return None
-    return _verdict("declined", f"Triton's loop pipeliner, compiled, leaves ours nothing to win that a model reads: "
-                                f"no spill at {f.occupancy} waves/SIMD, as many as ours' LDS ({lds_ours} B against "
-                                f"{lds_theirs} B) lets run, main-loop dot cycles {c_theirs} (ours {c_ours}); ours "
-                                f"not compiled (LDS ops not modelled)", "model", theirs)
+    return None
 
 
 def _lds_budget(ctx, reference) -> int | None:
