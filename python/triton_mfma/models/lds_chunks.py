@@ -54,9 +54,14 @@ def register_run(kind: str, body: str, along: int, shape: list[int]) -> int:
         size = ints(re.search(r"sizePerThread = \[([\d, ]+)\]", body).group(1))
         order = ints(re.search(r"order = \[([\d, ]+)\]", body).group(1))
         return size[along] if order[0] == along else 1
+    return leading_run(layout_bases(kind, body, shape)[0], along)
+
+
+def leading_run(registers: list, along: int) -> int:
+    """Elements in the run of leading register bases 1, 2, 4, ... along dimension `along` (linear layout bases)."""
     run = 1
-    for i, basis in enumerate(layout_bases(kind, body, shape)[0]):
-        if basis != [1 << i if d == along else 0 for d in range(len(shape))]:
+    for i, basis in enumerate(registers):
+        if basis != [1 << i if d == along else 0 for d in range(len(basis))]:
             break
         run *= 2
     return run

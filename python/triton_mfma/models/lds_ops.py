@@ -43,7 +43,7 @@ import re
 
 from ..ir.bridge import strip_locations
 from .dot_figures import LDS_WIDEST_BYTES, SSA_NAME
-from .lds_chunks import LDS_OP, PAIRED_MIN_BYTES, chunk_bytes, op_chunk, register_run, shared_run
+from .lds_chunks import LDS_OP, PAIRED_MIN_BYTES, chunk_bytes, leading_run, op_chunk, register_run, shared_run
 from . import linear_layouts
 from .lds_writes import ELEMENT_BYTES, SHARED_LAYOUT, SOURCE_LAYOUT, ints, write_instructions
 from .occupancy import target
@@ -140,7 +140,6 @@ def _linear_read_bytes(line: str) -> int | None:
 
 
 _CONVERT = re.compile(r'"ttg\.convert_layout"\(%v\) : \((tensor<.*>)\) -> (tensor<.*>)$')
-_TENSOR = re.compile(r"^tensor<((?:\d+x)+)(\w+), ")
 
 
 def _bits(vector: list[int]) -> int:
@@ -179,32 +178,27 @@ def crosses_warps(src: tuple, dst: tuple) -> bool:
     return not all(_in_span(_bits(a) ^ _bits(b), within) for a, b in zip(src[2], dst[2]))
 
 
-def _shared_run(src_registers: list, dst_registers: list, rank: int) -> int:
+def _shared_run(src_registers: list, dst_registers: list) -> int:
     """Elements in the run of leading register bases 1, 2, 4, ... along one dimension that both layouts share."""
-    run = 1
-    for i, (a, b) in enumerate(zip(src_registers, dst_registers)):
-        unit = next((d for d in range(rank) if a == [1 << i if e == d else 0 for e in range(rank)]), None)
-        if unit is None or a != b:
-            break
-        run *= 2
-    return run
+    along = next((d for d, c in enumerate(src_registers[0]) if c), 0) if src_registers else 0
+    return min(leading_run(src_registers, along), leading_run(dst_registers, along))
 
 
 def convert_instructions(line: str, at_most: bool) -> int | None:
     """LDS instructions per lane of a `ttg.convert_layout` (step 4b): at most (`at_most`) or at least; None where the
     line is not such a convert, or its layouts cannot be read."""
     x = _CONVERT.search(line)
-    src_type = _TENSOR.match(x.group(1)) if x else None
-    if src_type is None or src_type.group(2) not in ELEMENT_BYTES:
+    typed = linear_layouts.shape_and_element(x.group(1)) if x else None
+    if typed is None or typed[1] not in ELEMENT_BYTES:
         return None
-    shape, element = ints(src_type.group(1).replace("x", " ")), ELEMENT_BYTES[src_type.group(2)]
+    element = ELEMENT_BYTES[typed[1]]
     src, dst = linear_layouts.bases(x.group(1)), linear_layouts.bases(x.group(2))
     if src is None or dst is None:
         return None
     if not crosses_warps(src, dst):
         return 0  # registers permuted, or lanes exchanged (ds_bpermute, which is not an LDS read or write)
     if at_most:
-        chunk = min(LDS_WIDEST_BYTES, _shared_run(src[0], dst[0], len(shape)) * element)
+        chunk = min(LDS_WIDEST_BYTES, _shared_run(src[0], dst[0]) * element)
         return sum(math.ceil((1 << len(regs)) * element / chunk) for regs in (src[0], dst[0]))
     return sum(math.ceil((1 << len(_reduced(_bits(b) for b in regs))) * element / LDS_WIDEST_BYTES)
                for regs in (src[0], dst[0]))

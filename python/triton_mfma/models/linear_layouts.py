@@ -129,6 +129,12 @@ def _cached(tensor_type: str):
     return _distributed(x.group(3), x.group(4), shape)
 
 
+def shape_and_element(tensor_type: str) -> tuple[list[int], str] | None:
+    """(shape, element type) of a tensor type's text, None where it is not one."""
+    x = _TYPE.match(tensor_type)
+    return None if x is None else (ints(x.group(1).replace("x", " ")), x.group(2))
+
+
 def bases(tensor_type: str) -> tuple[list, list, list] | None:
     """(register, lane, warp) bases of a tensor type's layout (the module docstring), None where not read."""
     got = _cached(tensor_type)

@@ -97,14 +97,25 @@ class Policy:
         stock's 0.8 s at 5, then two more compiles at one wave, 13.6-15.5 s in all on three archs). Compiled only
         when a decision would compile more (a model that decides leaves it out); the budget's one comparison with
         Triton's kernel (`_once_against_tritons`) reads the same compile."""
-        ctx, engine = self.ctx, self.engine
-        if engine.stock_s or self._stock_tried or ctx.trial_all or ctx.w == ctx.asked_w or engine.first is None:
-            return engine.stock_s
-        self._stock_tried = True
-        stock = self.compile_each([(self.tritons_kernel(), ctx.asked_w)])[0]
-        if not isinstance(stock, Exception) and stock.cpu_s:
-            engine.stock_s = stock.cpu_s
-        return engine.stock_s
+        if self._stock_unknown() and self.engine.first is not None:
+            self._stock_tried = True
+            reference = self.tritons_kernel()
+            self.compile_each([(reference, self.ctx.asked_w)])
+            self._note_stock(reference, self.ctx.asked_w)
+        return self.engine.stock_s
+
+    def _stock_unknown(self) -> bool:
+        """Whether stock's compile time is unknown where ours' is no measure of it (the decisions compare below the
+        waves the kernel asks), and not tried yet: `stock_cpu` would compile Triton's kernel at the waves asked."""
+        ctx = self.ctx
+        return not (self.engine.stock_s or self._stock_tried or ctx.trial_all or ctx.w == ctx.asked_w)
+
+    def _note_stock(self, reference, w: int) -> None:
+        """Triton's kernel (`reference`) compiled at the waves the kernel asks (`w`) is stock's compile: the budget
+        scales with its CPU time from here on (decisions.cpu_cap)."""
+        stock = self.engine.compiled(reference, w)
+        if stock is not None and stock.cpu_s:
+            self.engine.stock_s = stock.cpu_s
 
     def reserve(self) -> int:
         """The compiles a TTGIR decision's trial keeps in reserve: one of Triton's kernel, and one for the scheduling
@@ -326,9 +337,7 @@ class Policy:
         if reference.same_code(ours):
             return self._hand_on(rest, ours, f"{head}; ours is Triton's kernel (nothing else compiled)")
         f_ref, f_ours = self.figures_each([(reference, w_ref), (ours, w)])
-        stock = self.engine.compiled(reference, w_ref)
-        if stock is not None and stock.cpu_s:  # what stock compiles: the budget scales with it from here on
-            self.engine.stock_s = stock.cpu_s
+        self._note_stock(reference, w_ref)
         if isinstance(f_ref, Exception):
             return self._hand_on(rest, ours, f"{head}; Triton's kernel does not compile ({first_line(f_ref)}): ours "
                                              f"handed on", "trial")
@@ -464,9 +473,7 @@ class Policy:
         ctx = self.ctx
         if ctx.trial_all:
             return False
-        if not self.engine.stock_s and not self._stock_tried and ctx.w != ctx.asked_w:
-            return True
-        return bool(ctx.setting("max_compiles")) or cpu_capped(ctx, 2) is not None
+        return self._stock_unknown() or bool(ctx.setting("max_compiles")) or cpu_capped(ctx, 2) is not None
 
     def _followups(self, d, ours, beside) -> list:
         """While `beside` (build, w), the compile `ours` is compared with, still runs: wait for `ours` (compiling
