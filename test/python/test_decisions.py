@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import os
 import warnings
+from dataclasses import replace
 
 import pytest
 
@@ -407,6 +408,61 @@ def test_k_steps_are_read_where_the_dots_tell_them():
     assert with_loop_steps(_figures(loop_cycles=100), peeled, "gfx90a").loop_steps == 0  # not a whole number
     assert with_loop_steps(_figures(loop_cycles=64), chain, "gfx90a").loop_steps == 2
     assert with_loop_steps(_figures(loop_cycles=96, loop_whole=True), chain, "gfx90a").loop_steps == 0
+
+
+def test_k_steps_beside_an_fma_loop_come_from_the_loads():
+    """One loop's dots on MFMA (its K-steps known), the other's on FMA (at most its compiled cycles over the dots'
+    fewest per K-step): the loads ratio is the unroll where it puts the FMA loop's steps within that bound. Generated
+    seed 7278 on gfx942 (fp8 16x16x16, 8 warps): ours holds 4 K-steps of one 32x32x16 MFMA, Triton's FMA loop 2 (at
+    most 2: 128 cycles against 64 a K-step at the fewest instructions); the work ratio (32x: another unit, and a
+    padded, repeated tile) tells nothing. Per Triton's iteration: 64 dot cycles against 128, LDS ops 8 against 8."""
+    from fractions import Fraction
+
+    from triton_mfma.models.cost_model import judge, unrolled
+    from triton_mfma.models.dot_figures import compare
+
+    stock = _figures(loop_cycles=128, loop_ds_read=4, loop_ds_write=4, loop_work=2048, loop_load_bytes=4,
+                     loop_steps_at_most=2)
+    ours = _figures(loop_cycles=128, loop_ds_read=8, loop_ds_write=8, loop_work=65536, loop_load_bytes=8,
+                    loop_steps=4)
+    assert unrolled(stock, ours) == 2 and unrolled(ours, stock) == Fraction(1, 2)
+    assert compare(stock, ours)[0] == "better" and judge(ours, stock).worse
+    assert unrolled(replace(stock, loop_load_bytes=2), ours) == 4  # one K-step in Triton's loop: within the bound
+    # loads that put the FMA loop past its bound (2 steps where 1 at most fits), or at a fraction of a step: not
+    # read, as before (the work and loads rule, which cannot tell here)
+    assert unrolled(replace(stock, loop_steps_at_most=1), ours) == 1
+    assert unrolled(replace(stock, loop_load_bytes=3), ours) == 1
+    assert unrolled(replace(stock, loop_steps_at_most=0), ours) == 1
+
+
+def test_an_fma_loop_holds_at_most_its_cycles_over_its_dots_fewest():
+    from test_dot_work import _two_dots
+
+    from triton_mfma.models.dot_figures import with_loop_steps
+
+    fma = ("fma", (8, 1), None)  # 16x16 f32 over 8 x 64 lanes: one element, 16 FMAs a K-step at least: 64 cycles
+    two = with_loop_steps(_figures(loop_cycles=128), _two_dots(fma, fma), "gfx942")
+    assert (two.loop_steps, two.loop_steps_at_most) == (0, 2)
+    assert with_loop_steps(_figures(loop_cycles=128, loop_whole=True), _two_dots(fma, fma),
+                           "gfx942").loop_steps_at_most == 0  # the whole kernel's figure: the dot after counts
+
+
+def test_seed_7278_is_judged_per_k_step(tmp_path, monkeypatch):
+    """Compiled (generated seed 7278 on gfx942): the verdict against stock reads the K-steps of both loops."""
+    from triton_mfma.models import dot_figures
+    from triton_mfma.testing import kernelgen
+    from triton_mfma.compiler.compile import always_compile
+
+    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(7278), str(tmp_path), "gfx942")
+    with warnings.catch_warnings(), always_compile():
+        warnings.simplefilter("ignore")
+        with triton_mfma.disabled():
+            stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+        with triton_mfma.enabled():
+            ours = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+    assert (stock.instrs, stock.loop_steps_at_most, ours.loop_steps) == ("FMA", 2, 4)
+    assert dot_figures.compare(stock, ours)[0] == "better"
 
 
 def test_no_loop_to_pipeline_reads_the_passes_own_preconditions_on_the_ttir():

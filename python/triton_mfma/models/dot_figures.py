@@ -108,6 +108,9 @@ class Figures:
     # the TTGIR main loop's iterations (K-steps) the compiled main loop holds: its dot cycles over the TTGIR's per
     # iteration (`with_loop_steps`); 0: not read (no TTGIR at hand, or the dots' cycles cannot tell)
     loop_steps: int = 0
+    # where the TTGIR main loop's dots run on FMA: the most K-steps the compiled loop can hold, its dot cycles over the
+    # fewest one iteration's dots allow (dot_work.fma_cycles_at_least); 0: not read
+    loop_steps_at_most: int = 0
 
     @property
     def loop_ds(self) -> int:
@@ -230,6 +233,8 @@ def with_loop_steps(f: Figures, generic_ttgir: str | None, arch: str) -> Figures
     from dataclasses import replace
 
     step = dot_work.main_loop_cycles_of(generic_ttgir, arch) if generic_ttgir else None
+    if not step and generic_ttgir and f.loop_cycles and not f.loop_whole:
+        return _with_fma_steps_at_most(f, dot_work.dots(generic_ttgir, arch) or ())
     if not step or not f.loop_cycles or f.loop_cycles % step:
         return f
     ds = dot_work.dots(generic_ttgir, arch)
@@ -239,6 +244,20 @@ def with_loop_steps(f: Figures, generic_ttgir: str | None, arch: str) -> Figures
     if all(d.loop < 0 for d in ds) or (f.loop_whole and any(d.loop < 0 and d.cycles != step for d in ds)):
         return f
     return replace(f, loop_steps=f.loop_cycles // step)
+
+
+def _with_fma_steps_at_most(f: Figures, ds) -> Figures:
+    """`f` with `loop_steps_at_most` where every dot of the TTGIR's one dot loop runs on FMA: the compiled loop's
+    cycles count at least its dots' fewest instructions per K-step (dot_work.main_loop_cycles: a lower bound, and
+    FMA-family instructions that are not the dots' only add to the figure), so it holds at most their ratio of
+    K-steps."""
+    from dataclasses import replace
+
+    inside = [d for d in ds if d.loop >= 0]
+    if not inside or any(d.exact for d in inside):
+        return f
+    least = dot_work.main_loop_cycles(tuple(ds))
+    return replace(f, loop_steps_at_most=f.loop_cycles // least) if least else f
 
 
 def compare(s: Figures, o: Figures) -> tuple[str, list[str]]:

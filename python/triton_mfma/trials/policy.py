@@ -154,7 +154,7 @@ class Policy:
             self._figures[key] = (c, dot_figures.of_amdgcn(c.amdgcn, c.metadata["shared"], self.ctx.arch,
                                                            self.ctx.num_warps, w))
         f = self._figures[key][1]
-        if ttgir is not None and not f.loop_steps:
+        if ttgir is not None and not (f.loop_steps or f.loop_steps_at_most):
             f = dot_figures.with_loop_steps(f, ttgir, self.ctx.arch)
             self._figures[key] = (c, f)
         return f
