@@ -9,7 +9,8 @@ Per generated kernel with a dot and arch, in one child process (Triton imported 
            the loads' vectorization, masks and registers change), defaults: A's trial verdicts are remembered;
   B, fresh the same compile with nothing remembered;
   B, stock stock Triton.
-Reported: CPU seconds of each (resource.getrusage: every thread), make_amdgcn compiles, the TTGIR decisions, and
+Reported: CPU seconds of each (every thread, and the child processes it waited for: cputime.process_cpu),
+make_amdgcn compiles, the TTGIR decisions, and
 the kernel handed on from B kept against B fresh and against stock by the one judge on the keys of the verdict against
 stock (cost_model.MAIN_KEYS). Kernels whose A and B specializations are the same, or that have no dot, are skipped.
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -27,6 +27,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 ARCHS = ("gfx90a", "gfx942", "gfx950")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cputime import process_cpu  # noqa: E402
+
 TTGIR_DECISIONS = ("accelerate_dot", "stream_pipeline", "num_stages", "combination", "grid_order")
 
 
@@ -63,13 +66,12 @@ def child(seed: int, arch: str, kdir: str, out: str) -> None:
     warnings.simplefilter("ignore")
 
     def compile_one(label, sig_, cx_, attrs_, on=True):
-        before = resource.getrusage(resource.RUSAGE_SELF)
+        before = process_cpu()
         with always_compile(), (triton_mfma.enabled() if on else triton_mfma.disabled()):
             k = triton.compile(ASTSource(fn=fn, signature=sig_, constexprs=cx_, attrs=attrs_), target=target(arch),
                                options=opts)
-        after = resource.getrusage(resource.RUSAGE_SELF)
         md = k.metadata._asdict() if hasattr(k.metadata, "_asdict") else vars(k.metadata)
-        got = {"cpu_s": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 3),
+        got = {"cpu_s": round(process_cpu() - before, 3),
                "figures": vars(dot_figures.of_kernel(k)), "trials": md.get("triton_mfma_trials"),
                "decisions": {d: [md[f"triton_mfma_{d}"]["decision"], md[f"triton_mfma_{d}"]["evidence"]]
                              for d in TTGIR_DECISIONS if isinstance(md.get(f"triton_mfma_{d}"), dict)}}

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ..composition import remarks
 from ..models import cost_model, dot_figures, dot_work
 from ..models.lds_budget import lds_total
+from ..trials import bounded
 
 
 # The compile budget: where one compile of a kernel (make_llir + make_amdgcn) has taken more than this many seconds
@@ -63,6 +64,11 @@ STAKES_CPU = {"loop scratch": 3.5, "spills": 2.0}
 # cut by it (bench/results/sched_strategy_seeds4382-4501.txt), where the TTGIR trials compare layouts and
 # pipeliners on every figure.
 STAKES_RESERVE = {"loop scratch": 1}
+# A scheduling strategy's make_amdgcn against the default's on the same LLVM IR, the most measured: what a candidate
+# predicted at the longest make_amdgcn so far may take instead (bench/results/strategy_cost_*.txt: generated seed
+# 7262 on gfx942, fp16 256x256x32 on one warp, iterative-minreg 18.5x a 2.8 s default). Where the budget has less
+# left than that, the candidate runs where it can be stopped (`backend_limit`).
+BACKEND_RUNAWAY = 18.5
 
 
 def budget_spent(ctx, needs: int = 1, reserve: int = 1, same_llir: bool = False) -> str | None:
@@ -101,6 +107,21 @@ def cpu_capped(ctx, needs: int, reserve: int = 1, same_llir: bool = False) -> st
     also = f" and {reserve} more compile at up to {longest:.1f} s" if reserve else ""
     return (f"{spent:.1f} s of CPU spent on this kernel's compiles, {needs} more make_amdgcn at up to {each:.1f} s "
             f"each{also} would pass {why}")
+
+
+def backend_limit(ctx) -> float | None:
+    """The CPU seconds a candidate that is one make_amdgcn of an LLVM IR already made may take, run where it can be
+    stopped there (trials.bounded, in a child process), or None where it runs in this process: the budget unbounded
+    (trial_all, option cpu_bound off, no compile timed yet), or so far from its bound that even BACKEND_RUNAWAY times
+    the longest make_amdgcn so far fits (the child's own start, about 0.3 s, is not worth paying there)."""
+    if ctx.trial_all or not ctx.setting("cpu_bound") or not bounded.available():
+        return None
+    first, spent, longest = ctx.cpu()
+    if not first:
+        return None
+    bound, _ = cpu_cap(first, ctx.stakes(), ctx.stock_cpu())
+    left = bound - spent
+    return left if left < BACKEND_RUNAWAY * (ctx.backend_cpu() or longest) else None
 
 
 def cpu_cap(first: float, stakes: str | None, stock: float = 0.0) -> tuple[float, str]:

@@ -69,7 +69,8 @@ class CompiledTrials:
     """What a decision on a compiled kernel (stage "llir" or "amdgcn": `Decision.decide`) may compile and read
     beside the compile it decides on: the engine's compiles, through the policy, which alone schedules them."""
     at_waves: Callable  # ([w, ...]) -> [variants.Compiled]: the base's TTGIR at other waves_per_eu (one make_llir)
-    # (key, [value, ...]) -> [variants.Compiled | Exception]: the base's LLVM IR with a function attribute
+    # (key, [value, ...], limit_s=None) -> [variants.Compiled | Exception]: the base's LLVM IR with a function
+    # attribute; `limit_s`: the CPU seconds they may take, in a child process (decisions.backend_limit)
     with_attr: Callable
     figures: Callable  # (variants.Compiled, its TTGIR text or None) -> dot_figures.Figures at its waves
     tritons_build: Callable  # () -> variants.Build of Triton's kernel (no interior choice, no remap)

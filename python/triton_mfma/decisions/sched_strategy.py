@@ -16,8 +16,10 @@ schedules for the fewest registers, iterative-maxocc for the most waves, max-mem
 that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
 at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
 reference; a candidate is one make_amdgcn of the base's LLVM IR, predicted at the kernel's longest make_amdgcn
-timed alone, not at a whole compile); none after one without a scratch spill (what was at stake is won), but under
-trial_all.
+timed alone, not at a whole compile); a strategy may take many times the default's time (iterative-minreg 18.5x on
+generated seed 7262), so where the budget has less left than that a candidate runs in a child process stopped at
+the budget's end (decisions.backend_limit, trials.bounded); none after one without a scratch spill (what was at
+stake is won), but under trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
 Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
@@ -29,7 +31,8 @@ import mmap
 
 from ..models import cost_model
 from ..composition.passes import setting
-from . import Decision, Verdict, budget_spent, first_line
+from ..trials import bounded
+from . import Decision, Verdict, backend_limit, budget_spent, first_line
 
 NAME = "sched_strategy"
 ATTRIBUTE = "amdgpu-sched-strategy"
@@ -84,7 +87,7 @@ class SchedStrategy(Decision):
         (`trials.with_attr`: an exception in place of one that failed). None where nothing is at stake (no scratch
         spill in the main loop): no record."""
         def compile_many(values):
-            return trials.with_attr(self.attribute, values)
+            return trials.with_attr(self.attribute, values, backend_limit(ctx))
 
         def figures_of(c):
             return trials.figures(c, None)
@@ -108,6 +111,11 @@ class SchedStrategy(Decision):
                 skipped = f"{', '.join(strategies[len(tried):])} not compiled: {spent}"
                 break
             c = compile_many([s])[0]
+            if isinstance(c, bounded.OverLimit):
+                tried.append(f"{s}: {c} ({c.cpu_s:.1f} s)")
+                if s != strategies[-1]:
+                    skipped = f"{', '.join(strategies[len(tried):])} not compiled: the compile budget is spent"
+                break
             if isinstance(c, Exception):
                 tried.append(f"{s}: failed ({first_line(c)})")
                 continue

@@ -54,6 +54,7 @@ from ..composition.points import COMPARE_AFTER, POINT_ORDER, variants_at
 from ..ir.bridge import LoweredModule, import_generic, print_module
 from ..ir.llvm_ir import llir_with_fn_attr, llir_with_waves
 from ..ir.runner import kernel_name
+from . import bounded
 from .threads import executor, submit_speculative, trial_threads
 from .variants import (Build, Cancelled, Compiled, PointBoard, Resume, at_point, first_difference,
                        steps_before)
@@ -398,14 +399,30 @@ class Engine:
             self.longest_backend_s = max(self.longest_backend_s, backend_s)
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s))
 
-    def spend(self, cpu_s: float) -> None:
-        """CPU seconds a variant's TTGIR build took, counted in the compile budget with the compiles (`spent_s`)."""
+    def _make_amdgcn_bounded(self, llir: str, md: dict, w: int, limit_s: float) -> Compiled:
+        """`_make_amdgcn` in a child process with `limit_s` seconds of CPU (trials.bounded): bounded.OverLimit where
+        it ran out; its CPU counts in the budget either way (not on any thread of this process: `child`)."""
+        try:
+            amdgcn, md_after, cpu = bounded.make_amdgcn(self.backend, llir, md, with_waves_per_eu(self.options, w),
+                                                        limit_s)
+        except (bounded.OverLimit, bounded.ChildFailed) as e:
+            self.spend(e.cpu_s, child=True)
+            raise
+        md.update(md_after)
+        with self._lock:
+            self.trials += 1
+            self.longest_backend_s = max(self.longest_backend_s, cpu)
+        return self.noted(Compiled(w, llir, amdgcn, md, cpu), child=True)
+
+    def spend(self, cpu_s: float, child: bool = False) -> None:
+        """CPU seconds a variant's TTGIR build took (or a child process: `child`), counted in the compile budget with
+        the compiles (`spent_s`)."""
         with self._lock:
             self.spent_s += cpu_s
-            self._elsewhere(cpu_s)
+            self._elsewhere(cpu_s, child)
 
-    def _elsewhere(self, cpu_s: float) -> None:
-        if threading.get_ident() != self._owner:
+    def _elsewhere(self, cpu_s: float, child: bool = False) -> None:
+        if child or threading.get_ident() != self._owner:
             self._elsewhere_s += cpu_s
 
     def cpu_s(self) -> float:
@@ -417,31 +434,40 @@ class Engine:
         with self._lock:
             return max(self.spent_s, time.thread_time() - self._owner_t0 + self._elsewhere_s)
 
-    def noted(self, c: Compiled) -> Compiled:
+    def noted(self, c: Compiled, child: bool = False) -> Compiled:
         """`c`, its CPU time counted in the compile budget (`longest_s`, `first_s`, `spent_s`:
-        decisions.budget_spent)."""
+        decisions.budget_spent); `child`: compiled in a child process."""
         with self._lock:
             self.longest_s = max(self.longest_s, c.cpu_s)
             self.first_s = self.first_s or c.cpu_s
             self.first = self.first or c
             self.spent_s += c.cpu_s
-            self._elsewhere(c.cpu_s)
+            self._elsewhere(c.cpu_s, child)
         return c
 
-    def with_fn_attr(self, base: Compiled, key: str, values) -> list[Compiled | Exception]:
+    def with_fn_attr(self, base: Compiled, key: str, values, limit_s: float | None = None) \
+            -> list[Compiled | Exception]:
         """`base`'s LLVM IR compiled with the kernel attribute `key` set to each of `values` (one make_amdgcn each,
         concurrently where cores are idle); an exception in place of one that cannot be made (the attribute cannot
-        be inserted exactly, or the backend failed)."""
+        be inserted exactly, or the backend failed). `limit_s`: the CPU seconds all of them may take, each in a
+        child process stopped there (bounded.OverLimit in its place), one after another."""
         def one(value):
             llir = llir_with_fn_attr(base.llir, key, value)
             if llir is None:
                 return ValueError(f"the attribute {key} cannot be inserted into the kernel's LLVM IR exactly")
             try:
+                if limit_s is not None:
+                    left = limit_s - (self.spent_s - spent0)
+                    if left <= 0:
+                        return bounded.OverLimit(limit_s, 0.0)
+                    return self._make_amdgcn_bounded(llir, dict(base.metadata), base.waves_per_eu, left)
                 return self._make_amdgcn(llir, dict(base.metadata), base.waves_per_eu)
             except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
                 return e
 
-        values = list(values)
+        values, spent0 = list(values), self.spent_s
+        if limit_s is not None:
+            return [one(v) for v in values]
         if trial_threads(len(values)) > 1:
             return list(executor().map(one, values))
         return [one(v) for v in values]
