@@ -17,7 +17,7 @@ _TICK = os.sysconf("SC_CLK_TCK")
 
 def process_cpu() -> float:
     """Every thread's user + sys of this process, and of the child processes it has waited for (a bounded
-    make_amdgcn runs in one: triton_mfma.trials.bounded)."""
+    make_amdgcn runs in one: triton_mfma.ir.bounded)."""
     return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
                                                   resource.getrusage(resource.RUSAGE_CHILDREN)))
 

@@ -1,4 +1,4 @@
-"""A make_amdgcn candidate run where it can be stopped (trials.bounded): in a child process, its output the one the
+"""A make_amdgcn candidate run where it can be stopped (ir.bounded): in a child process, its output the one the
 backend gives in this process, stopped once its CPU time reaches the compile budget's seconds left, and counted in
 the budget; decisions.backend_limit says when a candidate runs there."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from triton_mfma import decisions
 from triton_mfma.compiler.compile import always_compile, compile_kernel
 from triton_mfma.models import dot_figures
 from triton_mfma.testing import kernelgen
-from triton_mfma.trials import bounded
+from triton_mfma.ir import bounded
 
 pytestmark = pytest.mark.skipif(not bounded.available(), reason="no child interpreter")
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..composition import remarks
 from ..models import cost_model, dot_figures, dot_work
 from ..models.lds_budget import lds_total
-from ..trials import bounded
+from ..ir import bounded
 
 
 # The compile budget: where one compile of a kernel (make_llir + make_amdgcn) has taken more than this many seconds
@@ -111,7 +111,7 @@ def cpu_capped(ctx, needs: int, reserve: int = 1, same_llir: bool = False) -> st
 
 def backend_limit(ctx) -> float | None:
     """The CPU seconds a candidate that is one make_amdgcn of an LLVM IR already made may take, run where it can be
-    stopped there (trials.bounded, in a child process), or None where it runs in this process: the budget unbounded
+    stopped there (ir.bounded, in a child process), or None where it runs in this process: the budget unbounded
     (trial_all, option cpu_bound off, no compile timed yet), or so far from its bound that even BACKEND_RUNAWAY times
     the longest make_amdgcn so far fits (the child's own start, about 0.3 s, is not worth paying there)."""
     if ctx.trial_all or not ctx.setting("cpu_bound") or not bounded.available():

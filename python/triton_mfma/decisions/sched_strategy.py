@@ -18,7 +18,7 @@ at a time, while the compile budget allows one more (decisions.budget_spent, no 
 reference; a candidate is one make_amdgcn of the base's LLVM IR, predicted at the kernel's longest make_amdgcn
 timed alone, not at a whole compile); a strategy may take many times the default's time (iterative-minreg 18.5x on
 generated seed 7262), so where the budget has less left than that a candidate runs in a child process stopped at
-the budget's end (decisions.backend_limit, trials.bounded); none after one without a scratch spill (what was at
+the budget's end (decisions.backend_limit, ir.bounded); none after one without a scratch spill (what was at
 stake is won), but under trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
@@ -31,7 +31,7 @@ import mmap
 
 from ..models import cost_model
 from ..composition.passes import setting
-from ..trials import bounded
+from ..ir import bounded
 from . import Decision, Verdict, backend_limit, budget_spent, first_line
 
 NAME = "sched_strategy"

@@ -54,7 +54,7 @@ from ..composition.points import COMPARE_AFTER, POINT_ORDER, variants_at
 from ..ir.bridge import LoweredModule, import_generic, print_module
 from ..ir.llvm_ir import llir_with_fn_attr, llir_with_waves
 from ..ir.runner import kernel_name
-from . import bounded
+from ..ir import bounded
 from .threads import executor, submit_speculative, trial_threads
 from .variants import (Build, Cancelled, Compiled, PointBoard, Resume, at_point, first_difference,
                        steps_before)
@@ -400,7 +400,7 @@ class Engine:
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s))
 
     def _make_amdgcn_bounded(self, llir: str, md: dict, w: int, limit_s: float) -> Compiled:
-        """`_make_amdgcn` in a child process with `limit_s` seconds of CPU (trials.bounded): bounded.OverLimit where
+        """`_make_amdgcn` in a child process with `limit_s` seconds of CPU (ir.bounded): bounded.OverLimit where
         it ran out; its CPU counts in the budget either way (not on any thread of this process: `child`)."""
         try:
             amdgcn, md_after, cpu = bounded.make_amdgcn(self.backend, llir, md, with_waves_per_eu(self.options, w),
