@@ -1,7 +1,7 @@
 """Real-world corpus: Triton kernels from public libraries, stock Triton vs triton-mfma's default passes.
 
     PYTHONPATH=python python bench/corpus/run.py [--quick] [--arch gfx942 ...] [--lib liger ...] [--only SUBSTR]
-                                                 [--json OUT.json] [--out OUT.txt]
+                                                 [--json OUT.json] [--out OUT.txt] [--reps N]
 
 The kernels are imported at run time from the installed libraries (bench/corpus/requirements.txt); each
 configuration mirrors the library's own launch (bench/corpus/<lib>.py says which file and function). For every
@@ -122,6 +122,8 @@ def main(argv=None):
     ap.add_argument("--only", help="only configurations whose name contains this")
     ap.add_argument("--json", help="write every result here")
     ap.add_argument("--out", help="also write the printed report here")
+    ap.add_argument("--reps", type=int, default=1, help="compiles of each side per kernel, in turn; the least time "
+                    "of each is reported")
     args = ap.parse_args(argv)
 
     import triton
@@ -165,7 +167,7 @@ def main(argv=None):
         for arch in args.arch:
             if arch not in cfg.archs:
                 continue
-            r = harness.run_one(cfg, arch, passes=None, strict=True, warmed=warmed)
+            r = harness.run_one(cfg, arch, passes=None, strict=True, warmed=warmed, reps=args.reps)
             results.append(r)
             if r.error:
                 verdict = "STOCK-ERROR " + r.error.splitlines()[0][:150]

@@ -1,6 +1,6 @@
 """The held-aside hand-written set (issue 53), stock Triton vs triton-mfma's defaults, by the corpus runner.
 
-    PYTHONPATH=python python bench/heldout/run.py [--arch gfx942 ...] [--lib aiter] [--only SUBSTR] [--quick]
+    PYTHONPATH=python python bench/heldout/run.py [--arch gfx942 ...] [--lib aiter] [--only SUBSTR] [--quick] [--reps N]
                                                   [--json OUT.json] [--out OUT.txt]
 
 The configurations are this folder's (LIBS below); everything else, the compiles, figures, verdicts, report and
