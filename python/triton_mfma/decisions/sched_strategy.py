@@ -16,10 +16,10 @@ schedules for the fewest registers, iterative-maxocc for the most waves, max-mem
 that free registers early), then latency (max-ilp, iterative-ilp), which trade registers for overlap. One candidate
 at a time, while the compile budget allows one more (decisions.budget_spent, no reserve: the base is the
 reference; a candidate is one make_amdgcn of the base's LLVM IR, predicted at the kernel's longest make_amdgcn
-timed alone, not at a whole compile); a strategy may take many times the default's time (iterative-minreg 18.5x on
-generated seed 7262), so where the budget has less left than that a candidate runs in a child process stopped at
-the budget's end (decisions.backend_limit, ir.bounded); none after one without a scratch spill (what was at
-stake is won), but under trial_all.
+timed alone, not at a whole compile); a strategy may take many times the default's time (max-ilp 46x,
+iterative-minreg 18.5x on generated seed 7262), so where the budget has less left than that a candidate runs in a
+child process stopped at the budget's end (decisions.backend_limit, ir.bounded); none after one without a scratch
+spill (what was at stake is won), but under trial_all.
 Judge: the one judge (cost_model.judge) against the base; the best-ranked better candidate is handed on, a tie keeps
 LLVM's default.
 Not run where the author chose: `llvm_fn_attrs` or `schedule_hint` set (theirs), or option `sched_strategy` off.
