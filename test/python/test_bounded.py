@@ -39,16 +39,23 @@ def test_the_child_compiles_what_this_process_compiles(tmp_path):
     assert amdgcn == here and md == {"name": k.metadata.name} and cpu > 0
 
 
-def test_a_child_stops_at_its_limit(tmp_path):
-    """A limit below what the child needs (its interpreter's start alone): bounded.OverLimit, with the CPU it took,
-    about the limit and no more than a poll's worth past it."""
+def test_a_child_stops_at_its_limit_and_the_next_one_answers(tmp_path):
+    """The child is kept for the next request (no interpreter to start again); a request past its limit stops it
+    (bounded.OverLimit, with the CPU it took: the limit and no more than a few polls past it), and the next request
+    gets another. A backend failure is the backend's (ChildFailed), and the child stays."""
     k, backend, options = _stock(4594, "gfx950", tmp_path)
+    here = backend.make_amdgcn(k.asm["llir"], {}, options)
+    bounded.make_amdgcn(backend, k.asm["llir"], {}, options, 60.0)
+    first = bounded._child.p.pid
+    with pytest.raises(bounded.ChildFailed, match="AssertionError"):  # not LLVM IR: the backend's own failure
+        bounded.make_amdgcn(backend, "define void @x(", {}, options, 60.0)
+    assert bounded._child.p.pid == first
     t0 = time.monotonic()
     with pytest.raises(bounded.OverLimit) as e:
-        bounded.make_amdgcn(backend, k.asm["llir"], {}, options, 0.05)
-    assert 0.05 <= e.value.cpu_s < 0.5 and time.monotonic() - t0 < 5
-    with pytest.raises(bounded.ChildFailed):  # not LLVM IR: the backend's own failure, not the limit
-        bounded.make_amdgcn(backend, "define void @x(", {}, options, 60.0)
+        bounded.make_amdgcn(backend, k.asm["llir"], {}, options, 0.01)
+    assert 0.01 <= e.value.cpu_s < 0.2 and time.monotonic() - t0 < 5 and bounded._child is None
+    assert bounded.make_amdgcn(backend, k.asm["llir"], {}, options, 60.0)[0] == here
+    assert bounded._child.p.pid != first and bounded.live_cpu_s() > 0
 
 
 def test_a_candidate_runs_bounded_only_where_the_budget_could_run_out():

@@ -115,7 +115,8 @@ def backend_limit(ctx) -> float | None:
     """The CPU seconds a candidate that is one make_amdgcn of an LLVM IR already made may take, run where it can be
     stopped there (ir.bounded, in a child process), or None where it runs in this process: the budget unbounded
     (trial_all, option cpu_bound off, no compile timed yet), or so far from its bound that even BACKEND_RUNAWAY times
-    the longest make_amdgcn so far fits (the child's own start, about 0.3 s, is not worth paying there)."""
+    the longest make_amdgcn so far fits (the child's start, about 0.3 s once per process, is not worth paying
+    there)."""
     if ctx.trial_all or not ctx.setting("cpu_bound") or not bounded.available():
         return None
     first, spent, longest = ctx.cpu()
@@ -124,6 +125,15 @@ def backend_limit(ctx) -> float | None:
     bound, _ = cpu_cap(first, ctx.stakes(), ctx.stock_cpu())
     left = bound - spent
     return left if left < BACKEND_RUNAWAY * (ctx.backend_cpu() or longest) else None
+
+
+def at_waves_bounded(ctx, trials, ws) -> list:
+    """`trials.at_waves(ws)`, each make_amdgcn where it can be stopped at the budget's end where `backend_limit`
+    says so: the waves_per_eu candidates share an LLVM IR made already, as the scheduling strategies do, and
+    LLVM's time at fewer waves' larger budget is as unpredictable (held-out seed 4628: one-wave relaxations 40-70x
+    a 1.6 s stock compile)."""
+    with trials.bounded(backend_limit(ctx)):
+        return trials.at_waves(ws)
 
 
 def cpu_cap(first: float, stakes: str | None, stock: float = 0.0) -> tuple[float, str]:

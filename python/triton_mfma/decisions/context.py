@@ -69,6 +69,9 @@ class CompiledTrials:
     """What a decision on a compiled kernel (stage "llir" or "amdgcn": `Decision.decide`) may compile and read
     beside the compile it decides on: the engine's compiles, through the policy, which alone schedules them."""
     at_waves: Callable  # ([w, ...]) -> [variants.Compiled]: the base's TTGIR at other waves_per_eu (one make_llir)
+    # (limit_s or None) -> a context manager: the make_amdgcn compiles made inside it run in a child process, stopped
+    # together at limit_s CPU seconds (decisions.backend_limit; ir.bounded.OverLimit in place of one past it)
+    bounded: Callable
     # (key, [value, ...], limit_s=None) -> [variants.Compiled | Exception]: the base's LLVM IR with a function
     # attribute; `limit_s`: the CPU seconds they may take, in a child process (decisions.backend_limit)
     with_attr: Callable

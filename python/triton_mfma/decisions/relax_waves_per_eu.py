@@ -29,10 +29,12 @@ Two steps, model first:
 """
 from __future__ import annotations
 
+import functools
+
 from ..composition.passes import setting
 from ..models import cost_model, dot_figures, occupancy as occ_model, resources
 from ..models.lds_budget import lds_total
-from . import Decision, Verdict, budget_spent
+from . import Decision, Verdict, at_waves_bounded, budget_spent
 
 NAME = "waves_per_eu relax"
 # The TTGIR decisions compare at 2 waves at the least: at one wave the budget is the whole file (AGPRs as general
@@ -118,7 +120,7 @@ class RelaxWavesPerEu(Decision):
     def decide(self, ctx, base, trials) -> Verdict:
         """`base`: the variants.Compiled at ctx.w (the kernel's waves_per_eu, or the waves its LDS admits where the
         TTGIR decisions compared there); the relaxed candidates are its TTGIR at other waves (`trials.at_waves`)."""
-        compile_many = trials.at_waves
+        compile_many = functools.partial(at_waves_bounded, ctx, trials)
         n, w0 = ctx.asked_w, base.waves_per_eu
         if cost_model.cannot_launch(ctx.arch, ctx.num_warps, base.metadata["shared"]):
             return Verdict("kept", f"the kernel cannot launch at any waves_per_eu: {base.metadata['shared']} B of LDS "

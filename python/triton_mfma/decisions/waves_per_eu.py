@@ -7,8 +7,10 @@ Judge: autowaves.better, a candidate over the base. Decided in the llir stage, a
 """
 from __future__ import annotations
 
+import functools
+
 from ..models import autowaves
-from . import Decision, Verdict, budget_spent
+from . import Decision, Verdict, at_waves_bounded, budget_spent
 
 NAME = "waves_per_eu auto"
 
@@ -43,8 +45,8 @@ class WavesPerEu(Decision):
         spent = budget_spent(ctx, len(self.waves_to_try(ctx, base)), reserve=0, same_llir=True)
         if spent is not None:
             return _within_budget(ctx, base, spent)
-        choice = autowaves.choose(ctx.arch, ctx.num_warps, base, trials.at_waves, trial_all=ctx.trial_all,
-                                  better=self.judge)
+        choice = autowaves.choose(ctx.arch, ctx.num_warps, base, functools.partial(at_waves_bounded, ctx, trials),
+                                  trial_all=ctx.trial_all, better=self.judge)
         return Verdict("chosen", choice.reason(), "trial" if choice.tried[1:] else "model", choice.chosen.compiled,
                        remark=choice.reason(), fields=choice.as_metadata())
 

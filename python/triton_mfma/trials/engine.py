@@ -43,6 +43,7 @@ compile, a gate would hold make_amdgcn back where it could have run beside that 
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import threading
@@ -145,6 +146,7 @@ class Engine:
         # those steps have there (`note_same_step`)
         self._same_steps: set[tuple[str, frozenset]] = set()
         self._here: set[int] = set()  # ids of builds `compile` lowers in place where it is asked for them (`lower_here`)
+        self._limit: tuple[float, float] | None = None  # `bounded`: (CPU seconds allowed, spent_s when it opened)
 
     # -- TTGIR -----------------------------------------------------------------------------------------------
     def variant(self, choice, metadata: dict, first=None) -> Build:
@@ -388,9 +390,29 @@ class Engine:
             md, llir = remake(opts)
         return self._make_amdgcn(llir, md, w, llir_s)
 
+    @contextlib.contextmanager
+    def bounded(self, limit_s: float | None):
+        """While open, every make_amdgcn the engine makes runs in a child process, all of them together stopped at
+        `limit_s` CPU seconds (`_make_amdgcn_bounded`; bounded.OverLimit in place of one past it); None: as
+        before, in this process."""
+        if limit_s is None:
+            yield
+            return
+        self._limit = (limit_s, self.spent_s)
+        try:
+            yield
+        finally:
+            self._limit = None
+
     def _make_amdgcn(self, llir: str, md: dict, w: int, llir_s: float = 0.0) -> Compiled:
         """make_amdgcn of `llir` at waves_per_eu `w`, counted as a trial and in the compile budget (`llir_s`: the
-        CPU time of the make_llir it comes from)."""
+        CPU time of the make_llir it comes from); under `bounded`, in a child process."""
+        limit = self._limit
+        if limit is not None:
+            left = limit[0] - (self.spent_s - limit[1])
+            if left <= 0:
+                raise bounded.OverLimit(limit[0], 0.0)
+            return self._make_amdgcn_bounded(llir, md, w, left, llir_s)
         t0 = time.thread_time()
         amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
         backend_s = time.thread_time() - t0
@@ -399,7 +421,7 @@ class Engine:
             self.longest_backend_s = max(self.longest_backend_s, backend_s)
         return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s))
 
-    def _make_amdgcn_bounded(self, llir: str, md: dict, w: int, limit_s: float) -> Compiled:
+    def _make_amdgcn_bounded(self, llir: str, md: dict, w: int, limit_s: float, llir_s: float = 0.0) -> Compiled:
         """`_make_amdgcn` in a child process with `limit_s` seconds of CPU (ir.bounded): bounded.OverLimit where
         it ran out; its CPU counts in the budget either way (not on any thread of this process: `child`)."""
         try:
@@ -412,7 +434,7 @@ class Engine:
         with self._lock:
             self.trials += 1
             self.longest_backend_s = max(self.longest_backend_s, cpu)
-        return self.noted(Compiled(w, llir, amdgcn, md, cpu), child=True)
+        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + cpu), child=True)
 
     def spend(self, cpu_s: float, child: bool = False) -> None:
         """CPU seconds a variant's TTGIR build took (or a child process: `child`), counted in the compile budget with
@@ -456,18 +478,14 @@ class Engine:
             if llir is None:
                 return ValueError(f"the attribute {key} cannot be inserted into the kernel's LLVM IR exactly")
             try:
-                if limit_s is not None:
-                    left = limit_s - (self.spent_s - spent0)
-                    if left <= 0:
-                        return bounded.OverLimit(limit_s, 0.0)
-                    return self._make_amdgcn_bounded(llir, dict(base.metadata), base.waves_per_eu, left)
                 return self._make_amdgcn(llir, dict(base.metadata), base.waves_per_eu)
             except Exception as e:  # noqa: BLE001 - the decision's rule says what a failure means
                 return e
 
-        values, spent0 = list(values), self.spent_s
+        values = list(values)
         if limit_s is not None:
-            return [one(v) for v in values]
+            with self.bounded(limit_s):
+                return [one(v) for v in values]
         if trial_threads(len(values)) > 1:
             return list(executor().map(one, values))
         return [one(v) for v in values]

@@ -525,6 +525,7 @@ class Policy:
             trials = CompiledTrials(
                 at_waves=at_waves,
                 with_attr=functools.partial(self.engine.with_fn_attr, base),
+                bounded=self.engine.bounded,
                 figures=lambda c, text: self.figures_of(c, c.waves_per_eu, text),
                 tritons_build=self.tritons_kernel,
                 build_at=lambda build, w: self.compile_each([(build, w)])[0],
