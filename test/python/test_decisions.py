@@ -371,21 +371,26 @@ def test_k_steps_from_the_ttgirs_decide_the_unroll():
     assert unrolled(stock, replace(ours, loop_steps=0)) == 2  # without the steps: the work ratio, as before
 
 
-def test_a_loop_unrolled_whole_is_judged_per_k_step(tmp_path, monkeypatch):
-    """Held-out seed 4265 on gfx942, compiled: the K-steps come from each kernel's TTGIR (stock 1, ours 4), and the
-    verdict against stock is the decision's, not "worse on LDS ops"."""
-    from triton_mfma.models import dot_figures
+def _stock_and_ours(seed: int, arch: str, tmp_path, monkeypatch):
+    """dot_figures.Figures of generated `seed` on `arch`, compiled by stock Triton and by the defaults."""
     from triton_mfma.testing import kernelgen
     from triton_mfma.compiler.compile import always_compile
 
     monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
-    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(4265), str(tmp_path), "gfx942")
+    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(seed), str(tmp_path), arch)
     with warnings.catch_warnings(), always_compile():
         warnings.simplefilter("ignore")
         with triton_mfma.disabled():
-            stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+            stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, arch, opts, attrs))
         with triton_mfma.enabled():
-            ours = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+            ours = dot_figures.of_kernel(compile_kernel(fn, sig, cx, arch, opts, attrs))
+    return stock, ours
+
+
+def test_a_loop_unrolled_whole_is_judged_per_k_step(tmp_path, monkeypatch):
+    """Held-out seed 4265 on gfx942, compiled: the K-steps come from each kernel's TTGIR (stock 1, ours 4), and the
+    verdict against stock is the decision's, not "worse on LDS ops"."""
+    stock, ours = _stock_and_ours(4265, "gfx942", tmp_path, monkeypatch)
     assert (stock.loop_steps, ours.loop_steps) == (1, 4)
     verdict, why = dot_figures.compare(stock, ours)
     assert verdict == "better" and why[0].startswith("dot cycles 512 -> 256 per iteration"), why
@@ -449,18 +454,7 @@ def test_an_fma_loop_holds_at_most_its_cycles_over_its_dots_fewest():
 
 def test_seed_7278_is_judged_per_k_step(tmp_path, monkeypatch):
     """Compiled (generated seed 7278 on gfx942): the verdict against stock reads the K-steps of both loops."""
-    from triton_mfma.models import dot_figures
-    from triton_mfma.testing import kernelgen
-    from triton_mfma.compiler.compile import always_compile
-
-    monkeypatch.setenv("TRITON_MFMA_TRIAL_THREADS", "1")
-    fn, sig, cx, attrs, opts = kernelgen.compile_args(kernelgen.spec(7278), str(tmp_path), "gfx942")
-    with warnings.catch_warnings(), always_compile():
-        warnings.simplefilter("ignore")
-        with triton_mfma.disabled():
-            stock = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
-        with triton_mfma.enabled():
-            ours = dot_figures.of_kernel(compile_kernel(fn, sig, cx, "gfx942", opts, attrs))
+    stock, ours = _stock_and_ours(7278, "gfx942", tmp_path, monkeypatch)
     assert (stock.instrs, stock.loop_steps_at_most, ours.loop_steps) == ("FMA", 2, 4)
     assert dot_figures.compare(stock, ours)[0] == "better"
 
