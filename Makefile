@@ -6,7 +6,7 @@ LIT ?= lit
 # compiled check on cuda hands its results to.
 VERSION_TESTS = test/python/test_bridge.py test/python/test_hook.py test/python/test_cli.py test/python/test_engine.py \
 	test/python/test_hip_num_programs.py test/python/test_grid_order.py test/python/test_builds.py \
-	test/python/test_reliability.py
+	test/python/test_reliability.py test/python/test_bounded.py
 
 .PHONY: test test-fast lit pytest pytest-fast pytest-versions build fbtriton
 

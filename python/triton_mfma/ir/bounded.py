@@ -20,6 +20,7 @@ import select
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -39,6 +40,9 @@ def write(obj):
     out.flush()
 sys.path[:] = read()
 resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+from triton._C.libtriton import llvm
+if hasattr(llvm, "init_targets"):  # what make_llir does before make_amdgcn in the compiling process (3.8 needs it)
+    llvm.init_targets()
 while True:
     limit, cls, src, md, options = read()
     t = os.times()
@@ -73,8 +77,9 @@ class ChildFailed(Exception):
 class _Child:
     def __init__(self):
         env = {k: v for k, v in os.environ.items() if k != "TRITON_CODEGEN_AMD"}  # it compiles, it hooks nothing
+        self.stderr = tempfile.TemporaryFile()  # what it says where it dies (`last_words`)
         self.p = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, env=env)
+                                  stderr=self.stderr, env=env)
         self.started = True  # its start (imports) is counted in the first request's CPU
         self.owner = os.getpid()
         self._send(list(sys.path))
@@ -122,8 +127,17 @@ class _Child:
             if need is not None and len(buf) >= need:
                 return pickle.loads(buf[8:need]), self.cpu() - cpu0
 
-    def close(self, kill: bool = False) -> float:
-        """Stop the child; the CPU seconds it took in all (from wait4)."""
+    def last_words(self) -> str:
+        """The last line the child wrote to stderr ('' where none)."""
+        try:
+            self.stderr.seek(0)
+            lines = self.stderr.read().decode(errors="replace").strip().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return lines[-1] if lines else ""
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the child and reap it."""
         try:
             if kill:
                 self.p.kill()
@@ -131,14 +145,15 @@ class _Child:
                 self.p.stdin.close()
         except OSError:
             pass
-        _, status, ru = os.wait4(self.p.pid, 0)
-        self.p.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait for it again
-        for f in (self.p.stdin, self.p.stdout):
+        try:
+            self.p.wait()
+        except ChildProcessError:  # reaped already
+            pass
+        for f in (self.p.stdin, self.p.stdout, self.stderr):
             try:
                 f.close()
             except OSError:
                 pass
-        return ru.ru_utime + ru.ru_stime
 
 
 _lock = threading.Lock()
@@ -161,10 +176,11 @@ def make_amdgcn(backend, src: str, metadata: dict, options, limit_s: float) -> t
         answer, cpu = _child.request(payload, limit_s)
         if answer is OVER or answer is None:  # stopped at its limit, or died: the next request starts another
             _child.close(kill=True)
-            _child = None
+            words, _child = _child.last_words(), None
             if answer is OVER:
                 raise OverLimit(limit_s, cpu)
-            raise ChildFailed("the bounded make_amdgcn's process ended without an answer", cpu)
+            raise ChildFailed(f"the bounded make_amdgcn's process ended without an answer{': ' if words else ''}"
+                              f"{words}", cpu)
     if answer[0] != "ok":
         raise ChildFailed(f"the bounded make_amdgcn failed: {answer[1]}", cpu)
     return answer[1], answer[2], cpu
