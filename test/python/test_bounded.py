@@ -58,6 +58,19 @@ def test_a_child_stops_at_its_limit_and_the_next_one_answers(tmp_path):
     assert bounded._child.p.pid != first and bounded.live_cpu_s() > 0
 
 
+def test_a_child_that_cannot_compile_leaves_it_to_this_process(tmp_path, monkeypatch):
+    """A child that ends without an answer (here one that exits at once; Triton 3.8 before its targets were
+    initialized there aborted so): ChildUnavailable, one warning with its last words, and no child is started again
+    in this process (`available` False: the engine compiles in place, unbounded)."""
+    k, backend, options = _stock(4594, "gfx950", tmp_path)
+    monkeypatch.setattr(bounded, "_CHILD", "import sys; sys.stderr.write('cannot compile here'); sys.exit(3)")
+    monkeypatch.setattr(bounded, "_child", None)
+    monkeypatch.setattr(bounded, "_unavailable", None)
+    with pytest.warns(RuntimeWarning, match="cannot compile here"), pytest.raises(bounded.ChildUnavailable):
+        bounded.make_amdgcn(backend, k.asm["llir"], {}, options, 60.0)
+    assert not bounded.available() and bounded._child is None
+
+
 def test_a_candidate_runs_bounded_only_where_the_budget_could_run_out():
     """decisions.backend_limit: the seconds the budget has left where fewer than BACKEND_RUNAWAY times the longest
     make_amdgcn so far; None (in this process, no child to pay for) where even that fits, under trial_all, with

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 
 # the child: sys.path first, then requests (CPU limit in s, backend class, LLVM IR, metadata, options), each answered
 # ("ok", amdgcn, metadata) or ("error", the exception's last line); every message a length (8 bytes) and a pickle
@@ -74,6 +75,11 @@ class ChildFailed(Exception):
         self.cpu_s = cpu_s
 
 
+class ChildUnavailable(ChildFailed):
+    """The child ended without an answer (not a failure of the backend's, which it reports): no child is started
+    again in this process (`available`), whose callers compile here instead."""
+
+
 class _Child:
     def __init__(self):
         env = {k: v for k, v in os.environ.items() if k != "TRITON_CODEGEN_AMD"}  # it compiles, it hooks nothing
@@ -82,7 +88,10 @@ class _Child:
                                   stderr=self.stderr, env=env)
         self.started = True  # its start (imports) is counted in the first request's CPU
         self.owner = os.getpid()
-        self._send(list(sys.path))
+        try:
+            self._send(list(sys.path))
+        except OSError:  # it ended at once: the first request finds it so
+            pass
 
     def _send(self, obj) -> None:
         data = pickle.dumps(obj)
@@ -158,6 +167,7 @@ class _Child:
 
 _lock = threading.Lock()
 _child: _Child | None = None
+_unavailable: str | None = None  # why no child compiles in this process (ChildUnavailable), once one died so
 OVER = object()  # _Child.request's answer where the request reached its limit
 
 
@@ -165,7 +175,7 @@ def make_amdgcn(backend, src: str, metadata: dict, options, limit_s: float) -> t
     """(amdgcn, metadata after make_amdgcn, CPU seconds it took in the child) of `backend.make_amdgcn(src, metadata,
     options)` with `limit_s` seconds of CPU; OverLimit where it ran out, ChildFailed where it failed otherwise (both
     carry the CPU it took). One request at a time: the limit is the caller's budget, not shared."""
-    global _child
+    global _child, _unavailable
     payload = (type(backend), src, dict(metadata), options)
     with _lock:
         if _child is not None and _child.owner != os.getpid():  # a forked copy of this process: not its pipes
@@ -175,12 +185,15 @@ def make_amdgcn(backend, src: str, metadata: dict, options, limit_s: float) -> t
             atexit.register(_close)
         answer, cpu = _child.request(payload, limit_s)
         if answer is OVER or answer is None:  # stopped at its limit, or died: the next request starts another
+            words = _child.last_words()
             _child.close(kill=True)
-            words, _child = _child.last_words(), None
+            _child = None
             if answer is OVER:
                 raise OverLimit(limit_s, cpu)
-            raise ChildFailed(f"the bounded make_amdgcn's process ended without an answer{': ' if words else ''}"
-                              f"{words}", cpu)
+            _unavailable = f"the bounded make_amdgcn's process ended without an answer{': ' if words else ''}{words}"
+            warnings.warn(f"triton-mfma: {_unavailable}; candidates compile in this process, unbounded",
+                          RuntimeWarning, stacklevel=2)
+            raise ChildUnavailable(_unavailable, cpu)
     if answer[0] != "ok":
         raise ChildFailed(f"the bounded make_amdgcn failed: {answer[1]}", cpu)
     return answer[1], answer[2], cpu
@@ -202,7 +215,7 @@ def live_cpu_s() -> float:
 
 
 def available() -> bool:
-    """Whether a child can run this interpreter and be read (not where sys.executable is unknown, e.g. embedded, or
-    without /proc to read its CPU time)."""
-    return bool(sys.executable) and os.path.exists(sys.executable) and hasattr(os, "wait4") and \
+    """Whether a child can run this interpreter and be read (not where sys.executable is unknown, e.g. embedded,
+    without /proc to read its CPU time, or once a child ended without an answer: ChildUnavailable)."""
+    return _unavailable is None and bool(sys.executable) and os.path.exists(sys.executable) and \
         hasattr(resource, "RLIMIT_CPU") and os.path.exists(f"/proc/{os.getpid()}/stat")

@@ -408,11 +408,14 @@ class Engine:
         """make_amdgcn of `llir` at waves_per_eu `w`, counted as a trial and in the compile budget (`llir_s`: the
         CPU time of the make_llir it comes from); under `bounded`, in a child process."""
         limit = self._limit
-        if limit is not None:
+        if limit is not None and bounded.available():
             left = limit[0] - (self.spent_s - limit[1])
             if left <= 0:
                 raise bounded.OverLimit(limit[0], 0.0)
-            return self._make_amdgcn_bounded(llir, md, w, left, llir_s)
+            try:
+                return self._make_amdgcn_bounded(llir, md, w, left, llir_s)
+            except bounded.ChildUnavailable:
+                pass  # no child can compile here (it says why once): this process does, unbounded
         t0 = time.thread_time()
         amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
         backend_s = time.thread_time() - t0
