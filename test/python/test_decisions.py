@@ -440,6 +440,26 @@ def test_k_steps_beside_an_fma_loop_come_from_the_loads():
     assert unrolled(replace(stock, loop_steps_at_most=0), ours) == 1
 
 
+def test_a_rolled_loop_beside_one_unrolled_whole_counts_what_lies_around_it():
+    """One loop unrolled whole (its figure the whole kernel's, over its K-steps), the other rolled (the loop alone):
+    the rolled one's LDS ops outside its loop are spread over the same K-steps. Generated seed 7378 on gfx942 (int8
+    128x32x64, K=256): ours unrolled whole, 52 LDS ops for 4 K-steps; Triton's loop 11 a K-step and 24 around it,
+    68 for the 4: better, not "LDS ops 11 -> 13 per iteration". Without the whole kernel's LDS ops (-1: not read),
+    as before."""
+    from triton_mfma.models.cost_model import judge
+    from triton_mfma.models.dot_figures import compare
+
+    stock = _figures(loop_cycles=128, loop_ds_read=8, loop_ds_write=3, loop_work=65536, loop_load_bytes=40,
+                     loop_steps=1, ds_read_all=16, ds_write_all=19)
+    ours = _figures(loop_cycles=512, loop_ds_read=24, loop_ds_write=28, loop_work=262144, loop_load_bytes=160,
+                    loop_whole=True, loop_steps=4, ds_read_all=24, ds_write_all=28)
+    assert compare(stock, ours) == ("better", ["LDS ops 17 -> 13 per iteration of the first (the loops unroll "
+                                               "differently)"])
+    assert judge(ours, stock).worse and judge(ours, stock).figure.startswith("LDS ops 52 -> 68")
+    unread = replace(stock, ds_read_all=-1, ds_write_all=-1)
+    assert compare(unread, ours)[0] == "worse"  # the loop alone, as before
+
+
 def test_an_fma_loop_holds_at_most_its_cycles_over_its_dots_fewest():
     from test_dot_work import _two_dots
 

@@ -111,6 +111,10 @@ class Figures:
     # where the TTGIR main loop's dots run on FMA: the most K-steps the compiled loop can hold, its dot cycles over the
     # fewest one iteration's dots allow (dot_work.fma_cycles_at_least); 0: not read
     loop_steps_at_most: int = 0
+    # LDS reads and writes in the whole kernel, the main loop's once (-1: not read): what lies outside a rolled loop,
+    # where the other compile's loop was unrolled whole (cost_model._ranks)
+    ds_read_all: int = -1
+    ds_write_all: int = -1
 
     @property
     def loop_ds(self) -> int:
@@ -206,7 +210,9 @@ def of_amdgcn(amdgcn: str, shared: int, arch: str, num_warps: int, waves_per_eu:
         WAVE_LANES * sum(2 if m.startswith(PAIRED_FMA) else 1 for m in fma),
         loop_load_bytes=sum(map(load_bytes, loop)), loop_whole=whole and bool(_work(loop)),
         loop_ds_narrow=sum(_is_lds_op(m) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop),
-        loop_ds_write_narrow=sum(m.startswith(LDS_WRITE) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop))
+        loop_ds_write_narrow=sum(m.startswith(LDS_WRITE) and lds_bytes(m) < LDS_WIDEST_BYTES for m in loop),
+        ds_read_all=sum(m.startswith(LDS_READ) for m in code),
+        ds_write_all=sum(m.startswith(LDS_WRITE) for m in code))
 
 
 def of_kernel(kernel) -> Figures:
