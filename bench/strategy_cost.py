@@ -79,10 +79,10 @@ def largest_block(llir: str) -> int:
     """Instructions in the LLVM IR's largest basic block (what a machine scheduler's region grows with)."""
     best = n = 0
     for line in llir.splitlines():
-        if not line.startswith("  ") or line.strip().startswith(";"):
-            best, n = max(best, n), 0 if not line.startswith("  ") else n
-            continue
-        n += 1
+        if not line.startswith("  "):  # a label, a define, a brace: the block ends
+            best, n = max(best, n), 0
+        elif not line.lstrip().startswith(";"):
+            n += 1
     return max(best, n)
 
 

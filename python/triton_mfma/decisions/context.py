@@ -72,8 +72,7 @@ class CompiledTrials:
     # (limit_s or None) -> a context manager: the make_amdgcn compiles made inside it run in a child process, stopped
     # together at limit_s CPU seconds (decisions.backend_limit; ir.bounded.OverLimit in place of one past it)
     bounded: Callable
-    # (key, [value, ...], limit_s=None) -> [variants.Compiled | Exception]: the base's LLVM IR with a function
-    # attribute; `limit_s`: the CPU seconds they may take, in a child process (decisions.backend_limit)
+    # (key, [value, ...]) -> [variants.Compiled | Exception]: the base's LLVM IR with a function attribute
     with_attr: Callable
     figures: Callable  # (variants.Compiled, its TTGIR text or None) -> dot_figures.Figures at its waves
     tritons_build: Callable  # () -> variants.Build of Triton's kernel (no interior choice, no remap)

@@ -87,7 +87,8 @@ class SchedStrategy(Decision):
         (`trials.with_attr`: an exception in place of one that failed). None where nothing is at stake (no scratch
         spill in the main loop): no record."""
         def compile_many(values):
-            return trials.with_attr(self.attribute, values, backend_limit(ctx))
+            with trials.bounded(backend_limit(ctx)):
+                return trials.with_attr(self.attribute, values)
 
         def figures_of(c):
             return trials.figures(c, None)

@@ -182,7 +182,6 @@ def make_amdgcn(backend, src: str, metadata: dict, options, limit_s: float) -> t
             _child = None
         if _child is None:
             _child = _Child()
-            atexit.register(_close)
         answer, cpu = _child.request(payload, limit_s)
         if answer is OVER or answer is None:  # stopped at its limit, or died: the next request starts another
             words = _child.last_words()
@@ -205,6 +204,9 @@ def _close() -> None:
         if _child is not None and _child.owner == os.getpid():
             _child.close()
             _child = None
+
+
+atexit.register(_close)
 
 
 def live_cpu_s() -> float:

@@ -393,7 +393,7 @@ class Engine:
     @contextlib.contextmanager
     def bounded(self, limit_s: float | None):
         """While open, every make_amdgcn the engine makes runs in a child process, all of them together stopped at
-        `limit_s` CPU seconds (`_make_amdgcn_bounded`; bounded.OverLimit in place of one past it); None: as
+        `limit_s` CPU seconds (`_make_amdgcn`; bounded.OverLimit in place of one past it); None: as
         before, in this process."""
         if limit_s is None:
             yield
@@ -406,38 +406,31 @@ class Engine:
 
     def _make_amdgcn(self, llir: str, md: dict, w: int, llir_s: float = 0.0) -> Compiled:
         """make_amdgcn of `llir` at waves_per_eu `w`, counted as a trial and in the compile budget (`llir_s`: the
-        CPU time of the make_llir it comes from); under `bounded`, in a child process."""
+        CPU time of the make_llir it comes from); under `bounded`, in a child process (ir.bounded) with the seconds
+        left: bounded.OverLimit where they ran out, the child's CPU counted in the budget either way."""
+        opts, amdgcn, child = with_waves_per_eu(self.options, w), None, False
         limit = self._limit
         if limit is not None and bounded.available():
             left = limit[0] - (self.spent_s - limit[1])
             if left <= 0:
                 raise bounded.OverLimit(limit[0], 0.0)
             try:
-                return self._make_amdgcn_bounded(llir, md, w, left, llir_s)
-            except bounded.ChildUnavailable:
-                pass  # no child can compile here (it says why once): this process does, unbounded
-        t0 = time.thread_time()
-        amdgcn = self.backend.make_amdgcn(llir, md, with_waves_per_eu(self.options, w))
-        backend_s = time.thread_time() - t0
+                amdgcn, md_after, backend_s = bounded.make_amdgcn(self.backend, llir, md, opts, left)
+                md.update(md_after)
+                child = True
+            except (bounded.OverLimit, bounded.ChildFailed) as e:
+                self.spend(e.cpu_s, child=True)
+                if not isinstance(e, bounded.ChildUnavailable):
+                    raise
+                # no child can compile here (it says why once): this process does, unbounded
+        if amdgcn is None:
+            t0 = time.thread_time()
+            amdgcn = self.backend.make_amdgcn(llir, md, opts)
+            backend_s = time.thread_time() - t0
         with self._lock:
             self.trials += 1
             self.longest_backend_s = max(self.longest_backend_s, backend_s)
-        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s))
-
-    def _make_amdgcn_bounded(self, llir: str, md: dict, w: int, limit_s: float, llir_s: float = 0.0) -> Compiled:
-        """`_make_amdgcn` in a child process with `limit_s` seconds of CPU (ir.bounded): bounded.OverLimit where
-        it ran out; its CPU counts in the budget either way (not on any thread of this process: `child`)."""
-        try:
-            amdgcn, md_after, cpu = bounded.make_amdgcn(self.backend, llir, md, with_waves_per_eu(self.options, w),
-                                                        limit_s)
-        except (bounded.OverLimit, bounded.ChildFailed) as e:
-            self.spend(e.cpu_s, child=True)
-            raise
-        md.update(md_after)
-        with self._lock:
-            self.trials += 1
-            self.longest_backend_s = max(self.longest_backend_s, cpu)
-        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + cpu), child=True)
+        return self.noted(Compiled(w, llir, amdgcn, md, llir_s + backend_s), child=child)
 
     def spend(self, cpu_s: float, child: bool = False) -> None:
         """CPU seconds a variant's TTGIR build took (or a child process: `child`), counted in the compile budget with
@@ -470,12 +463,10 @@ class Engine:
             self._elsewhere(c.cpu_s, child)
         return c
 
-    def with_fn_attr(self, base: Compiled, key: str, values, limit_s: float | None = None) \
-            -> list[Compiled | Exception]:
+    def with_fn_attr(self, base: Compiled, key: str, values) -> list[Compiled | Exception]:
         """`base`'s LLVM IR compiled with the kernel attribute `key` set to each of `values` (one make_amdgcn each,
-        concurrently where cores are idle); an exception in place of one that cannot be made (the attribute cannot
-        be inserted exactly, or the backend failed). `limit_s`: the CPU seconds all of them may take, each in a
-        child process stopped there (bounded.OverLimit in its place), one after another."""
+        concurrently where cores are idle and no `bounded` limit holds); an exception in place of one that cannot
+        be made (the attribute cannot be inserted exactly, the backend failed, or bounded.OverLimit)."""
         def one(value):
             llir = llir_with_fn_attr(base.llir, key, value)
             if llir is None:
@@ -486,10 +477,7 @@ class Engine:
                 return e
 
         values = list(values)
-        if limit_s is not None:
-            with self.bounded(limit_s):
-                return [one(v) for v in values]
-        if trial_threads(len(values)) > 1:
+        if self._limit is None and trial_threads(len(values)) > 1:
             return list(executor().map(one, values))
         return [one(v) for v in values]
 
